@@ -1,0 +1,31 @@
+"""Shared test helpers: play a round of any engine on given cards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import settings
+
+from cardroom.cards import parse_cards
+from cardroom.games.base import Action, Round
+
+settings.register_profile("ci", deadline=None, max_examples=100)
+settings.load_profile("ci")
+
+
+def play(rnd: Round, cards: str, decide: Callable[[Round], Action] | None = None) -> Round:
+    """Deal ``cards`` (codes in dealing order) into ``rnd`` until it is complete.
+
+    Fails the test if the round wants more cards than given, or is complete with
+    cards left over (so every stacked hand in a test is exactly what it says).
+    """
+    deck = list(parse_cards(cards))
+    while not rnd.is_complete:
+        if rnd.next_hand is None:
+            assert decide is not None, "the round asks for a decision"
+            rnd.act(decide(rnd))
+            continue
+        assert deck, f"the round wants more cards than {cards!r}"
+        rnd.deal(deck.pop(0))
+    assert not deck, f"cards left over: {[c.code for c in deck]}"
+    return rnd
