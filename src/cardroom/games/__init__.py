@@ -1,0 +1,81 @@
+"""The games cardroom knows, each with its rules type and engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from cardroom.games.base import Action, Round
+from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
+from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
+from cardroom.rules import load_rules_file
+
+
+class UnknownGame(KeyError):
+    """A game id cardroom does not know."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's id, a line about it, its default rules and how to start a round."""
+
+    id: str
+    name: str
+    description: str
+    default_rules: Callable[[], Any]
+    new_round: Callable[[Any, Mapping[str, Fraction]], Round]
+    wager_ids: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    hands: tuple[str, ...]
+    decisions: bool
+    #: makes the strategy that plays the player's free decisions where nobody is asked
+    #: (the rounds tool, simulations); None for games without player decisions
+    player_strategy: Callable[[], Callable[[Round], Action]] | None = None
+
+    def load_rules(self, path: str | Path | None = None) -> Any:
+        """The default rules, or a variant read from the TOML file ``path``."""
+        default = self.default_rules()
+        return default if path is None else load_rules_file(default, path)
+
+
+GAMES: dict[str, GameInfo] = {
+    "finnish27": GameInfo(
+        id="finnish27",
+        name="Finnish 27 (baccarat-like)",
+        description="Bet on player, dealer or push; fixed play to 27, Jokers make 27, "
+        "poker bonus with Jokers wild",
+        default_rules=Finnish27Rules,
+        new_round=lambda rules, wagers: Finnish27Round(rules, wagers),
+        wager_ids=Finnish27Round.wager_ids,
+        outcomes=("player", "dealer", "push"),
+        hands=("player", "dealer"),
+        decisions=False,
+    ),
+    "21-24-27": GameInfo(
+        id="21-24-27",
+        name="21-24-27",
+        description="Finnish 27 against the dealer: you hit or stand where the rules let "
+        "you choose; Jokers count 0",
+        default_rules=TwentyOne2427Rules,
+        new_round=lambda rules, wagers: TwentyOne2427Round(rules, wagers),
+        wager_ids=TwentyOne2427Round.wager_ids,
+        outcomes=("player", "dealer", "push"),
+        hands=("player", "dealer"),
+        decisions=True,
+        player_strategy=lambda: TableStrategy().play,
+    ),
+}
+
+
+def get_game(game_id: str) -> GameInfo:
+    """The game with id ``game_id``, or :class:`UnknownGame` naming the ones there are."""
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UnknownGame(f"unknown game {game_id!r}: cardroom knows {', '.join(GAMES)}") from None

@@ -1,0 +1,380 @@
+"""``finnish27``: baccarat-like Finnish 27 -- the whole rule set and its engine.
+
+A player hand and a dealer hand are dealt player, dealer, player, dealer, all
+face up.  Nobody decides anything: the player's hand follows a fixed nine-row
+hit-to-target table, the dealer hits hard totals below 24 and soft below 25.
+Bettors back the player (1:1, plus a bonus for some winning hands), the dealer
+(4:5) or a push (7:1).
+
+The round, step by step (each step is one rule and has a named test):
+
+1. Initial 27s.  A Joker as a first or second card makes that two-card hand 27
+   (one Joker: *Joanca*; two: *Jo Jo*); Ace + King is a *Finnish 27*.  An initial
+   27 wins at once; if both hands have one, Jo Jo > Finnish 27 > Joanca and equal
+   ranks go to the dealer.  From the third card on a Joker counts 0.
+2. The player hits while below the target of the table row that matches the
+   dealer's two-card total (hard target for a hard hand, soft for a soft one; a
+   "relative" row hits while the player is not above the dealer's total).
+3. Player exactly 27: the player wins at once.  Player over 35: the dealer wins
+   at once.  Otherwise the dealer plays, even when the player is over 27.
+4. Settlement with final totals P and D ("bust" = over 27): push if P busts, D
+   does not and P is strictly closer to 27; push if D busts, P does not and D is
+   at least as close; otherwise the closer hand wins and equal distance goes to
+   the dealer (also when both are over 27).
+5. A push returns the player and dealer wagers.  A winning player wager also
+   collects at most one bonus (see :class:`BonusTable`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from cardroom.cards import Card, Rank, Suit
+from cardroom.events import CardDealt, Decision, Event
+from cardroom.games.base import (
+    Action,
+    IllegalAction,
+    Round,
+    TableLimits,
+    check_wagers,
+)
+from cardroom.games.hands import (
+    TARGET,
+    Initial27,
+    TargetRow,
+    TargetTable,
+    Total,
+    finnish_total,
+    initial_27,
+    initial_totals,
+)
+from cardroom.games.poker import PokerCategory, best_category
+from cardroom.money import format_amount, format_odds
+from cardroom.shoe import ShoeRules
+
+GAME_ID = "finnish27"
+
+#: The source's nine rules, keyed on the dealer's two-card total.
+NINE_RULES: tuple[TargetRow, ...] = (
+    TargetRow("hard", 4, 10, hard=23, soft=25),
+    TargetRow("hard", 11, 14, hard=24, soft=25),
+    TargetRow("hard", 15, 23, hard=23, soft=25),
+    TargetRow("hard", 24, 26, relative=1),
+    TargetRow("soft", 25, 26, relative=1),
+    TargetRow("soft", 24, 24, hard=24, soft=25),
+    TargetRow("soft", 23, 23, hard=23, soft=26),
+    TargetRow("soft", 16, 22, hard=24, soft=26),
+    TargetRow("soft", 15, 15, hard=25, soft=26),
+)
+
+
+@dataclass(frozen=True)
+class BonusTable:
+    """Bonuses on a winning player wager, as odds on its stake.
+
+    The three 9-9-9 awards are flat amounts instead: that many times the table
+    minimum (9, 99 and 999 make the source's $90, $990 and $9,990 at a $10 table).
+    """
+
+    finnish_27: Fraction = Fraction(1, 2)
+    jo_jo: Fraction = Fraction(1)
+    eight_nine_ten_mixed: Fraction = Fraction(1, 2)
+    eight_nine_ten_suited: Fraction = Fraction(1)
+    eight_nine_ten_spades: Fraction = Fraction(2)
+    nines_mixed: Fraction = Fraction(9)
+    nines_suited: Fraction = Fraction(99)
+    nines_vs_dealer_nines: Fraction = Fraction(999)
+    pair: Fraction = Fraction(1, 5)
+    two_pair: Fraction = Fraction(1)
+    three_of_a_kind: Fraction = Fraction(2)
+    straight: Fraction = Fraction(3)
+    full_house: Fraction = Fraction(4)
+    four_of_a_kind: Fraction = Fraction(5)
+    flush: Fraction = Fraction(6)
+    straight_flush: Fraction = Fraction(7)
+    five_of_a_kind: Fraction = Fraction(8)
+
+    FLAT: ClassVar[frozenset[str]] = frozenset(
+        {"nines_mixed", "nines_suited", "nines_vs_dealer_nines"}
+    )
+    LABELS: ClassVar[dict[str, str]] = {
+        "finnish_27": "Finnish 27",
+        "jo_jo": "Jo Jo",
+        "eight_nine_ten_mixed": "8-9-10 mixed suits",
+        "eight_nine_ten_suited": "8-9-10 suited",
+        "eight_nine_ten_spades": "8-9-10 spades",
+        "nines_mixed": "9-9-9 mixed suits",
+        "nines_suited": "9-9-9 same suit",
+        "nines_vs_dealer_nines": "9-9-9 against dealer's 9-9",
+        "pair": "Pair",
+        "two_pair": "Two pair",
+        "three_of_a_kind": "Three of a kind",
+        "straight": "Straight",
+        "full_house": "Full house",
+        "four_of_a_kind": "Four of a kind",
+        "flush": "Flush",
+        "straight_flush": "Straight flush",
+        "five_of_a_kind": "Five of a kind",
+    }
+
+    def amount(self, key: str, stake: Fraction, table_minimum: Fraction) -> Fraction:
+        """What the bonus ``key`` pays on a winning ``stake``."""
+        value: Fraction = getattr(self, key)
+        return value * table_minimum if key in self.FLAT else value * stake
+
+    def describe(self, key: str) -> str:
+        value: Fraction = getattr(self, key)
+        if key in self.FLAT:
+            return f"{self.LABELS[key]} ({format_amount(value)} x table minimum)"
+        return f"{self.LABELS[key]} {format_odds(value)}"
+
+
+POKER_BONUS: dict[PokerCategory, str] = {
+    PokerCategory.PAIR: "pair",
+    PokerCategory.TWO_PAIR: "two_pair",
+    PokerCategory.THREE_OF_A_KIND: "three_of_a_kind",
+    PokerCategory.STRAIGHT: "straight",
+    PokerCategory.FULL_HOUSE: "full_house",
+    PokerCategory.FOUR_OF_A_KIND: "four_of_a_kind",
+    PokerCategory.FLUSH: "flush",
+    PokerCategory.STRAIGHT_FLUSH: "straight_flush",
+    PokerCategory.FIVE_OF_A_KIND: "five_of_a_kind",
+}
+
+
+@dataclass(frozen=True)
+class Finnish27Rules:
+    """Every rule of ``finnish27`` that a variant may change (defaults: the source)."""
+
+    shoe: ShoeRules = field(default_factory=ShoeRules)
+    table: TableLimits = field(default_factory=TableLimits)
+    player_pays: Fraction = Fraction(1)
+    dealer_pays: Fraction = Fraction(4, 5)
+    push_pays: Fraction = Fraction(7)
+    bonus: BonusTable = field(default_factory=BonusTable)
+    player_table: tuple[TargetRow, ...] = NINE_RULES
+    dealer_hits_hard_below: int = 24
+    dealer_hits_soft_below: int = 25
+    player_loses_over: int = 35
+
+    def __post_init__(self) -> None:
+        try:
+            TargetTable(self.player_table).check_covers(initial_totals(True))
+        except ValueError as err:
+            raise ValueError(f"player_table: {err}") from None
+        if self.player_loses_over < TARGET:
+            raise ValueError("player_loses_over: must be at least 27")
+
+    @property
+    def strategy(self) -> TargetTable:
+        return TargetTable(self.player_table)
+
+    def dealer_hits(self, total: Total) -> bool:
+        limit = self.dealer_hits_soft_below if total.soft else self.dealer_hits_hard_below
+        return total.value < limit
+
+
+def compare(player: Total, dealer: Total) -> tuple[str, str]:
+    """Settle two complete hands: the outcome and the rule that decided it."""
+    p_over, d_over = player.bust, dealer.bust
+    if p_over and not d_over and player.distance < dealer.distance:
+        return "push", f"player {player.value} is over 27 but closer than dealer {dealer.value}"
+    if d_over and not p_over and dealer.distance <= player.distance:
+        return "push", f"dealer {dealer.value} is over 27 but as close as player {player.value}"
+    if player.distance < dealer.distance:
+        return "player", f"player {player.value} is closer to 27 than dealer {dealer.value}"
+    if player.distance == dealer.distance:
+        return "dealer", f"{player.value} and {dealer.value} are equally close: dealer wins ties"
+    return "dealer", f"dealer {dealer.value} is closer to 27 than player {player.value}"
+
+
+def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
+    """The bonus key a winning player hand earns, if any (at most one)."""
+    count = len(player)
+    if count == 2:
+        kind = initial_27(player, jokers_make_27=True)
+        if kind is Initial27.FINNISH_27:
+            return "finnish_27"
+        if kind is Initial27.JO_JO:
+            return "jo_jo"
+        return None
+    if count == 3:
+        ranks = sorted(card.rank.number for card in player)
+        suits = {card.suit for card in player}
+        if ranks == [8, 9, 10]:
+            if suits == {Suit.SPADES}:
+                return "eight_nine_ten_spades"
+            return "eight_nine_ten_suited" if len(suits) == 1 else "eight_nine_ten_mixed"
+        if ranks == [9, 9, 9]:
+            if len(dealer) >= 2 and dealer[0].rank is Rank.NINE and dealer[1].rank is Rank.NINE:
+                return "nines_vs_dealer_nines"
+            return "nines_suited" if len(suits) == 1 else "nines_mixed"
+        return None
+    if count >= 5:
+        return POKER_BONUS.get(best_category(player))
+    return None
+
+
+class Finnish27Round(Round):
+    """One round of ``finnish27``; feed it cards until :attr:`is_complete`."""
+
+    game = GAME_ID
+    wager_ids = ("player", "dealer", "push")
+    hand_names = ("player", "dealer")
+    DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
+
+    def __init__(
+        self,
+        rules: Finnish27Rules | None = None,
+        wagers: Mapping[str, Fraction | int | str] | None = None,
+    ) -> None:
+        self.rules = rules or Finnish27Rules()
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table))
+        self._phase = "deal"
+        self.bonus_key: str | None = None
+        self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def next_hand(self) -> str | None:
+        if self.is_complete:
+            return None
+        if self._phase == "deal":
+            return self.DEAL_ORDER[len(self.hands["player"]) + len(self.hands["dealer"])]
+        return self._phase
+
+    def total(self, hand: str) -> Total:
+        """A hand's total (an initial 27 counts as 27)."""
+        if self.initial[hand] is not None:
+            return Total(TARGET, False)
+        return finnish_total(self.hands[hand])
+
+    def totals(self) -> dict[str, int]:
+        return {name: self.total(name).value for name in self.hand_names}
+
+    def total_labels(self) -> dict[str, str]:
+        labels = {}
+        for name in self.hand_names:
+            kind = self.initial[name]
+            labels[name] = f"27 ({kind.label})" if kind else str(self.total(name))
+        return labels
+
+    def legal_actions(self) -> frozenset[Action]:
+        return frozenset()
+
+    def act(self, action: Action) -> list[Event]:
+        raise IllegalAction(
+            "in finnish27 the player's hand is played by the fixed table: nobody decides"
+        )
+
+    # -- the rules -----------------------------------------------------------------
+    def deal(self, card: Card) -> list[Event]:
+        hand = self.next_hand
+        if hand is None:
+            raise IllegalAction("the round is complete: it takes no more cards")
+        start = len(self.events)
+        self.hands[hand].append(card)
+        label = str(finnish_total(self.hands[hand])) if len(self.hands[hand]) > 1 else ""
+        if len(self.hands[hand]) == 2 and initial_27(self.hands[hand], True):
+            label = "27"
+        self.events.append(CardDealt(hand, card, label))
+        if self._phase == "deal":
+            if len(self.hands["dealer"]) == 2:
+                self._after_deal()
+        elif self._phase == "player":
+            self._player_turn()
+        else:
+            self._dealer_turn()
+        return self.events[start:]
+
+    def _after_deal(self) -> None:
+        player = initial_27(self.hands["player"], jokers_make_27=True)
+        dealer = initial_27(self.hands["dealer"], jokers_make_27=True)
+        self.initial = {"player": player, "dealer": dealer}
+        if player and dealer:
+            if player > dealer:
+                self._win("player", f"player's {player.label} outranks dealer's {dealer.label}")
+            else:
+                same = "equals" if player == dealer else "is outranked by"
+                self._finish("dealer", f"player's {player.label} {same} dealer's {dealer.label}")
+        elif player:
+            self._win("player", f"player's initial {player.label}")
+        elif dealer:
+            self._finish("dealer", f"dealer's initial {dealer.label}")
+        else:
+            self._phase = "player"
+            self._player_turn()
+
+    def _player_turn(self) -> None:
+        player = self.total("player")
+        dealer = finnish_total(self.hands["dealer"][:2])
+        row = self.rules.strategy.row_for(dealer)
+        target = row.target(player, dealer)
+        why = f"dealer {row.dealer_label}: {row.plan_label}"
+        if player.value < target:
+            self.events.append(
+                Decision("player", Action.HIT, True, f"{player} is below {target} ({why})")
+            )
+            return
+        self.events.append(
+            Decision("player", Action.STAND, True, f"{player} reaches {target} ({why})")
+        )
+        if player.value == TARGET:
+            self._win("player", "player's hand totals exactly 27")
+        elif player.value > self.rules.player_loses_over:
+            self._finish(
+                "dealer", f"player's {player.value} is over {self.rules.player_loses_over}"
+            )
+        else:
+            self._phase = "dealer"
+            self._dealer_turn()
+
+    def _dealer_turn(self) -> None:
+        dealer = self.total("dealer")
+        kind = "soft" if dealer.soft else "hard"
+        limit = (
+            self.rules.dealer_hits_soft_below if dealer.soft else self.rules.dealer_hits_hard_below
+        )
+        if self.rules.dealer_hits(dealer):
+            self.events.append(
+                Decision("dealer", Action.HIT, True, f"dealer hits {kind} totals below {limit}")
+            )
+            return
+        self.events.append(
+            Decision("dealer", Action.STAND, True, f"dealer stands on {kind} {limit} or more")
+        )
+        outcome, reason = compare(self.total("player"), dealer)
+        if outcome == "player":
+            self._win("player", reason)
+        else:
+            self._finish(outcome, reason)
+
+    def _win(self, outcome: str, reason: str) -> None:
+        self.bonus_key = find_bonus(self.hands["player"], self.hands["dealer"])
+        if self.bonus_key is not None:
+            self.bonus = BonusTable.LABELS[self.bonus_key]
+        self._finish(outcome, reason)
+
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+        rules = self.rules
+        if self.outcome == "push":
+            if wager == "push":
+                return stake * rules.push_pays, f"push pays {format_odds(rules.push_pays)}"
+            return Fraction(0), "a push returns the wager"
+        if wager == "push":
+            return -stake, "no push"
+        if wager == "dealer":
+            if self.outcome == "dealer":
+                return stake * rules.dealer_pays, f"dealer pays {format_odds(rules.dealer_pays)}"
+            return -stake, "player won"
+        if self.outcome == "player":
+            net = stake * rules.player_pays
+            note = f"player pays {format_odds(rules.player_pays)}"
+            if self.bonus_key is not None:
+                net += rules.bonus.amount(self.bonus_key, stake, rules.table.minimum)
+                note += f" + bonus {rules.bonus.describe(self.bonus_key)}"
+            return net, note
+        return -stake, "dealer won"

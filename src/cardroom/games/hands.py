@@ -1,0 +1,192 @@
+"""Finnish 27 hand totals, shared by ``finnish27`` and ``21-24-27``.
+
+Card points: Ace 1 or 14, 2-10 their number, Jack 11, Queen 12, King 13, Joker 0
+(after the first two cards in ``finnish27``, always in ``21-24-27``).  At most one
+Ace counts high, and only while that keeps the total at 27 or less; a hand with a
+high Ace is *soft*.
+
+>>> from cardroom.cards import parse_cards
+>>> str(finnish_total(parse_cards("As Jd")))
+'soft 25'
+>>> str(finnish_total(parse_cards("As 9d Kc")))
+'hard 23'
+>>> initial_27(parse_cards("Jo 5h"), jokers_make_27=True)
+<Initial27.JOANCA: 1>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+
+from cardroom.cards import RANKS, Card, Rank
+
+TARGET = 27
+ACE_BONUS = 13  # a high Ace counts 14 instead of 1
+
+
+def card_points(card: Card) -> int:
+    """Points of one card with the Ace counted low and the Joker as 0."""
+    return card.rank.number
+
+
+@dataclass(frozen=True, order=True)
+class Total:
+    """A hand total; ``soft`` when an Ace counts 14."""
+
+    value: int
+    soft: bool = False
+
+    def __str__(self) -> str:
+        return f"{'soft' if self.soft else 'hard'} {self.value}"
+
+    @property
+    def bust(self) -> bool:
+        return self.value > TARGET
+
+    @property
+    def distance(self) -> int:
+        """How far the total is from 27, either way."""
+        return abs(self.value - TARGET)
+
+
+def _make(low: int, has_ace: bool) -> Total:
+    if has_ace and low + ACE_BONUS <= TARGET:
+        return Total(low + ACE_BONUS, True)
+    return Total(low, False)
+
+
+def finnish_total(cards: Iterable[Card]) -> Total:
+    """The total of ``cards`` with every Joker counting 0."""
+    low = 0
+    has_ace = False
+    for card in cards:
+        low += card_points(card)
+        has_ace = has_ace or card.rank is Rank.ACE
+    return _make(low, has_ace)
+
+
+class Initial27(IntEnum):
+    """The two-card 27s, ranked: Jo Jo beats Finnish 27 beats Joanca."""
+
+    JOANCA = 1
+    FINNISH_27 = 2
+    JO_JO = 3
+
+    @property
+    def label(self) -> str:
+        return {1: "Joanca", 2: "Finnish 27", 3: "Jo Jo"}[self.value]
+
+
+def initial_27(cards: Sequence[Card], jokers_make_27: bool) -> Initial27 | None:
+    """Which initial 27 the first two ``cards`` make, if any.
+
+    With ``jokers_make_27`` (``finnish27``) a Joker among them makes 27 (Jo Jo
+    with two, Joanca with one); without (``21-24-27``) only Ace + King counts.
+    """
+    if len(cards) < 2:
+        return None
+    first, second = cards[0], cards[1]
+    jokers = first.is_joker + second.is_joker
+    if jokers and jokers_make_27:
+        return Initial27.JO_JO if jokers == 2 else Initial27.JOANCA
+    if {first.rank, second.rank} == {Rank.ACE, Rank.KING}:
+        return Initial27.FINNISH_27
+    return None
+
+
+@cache
+def initial_totals(jokers_make_27: bool) -> tuple[Total, ...]:
+    """Every two-card total that is not an initial 27, in order."""
+    ranks = [*RANKS, Rank.JOKER]
+    totals: set[Total] = set()
+    for a in ranks:
+        for b in ranks:
+            pair = (_sample(a), _sample(b))
+            if initial_27(pair, jokers_make_27) is None:
+                totals.add(finnish_total(pair))
+    return tuple(sorted(totals, key=lambda t: (t.soft, t.value)))
+
+
+def _sample(rank: Rank) -> Card:
+    return Card.parse("Jo") if rank is Rank.JOKER else Card.parse(f"{rank.value}s")
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """One row of a hit-to-target table, keyed on the dealer's initial total.
+
+    The row applies when the dealer's two-card total is ``dealer`` (``"hard"`` or
+    ``"soft"``) and between ``low`` and ``high``.  The player hits while its own
+    total is below ``hard`` (hard hands) or ``soft`` (soft hands); a row with
+    ``relative`` instead hits while the total is below the dealer's total plus
+    ``relative`` (1: "greater than the dealer's"; 0: "at least equal").
+    """
+
+    dealer: str
+    low: int
+    high: int
+    hard: int | None = None
+    soft: int | None = None
+    relative: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.dealer not in ("hard", "soft"):
+            raise ValueError(f'dealer: must be "hard" or "soft", not {self.dealer!r}')
+        if self.low > self.high:
+            raise ValueError("low: must not be above high")
+        absolute = self.hard is not None and self.soft is not None
+        if absolute == (self.relative is not None) or (
+            not absolute and (self.hard is not None or self.soft is not None)
+        ):
+            raise ValueError("relative: give either both hard and soft targets, or relative")
+
+    def applies(self, dealer: Total) -> bool:
+        return dealer.soft == (self.dealer == "soft") and self.low <= dealer.value <= self.high
+
+    def target(self, player: Total, dealer: Total) -> int:
+        if self.relative is not None:
+            return dealer.value + self.relative
+        assert self.hard is not None and self.soft is not None
+        return self.soft if player.soft else self.hard
+
+    @property
+    def dealer_label(self) -> str:
+        span = str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+        return f"{self.dealer} {span}"
+
+    @property
+    def plan_label(self) -> str:
+        if self.relative is None:
+            return f"hit to hard {self.hard} and soft {self.soft}"
+        if self.relative == 1:
+            return "hit until above the dealer's total"
+        if self.relative == 0:
+            return "hit until at least the dealer's total"
+        return f"hit to the dealer's total {self.relative:+d}"
+
+
+@dataclass(frozen=True)
+class TargetTable:
+    """A hit-to-target strategy: the rows must cover each dealer total once."""
+
+    rows: tuple[TargetRow, ...]
+
+    def row_for(self, dealer: Total) -> TargetRow:
+        for row in self.rows:
+            if row.applies(dealer):
+                return row
+        raise LookupError(f"no row of the table covers a dealer's {dealer}")
+
+    def hits(self, player: Total, dealer: Total) -> bool:
+        return player.value < self.row_for(dealer).target(player, dealer)
+
+    def check_covers(self, totals: Iterable[Total]) -> None:
+        """Raise ValueError unless each of ``totals`` is covered by exactly one row."""
+        for total in totals:
+            matching = [row for row in self.rows if row.applies(total)]
+            if len(matching) != 1:
+                how = "no row covers" if not matching else f"{len(matching)} rows cover"
+                raise ValueError(f"{how} a dealer's {total}")

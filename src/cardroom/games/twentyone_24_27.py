@@ -1,0 +1,320 @@
+"""``21-24-27``: Finnish 27 with player decisions -- the whole rule set and its engine.
+
+Cards are dealt player, dealer, player, dealer, face up.  Jokers always count 0.
+
+1. Initial 27: only Ace + King (a *Finnish 27*).  The player's alone wins, the
+   dealer's alone loses for the player, both push.
+2. The player hits or stands, but the rules force the play in many spots
+   (:class:`ForcedPlay`), keyed on the dealer's two-card total:
+   - dealer hard below 21 or soft below 24: the player must hit hard totals below
+     15 and soft below 23, must stand on hard 25 or more and soft 27, and is free
+     in between;
+   - otherwise: the player must hit below the dealer's total, must stand on a hard
+     total at or above it and on a soft total above it, and is free only with a
+     soft total equal to the dealer's.
+   The engine makes forced plays itself and records them as forced decisions.
+3. A player over 27 loses at once.  The dealer hits hard totals below 21 and soft
+   totals below 24; a dealer over 27 loses.
+4. Otherwise the hand closer to 27 wins; equal distance is a push.  Wins pay 1:1.
+
+:data:`BASIC_STRATEGY` is the source's 18-row basic strategy; :class:`TableStrategy`
+plays any such table for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar, Protocol
+
+from cardroom.cards import Card
+from cardroom.events import CardDealt, Decision, Event
+from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
+from cardroom.games.hands import (
+    Initial27,
+    TargetRow,
+    TargetTable,
+    Total,
+    finnish_total,
+    initial_27,
+    initial_totals,
+)
+from cardroom.money import format_odds
+from cardroom.shoe import ShoeRules
+
+GAME_ID = "21-24-27"
+
+#: The source's basic strategy (its 18 rows; "25 or 26" is one row for hard and
+#: soft dealer totals, written here as two).
+BASIC_STRATEGY_ROWS: tuple[TargetRow, ...] = (
+    TargetRow("hard", 0, 6, hard=22, soft=24),
+    TargetRow("hard", 7, 7, hard=22, soft=23),
+    TargetRow("hard", 8, 8, hard=21, soft=23),
+    TargetRow("hard", 9, 10, hard=22, soft=23),
+    TargetRow("hard", 11, 15, hard=22, soft=24),
+    TargetRow("hard", 16, 16, hard=21, soft=24),
+    TargetRow("hard", 17, 17, hard=21, soft=23),
+    TargetRow("hard", 18, 18, hard=20, soft=23),
+    TargetRow("hard", 19, 20, hard=19, soft=23),
+    TargetRow("hard", 21, 21, hard=21, soft=22),
+    TargetRow("hard", 22, 22, hard=22, soft=23),
+    TargetRow("hard", 23, 23, hard=23, soft=24),
+    TargetRow("hard", 24, 24, hard=24, soft=25),
+    TargetRow("hard", 25, 26, relative=0),
+    TargetRow("soft", 25, 26, relative=0),
+    TargetRow("soft", 24, 24, hard=24, soft=25),
+    TargetRow("soft", 17, 23, hard=22, soft=24),
+    TargetRow("soft", 16, 16, hard=22, soft=25),
+    TargetRow("soft", 14, 15, hard=23, soft=25),
+)
+BASIC_STRATEGY = TargetTable(BASIC_STRATEGY_ROWS)
+
+
+@dataclass(frozen=True)
+class ForcedPlay:
+    """Where the rules take the decision from the player (defaults: the source)."""
+
+    weak_dealer_hard_below: int = 21
+    weak_dealer_soft_below: int = 24
+    must_hit_hard_below: int = 15
+    must_hit_soft_below: int = 23
+    must_stand_hard_from: int = 25
+    must_stand_soft_from: int = 27
+
+    def weak(self, dealer: Total) -> bool:
+        """Is the dealer's two-card total in the first ("weak dealer") regime?"""
+        limit = self.weak_dealer_soft_below if dealer.soft else self.weak_dealer_hard_below
+        return dealer.value < limit
+
+    def forced(self, player: Total, dealer: Total) -> tuple[Action | None, str]:
+        """The action the rules force, or None when the player is free, and why."""
+        if self.weak(dealer):
+            context = f"against a dealer's {dealer}"
+            if player.soft:
+                if player.value < self.must_hit_soft_below:
+                    return Action.HIT, f"must hit soft below {self.must_hit_soft_below} {context}"
+                if player.value >= self.must_stand_soft_from:
+                    return Action.STAND, f"must stand on soft {self.must_stand_soft_from} {context}"
+            else:
+                if player.value < self.must_hit_hard_below:
+                    return Action.HIT, f"must hit hard below {self.must_hit_hard_below} {context}"
+                if player.value >= self.must_stand_hard_from:
+                    return (
+                        Action.STAND,
+                        f"must stand on hard {self.must_stand_hard_from} or more {context}",
+                    )
+            return None, f"free to choose with {player} {context}"
+        if player.value < dealer.value:
+            return Action.HIT, f"must hit below the dealer's {dealer}"
+        if not player.soft:
+            return Action.STAND, f"must stand on a hard total at or above the dealer's {dealer}"
+        if player.value > dealer.value:
+            return Action.STAND, f"must stand on a soft total above the dealer's {dealer}"
+        return None, f"free to choose with {player} against the dealer's equal {dealer}"
+
+
+@dataclass(frozen=True)
+class TwentyOne2427Rules:
+    """Every rule of ``21-24-27`` that a variant may change (defaults: the source)."""
+
+    shoe: ShoeRules = field(default_factory=ShoeRules)
+    table: TableLimits = field(default_factory=TableLimits)
+    win_pays: Fraction = Fraction(1)
+    forced: ForcedPlay = field(default_factory=ForcedPlay)
+    dealer_hits_hard_below: int = 21
+    dealer_hits_soft_below: int = 24
+
+    def dealer_hits(self, total: Total) -> bool:
+        limit = self.dealer_hits_soft_below if total.soft else self.dealer_hits_hard_below
+        return total.value < limit
+
+
+class Strategy(Protocol):
+    """Decides a free hit/stand for the player."""
+
+    name: str
+
+    def decide(self, player: Total, dealer: Total) -> Action: ...
+
+
+class TableStrategy:
+    """Plays a hit-to-target table (by default the source's basic strategy)."""
+
+    def __init__(self, table: TargetTable = BASIC_STRATEGY, name: str = "basic") -> None:
+        table.check_covers(initial_totals(False))
+        self.table = table
+        self.name = name
+
+    def decide(self, player: Total, dealer: Total) -> Action:
+        return Action.HIT if self.table.hits(player, dealer) else Action.STAND
+
+    def play(self, rnd: Round) -> Action:
+        """The decision for a round that is waiting for one."""
+        dealer = finnish_total(rnd.hands["dealer"][:2])
+        return self.decide(finnish_total(rnd.hands["player"]), dealer)
+
+
+class TwentyOne2427Round(Round):
+    """One round of ``21-24-27``.
+
+    With ``auto_forced`` (the default) the engine makes forced plays itself; without
+    it the player is asked even then, and only the forced action is legal.
+    """
+
+    game = GAME_ID
+    wager_ids = ("player",)
+    hand_names = ("player", "dealer")
+    DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
+
+    def __init__(
+        self,
+        rules: TwentyOne2427Rules | None = None,
+        wagers: Mapping[str, Fraction | int | str] | None = None,
+        auto_forced: bool = True,
+    ) -> None:
+        self.rules = rules or TwentyOne2427Rules()
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table))
+        self.auto_forced = auto_forced
+        self._phase = "deal"
+        self._hit_pending = False
+        self._legal: frozenset[Action] = frozenset()
+        self._why = ""
+        self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
+
+    @property
+    def next_hand(self) -> str | None:
+        if self.is_complete:
+            return None
+        if self._phase == "deal":
+            return self.DEAL_ORDER[len(self.hands["player"]) + len(self.hands["dealer"])]
+        if self._phase == "player":
+            return "player" if self._hit_pending else None
+        return "dealer"
+
+    @property
+    def dealer_initial(self) -> Total:
+        return finnish_total(self.hands["dealer"][:2])
+
+    def total(self, hand: str) -> Total:
+        return finnish_total(self.hands[hand])
+
+    def totals(self) -> dict[str, int]:
+        return {name: self.total(name).value for name in self.hand_names}
+
+    def total_labels(self) -> dict[str, str]:
+        return {
+            name: ("27 (Finnish 27)" if self.initial[name] else str(self.total(name)))
+            for name in self.hand_names
+        }
+
+    def legal_actions(self) -> frozenset[Action]:
+        return self._legal
+
+    @property
+    def decision_reason(self) -> str:
+        """Why the player may (or must) decide as :meth:`legal_actions` says."""
+        return self._why if self._legal else ""
+
+    def act(self, action: Action) -> list[Event]:
+        if not self._legal:
+            if self.is_complete:
+                raise IllegalAction("the round is over: no decision is asked")
+            raise IllegalAction(f"no decision is asked now: the next card goes to {self.next_hand}")
+        action = Action(action)
+        if action not in self._legal:
+            raise IllegalAction(f"you cannot {action.value}: the rules say you {self._why}")
+        start = len(self.events)
+        forced = len(self._legal) == 1
+        self._legal = frozenset()
+        self.events.append(Decision("player", action, forced, self._why))
+        self._apply(action)
+        return self.events[start:]
+
+    def deal(self, card: Card) -> list[Event]:
+        hand = self.next_hand
+        if hand is None:
+            if self.is_complete:
+                raise IllegalAction("the round is complete: it takes no more cards")
+            raise IllegalAction("the round is waiting for the player to hit or stand")
+        start = len(self.events)
+        self.hands[hand].append(card)
+        cards = self.hands[hand]
+        label = str(finnish_total(cards)) if len(cards) > 1 else ""
+        self.events.append(CardDealt(hand, card, label))
+        if self._phase == "deal":
+            if len(self.hands["dealer"]) == 2:
+                self._after_deal()
+        elif self._phase == "player":
+            self._hit_pending = False
+            self._player_turn()
+        else:
+            self._dealer_turn()
+        return self.events[start:]
+
+    def _after_deal(self) -> None:
+        player = initial_27(self.hands["player"], jokers_make_27=False)
+        dealer = initial_27(self.hands["dealer"], jokers_make_27=False)
+        self.initial = {"player": player, "dealer": dealer}
+        if player and dealer:
+            self._finish("push", "both hands are Finnish 27s")
+        elif player:
+            self._finish("player", "player's Finnish 27")
+        elif dealer:
+            self._finish("dealer", "dealer's Finnish 27")
+        else:
+            self._phase = "player"
+            self._player_turn()
+
+    def _player_turn(self) -> None:
+        player = self.total("player")
+        if player.bust:
+            self._finish("dealer", f"player busts with {player.value}")
+            return
+        action, why = self.rules.forced.forced(player, self.dealer_initial)
+        self._why = why
+        if action is not None and self.auto_forced:
+            self.events.append(Decision("player", action, True, why))
+            self._apply(action)
+        elif action is not None:
+            self._legal = frozenset({action})
+        else:
+            self._legal = frozenset({Action.HIT, Action.STAND})
+
+    def _apply(self, action: Action) -> None:
+        if action is Action.HIT:
+            self._hit_pending = True
+        else:
+            self._phase = "dealer"
+            self._dealer_turn()
+
+    def _dealer_turn(self) -> None:
+        dealer = self.total("dealer")
+        kind = "soft" if dealer.soft else "hard"
+        limit = (
+            self.rules.dealer_hits_soft_below if dealer.soft else self.rules.dealer_hits_hard_below
+        )
+        if self.rules.dealer_hits(dealer):
+            self.events.append(
+                Decision("dealer", Action.HIT, True, f"dealer hits {kind} totals below {limit}")
+            )
+            return
+        self.events.append(
+            Decision("dealer", Action.STAND, True, f"dealer stands on {kind} {limit} or more")
+        )
+        player = self.total("player")
+        if dealer.bust:
+            self._finish("player", f"dealer busts with {dealer.value}")
+        elif player.distance < dealer.distance:
+            self._finish("player", f"player {player.value} is closer to 27 than {dealer.value}")
+        elif player.distance > dealer.distance:
+            self._finish("dealer", f"dealer {dealer.value} is closer to 27 than {player.value}")
+        else:
+            self._finish("push", f"{player.value} and {dealer.value} are equally close to 27")
+
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+        if self.outcome == "player":
+            return stake * self.rules.win_pays, f"player pays {format_odds(self.rules.win_pays)}"
+        if self.outcome == "push":
+            return Fraction(0), "push: the wager is returned"
+        return -stake, "dealer won"

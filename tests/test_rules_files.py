@@ -1,0 +1,140 @@
+"""Rules as data: frozen defaults from RULES.md, variants from TOML, bad files refused."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cardroom.games import GAMES, UnknownGame, get_game
+from cardroom.games.finnish27 import Finnish27Rules
+from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
+from cardroom.rules import RulesError, apply_rules, load_rules_file, rules_to_dict
+
+
+def test_defaults_are_the_rules_of_the_sources() -> None:
+    f = Finnish27Rules()
+    assert (f.shoe.decks, f.shoe.jokers_per_deck, f.shoe.reshuffle_after) == (6, 2, 243)
+    assert (f.player_pays, f.dealer_pays, f.push_pays) == (1, Fraction(4, 5), 7)
+    assert (f.table.minimum, f.bonus.nines_vs_dealer_nines) == (10, 999)
+    t = TwentyOne2427Rules()
+    assert (t.dealer_hits_hard_below, t.dealer_hits_soft_below, t.win_pays) == (21, 24, 1)
+
+
+def test_rules_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Finnish27Rules().dealer_pays = Fraction(1)  # type: ignore[misc]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "variant.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_variant_file_changes_only_what_it_names(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+        dealer_pays = "19:20"
+        push_pays = 8
+        [shoe]
+        decks = 8
+        jokers_per_deck = 1
+        reshuffle_after = 300
+        [table]
+        minimum = 25
+        maximum = 2500
+        [bonus]
+        finnish_27 = "1:1"
+        pair = "1/4"
+        """,
+    )
+    rules = load_rules_file(Finnish27Rules(), path)
+    assert rules.dealer_pays == Fraction(19, 20) and rules.push_pays == 8
+    assert (rules.shoe.decks, rules.shoe.jokers_per_deck, rules.shoe.reshuffle_after) == (8, 1, 300)
+    assert (rules.table.minimum, rules.table.maximum) == (25, 2500)
+    assert rules.bonus.finnish_27 == 1 and rules.bonus.pair == Fraction(1, 4)
+    assert rules.player_pays == 1 and rules.bonus.flush == 6  # untouched
+
+
+def test_a_variant_can_rewrite_the_player_table(tmp_path: Path) -> None:
+    rows = "\n".join(
+        f'[[player_table]]\ndealer = "{kind}"\nlow = {low}\nhigh = {high}\nhard = 24\nsoft = 25'
+        for kind, low, high in (("hard", 4, 26), ("soft", 15, 26))
+    )
+    rules = load_rules_file(Finnish27Rules(), write(tmp_path, rows))
+    assert len(rules.player_table) == 2 and rules.player_table[0].hard == 24
+
+
+def test_reshuffle_point_as_a_fraction_of_the_shoe() -> None:
+    rules = apply_rules(Finnish27Rules(), {"shoe": {"reshuffle_fraction": "1/2"}})
+    assert rules.shoe.reshuffle_after == 162
+    rules = apply_rules(Finnish27Rules(), {"shoe": {"reshuffle_fraction": 0.75, "decks": 8}})
+    assert rules.shoe.reshuffle_after == 324
+
+
+def test_a_smaller_shoe_keeps_the_default_reshuffle_fraction() -> None:
+    rules = apply_rules(Finnish27Rules(), {"shoe": {"decks": 2}})
+    assert rules.shoe.reshuffle_after == 81  # 3/4 of 108, as 243 is 3/4 of 324
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('dealer_pay = "4:5"', "unknown key 'dealer_pay'"),
+        ("[bonus]\nflsh = 6", "unknown key 'bonus.flsh'"),
+        ('dealer_pays = "four to five"', "'dealer_pays' must be odds"),
+        ('dealer_pays = "-1:5"', "'dealer_pays' must be odds"),
+        ("[shoe]\ndecks = 0", "'shoe.decks': a shoe needs at least one deck"),
+        ('[shoe]\ndecks = "six"', "'shoe.decks' must be a whole number"),
+        ("[shoe]\ndecks = 2.5", "'shoe.decks' must be a whole number"),
+        ("[shoe]\nreshuffle_after = 400", "'shoe.reshuffle_after'"),
+        ('[shoe]\nreshuffle_fraction = "2"', "'shoe.reshuffle_fraction'"),
+        ("[table]\nminimum = 0", "'table.minimum'"),
+        ("[table]\nminimum = 50\nmaximum = 20", "'table.maximum'"),
+        ("shoe = 3", "'shoe' must be a table"),
+        (
+            '[[player_table]]\ndealer = "hard"\nlow = 4\nhigh = 26\nhard = 23\nsoft = 25',
+            "'player_table': no row covers a dealer's soft 15",
+        ),
+        (
+            '[[player_table]]\ndealer = "warm"\nlow = 4\nhigh = 26\nhard = 23\nsoft = 25',
+            "'player_table[0].dealer'",
+        ),
+        ("[[player_table]]\ndealr = 1", "unknown key 'player_table[0].dealr'"),
+        ("dealer_pays = ", "not valid TOML"),
+        ("player_loses_over = 20", "'player_loses_over'"),
+        ("player_loses_over = true", "must be a whole number"),
+    ],
+)
+def test_bad_rules_files_are_refused_naming_the_key(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    with pytest.raises(RulesError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_rules_file(Finnish27Rules(), write(tmp_path, text))
+
+
+def test_a_missing_rules_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="cannot read rules file"):
+        load_rules_file(Finnish27Rules(), tmp_path / "nope.toml")
+
+
+def test_21_24_27_forced_play_is_data(tmp_path: Path) -> None:
+    path = write(tmp_path, "[forced]\nmust_hit_hard_below = 13\n")
+    assert load_rules_file(TwentyOne2427Rules(), path).forced.must_hit_hard_below == 13
+    with pytest.raises(RulesError, match=r"unknown key 'forced\.must_hit_below'"):
+        load_rules_file(TwentyOne2427Rules(), write(tmp_path, "[forced]\nmust_hit_below = 3"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_round_trips_its_rules_through_data(game: str) -> None:
+    rules = get_game(game).load_rules()
+    assert apply_rules(rules, rules_to_dict(rules)) == rules
+
+
+def test_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(UnknownGame, match="unknown game 'baccarat': cardroom knows finnish27"):
+        get_game("baccarat")
