@@ -1,0 +1,159 @@
+"""The bankroll file: exact money, rounds saved with the bankroll in one transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cardroom.cards import parse_cards
+from cardroom.games import get_game
+from cardroom.money import Ledger
+from cardroom.shoe import StackedShoe
+from cardroom.storage import START_BANKROLL, Storage, StorageError, default_path
+from cardroom.table import RoundRecord, Table
+
+
+def finished_round(
+    cards: str, wagers: dict[str, Fraction], balance: Fraction = START_BANKROLL
+) -> tuple[RoundRecord, dict[str, str]]:
+    """A finnish27 round dealt from ``cards`` at a table with a bankroll."""
+    game = get_game("finnish27")
+    table = Table(game, game.load_rules(None), StackedShoe(parse_cards(cards)), Ledger(balance))
+    rnd = table.play(wagers)
+    return table.finish(rnd), rnd.total_labels()
+
+
+def test_a_new_bankroll_starts_at_1000_and_persists(tmp_path: Path) -> None:
+    path = tmp_path / "bank.sqlite3"
+    with Storage(path) as store:
+        assert store.balance() == Fraction(1000)
+        store.set_balance(Fraction(1234))
+    with Storage(path) as store:
+        assert store.balance() == Fraction(1234)
+
+
+def test_money_is_stored_exactly_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "bank.sqlite3"
+    with Storage(path) as store:
+        store.set_balance(Fraction(1, 3))
+    with Storage(path) as store:
+        assert store.balance() == Fraction(1, 3)
+    db = sqlite3.connect(path)
+    try:
+        kind, text = db.execute("SELECT typeof(balance), balance FROM bankroll").fetchone()
+    finally:
+        db.close()
+    assert (kind, text) == ("text", "1/3")
+
+
+def test_reset_and_refusing_a_negative_bankroll(tmp_path: Path) -> None:
+    with Storage(tmp_path / "b.sqlite3") as store:
+        store.set_balance(Fraction(5))
+        with pytest.raises(StorageError, match="negative"):
+            store.set_balance(Fraction(-1))
+        assert store.balance() == Fraction(5)
+        assert store.reset() == START_BANKROLL
+        assert store.balance() == START_BANKROLL
+
+
+def test_save_round_posts_the_net_and_keeps_the_record(tmp_path: Path) -> None:
+    # Player As 5h 9s 8d = 23, dealer Kd 6c 7c = 26: the dealer wins.
+    record, labels = finished_round(
+        "As Kd 5h 6c 9s 8d 7c", {"player": Fraction(10), "dealer": Fraction(20)}
+    )
+    assert record.net == {"player": Fraction(-10), "dealer": Fraction(16)}
+    with Storage(tmp_path / "b.sqlite3") as store:
+        saved = store.save_round(record, labels=labels, rules_file="variant.toml")
+        assert store.balance() == Fraction(1006)
+        assert (saved.balance_before, saved.balance_after) == (Fraction(1000), Fraction(1006))
+        [again] = store.rounds()
+    assert again.id == saved.id
+    assert again.game == "finnish27"
+    assert again.net == Fraction(6)
+    assert again.labels == {"player": "hard 23", "dealer": "hard 26"}
+    assert again.rules_file == "variant.toml"
+    assert again.record["net"] == {"player": -10, "dealer": 16}
+    assert again.record["balance_after"] == 1006
+    assert [e["card"] for e in again.record["events"] if e["event"] == "card"] == [
+        "As",
+        "Kd",
+        "5h",
+        "6c",
+        "9s",
+        "8d",
+        "7c",
+    ]
+    data = again.to_dict()
+    assert data["balance_before"] == 1000 and data["balance_after"] == 1006
+
+
+def test_a_fractional_net_stays_exact(tmp_path: Path) -> None:
+    record, _ = finished_round("As Kd 5h 6c 9s 8d 7c", {"dealer": Fraction(25, 2)})
+    with Storage(tmp_path / "b.sqlite3") as store:
+        saved = store.save_round(record)
+        assert store.balance() == Fraction(1010)
+        assert saved.record["net"] == {"dealer": 10}
+        record, _ = finished_round("As Kd 5h 6c 9s 8d 7c", {"dealer": Fraction(11)})
+        saved = store.save_round(record)
+        assert saved.balance_after == Fraction(1010) + Fraction(44, 5)
+        assert saved.to_dict()["balance_after"] == "5094/5"
+
+
+def test_the_bankroll_moves_from_what_the_file_holds(tmp_path: Path) -> None:
+    """Another command changed the bankroll during the round: its change is kept."""
+    record, _ = finished_round("As 5h Kd 6c", {"player": Fraction(10)})
+    with Storage(tmp_path / "b.sqlite3") as store:
+        store.set_balance(Fraction(500))
+        saved = store.save_round(record)
+        assert saved.balance_before == Fraction(500)
+        assert store.balance() == Fraction(515)
+        assert saved.record["balance_before"] == 500
+
+
+def test_a_failed_save_changes_nothing(tmp_path: Path) -> None:
+    record, _ = finished_round("As 5h Kd 6c", {"player": Fraction(10)})
+    with Storage(tmp_path / "b.sqlite3") as store:
+        with pytest.raises(TypeError):
+            store.save_round(record, labels={"player": object()})  # type: ignore[dict-item]
+        assert store.balance() == START_BANKROLL
+        assert store.count_rounds() == 0
+
+
+def test_rounds_are_listed_oldest_first_limited_and_by_game(tmp_path: Path) -> None:
+    with Storage(tmp_path / "b.sqlite3") as store:
+        ids = []
+        for stake in (10, 20, 30):
+            record, _ = finished_round("As 5h Kd 6c", {"player": Fraction(stake)})
+            ids.append(store.save_round(record).id)
+        assert [r.id for r in store.rounds()] == ids
+        assert [r.id for r in store.rounds(limit=2)] == ids[1:]
+        assert store.rounds(game="21-24-27") == []
+        assert store.count_rounds() == 3 and store.count_rounds("finnish27") == 3
+        assert store.balance() == Fraction(1000 + 15 + 30 + 45)
+
+
+def test_files_that_are_not_bankrolls_are_refused(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("this is not a database at all, just some words " * 50)
+    with pytest.raises(StorageError, match="not a cardroom bankroll file"):
+        Storage(text)
+    other = tmp_path / "other.sqlite3"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE accounts (name TEXT)")
+    db.commit()
+    db.close()
+    with pytest.raises(StorageError, match="some other program"):
+        Storage(other)
+    with pytest.raises(StorageError, match="no bankroll file"):
+        Storage(tmp_path / "missing.sqlite3", create=False)
+    with pytest.raises(StorageError, match="cannot open"):
+        Storage(tmp_path / "no" / "such" / "dir" / "b.sqlite3")
+
+
+def test_the_default_file_is_in_the_user_data_dir() -> None:
+    path = default_path()
+    assert path.name == "cardroom.sqlite3"
+    assert "cardroom" in path.parent.as_posix()
