@@ -69,7 +69,9 @@ def test_reshuffle_keeps_cards_in_play_out_of_the_shoe() -> None:
 
 
 def test_burn_cards_are_discarded_after_a_shuffle() -> None:
-    shoe = Shoe(ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40, burn=3), SeededShuffler(5))
+    shoe = Shoe(
+        ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40, burn=3), SeededShuffler(5)
+    )
     shoe.shuffle("new shoe")
     assert shoe.dealt == 3 and shoe.remaining == 49
 
@@ -91,7 +93,7 @@ def test_seeded_shuffler_accepts_a_numpy_generator() -> None:
 
 
 def test_stacked_shoe_deals_in_order_and_runs_out() -> None:
-    cards = Deck.standard(jokers=1)[:3] + (JOKER,)
+    cards = (*Deck.standard(jokers=1)[:3], JOKER)
     shoe = StackedShoe(cards)
     assert [shoe.draw() for _ in range(4)] == list(cards)
     assert not shoe.needs_reshuffle

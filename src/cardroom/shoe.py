@@ -112,7 +112,7 @@ class ShoeRules:
             fraction = Fraction(str(raw))
         except (ValueError, ZeroDivisionError):
             raise ValueError(
-                f"reshuffle_fraction: must be a fraction such as \"3/4\" or 0.75, not {raw!r}"
+                f'reshuffle_fraction: must be a fraction such as "3/4" or 0.75, not {raw!r}'
             ) from None
         if not 0 < fraction <= 1:
             raise ValueError("reshuffle_fraction: must be above 0 and at most 1")
