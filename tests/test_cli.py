@@ -378,3 +378,15 @@ def test_bad_play_options(bank: Path, tmp_path: Path) -> None:
     assert both.exit_code == 2 and "either --seed or --stack" in both.stderr
     not_a_bank = play(write(tmp_path / "x.sqlite3", "hello " * 400), "finnish27", input="")
     assert not_a_bank.exit_code == 2 and "not a cardroom bankroll file" in not_a_bank.stderr
+
+
+def test_rules_command_prints_a_loadable_variant_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["rules", "finnish27"])
+    assert result.exit_code == 0
+    assert 'dealer_pays = "4:5"' in result.stdout and "[[player_table]]" in result.stdout
+    variant = tmp_path / "v.toml"
+    variant.write_text(result.stdout.replace('dealer_pays = "4:5"', 'dealer_pays = "19:20"'))
+    again = CliRunner().invoke(app, ["rules", "finnish27", "--rules", str(variant)])
+    assert again.exit_code == 0 and 'dealer_pays = "19:20"' in again.stdout
+    bad = CliRunner().invoke(app, ["rules", "nope"])
+    assert bad.exit_code == 2

@@ -11,7 +11,7 @@ import pytest
 from cardroom.games import GAMES, UnknownGame, get_game
 from cardroom.games.finnish27 import Finnish27Rules
 from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
-from cardroom.rules import RulesError, apply_rules, load_rules_file, rules_to_dict
+from cardroom.rules import RulesError, apply_rules, load_rules_file, rules_to_dict, rules_to_toml
 
 
 def test_defaults_are_the_rules_of_the_sources() -> None:
@@ -138,3 +138,14 @@ def test_every_game_round_trips_its_rules_through_data(game: str) -> None:
 def test_unknown_game_names_the_known_ones() -> None:
     with pytest.raises(UnknownGame, match="unknown game 'baccarat': cardroom knows finnish27"):
         get_game("baccarat")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_printed_rules_file_loads_back_to_the_same_rules(game: str, tmp_path: Path) -> None:
+    rules = get_game(game).load_rules()
+    text = rules_to_toml(rules)
+    assert load_rules_file(rules, write(tmp_path, text)) == rules
+    changed = text.replace("decks = 6", "decks = 4").replace("= 243", "= 160")
+    assert load_rules_file(rules, write(tmp_path, changed)).shoe.decks == 4
+    with pytest.raises(RulesError, match=r"'shoe\.reshuffle_after': must be between 1 and"):
+        load_rules_file(rules, write(tmp_path, text.replace("decks = 6", "decks = 4")))

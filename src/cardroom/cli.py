@@ -32,7 +32,7 @@ from cardroom.events import Decision
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import Action, IllegalAction, Round, WagerError
 from cardroom.money import AmountError, Ledger, format_amount, parse_amount
-from cardroom.rules import RulesError
+from cardroom.rules import RulesError, rules_to_toml
 from cardroom.shoe import (
     CardSource,
     SecureShuffler,
@@ -170,6 +170,20 @@ def read_stack(path: Path) -> list[Card]:
 def games() -> None:
     """List the games: id, name and what they are."""
     make_console().print(render.games_table(GAMES.values()))
+
+
+@app.command("rules")
+def rules_command(game_id: GameArg, rules: RulesOpt = None) -> None:
+    """Print a game's rules as a TOML file: edit a copy and load it with --rules."""
+    with person_errors():
+        game, game_rules = load_game(game_id, rules)
+        source = f"the variant {rules}" if rules is not None else "the defaults"
+        sys.stdout.write(
+            f"# {game.id} rules: {source}. Every key is optional in a variant file;\n"
+            f'# odds are written "4:5" or as a number. Use: cardroom play {game.id} '
+            "--rules FILE.toml\n"
+        )
+        sys.stdout.write(rules_to_toml(game_rules))
 
 
 # -- bets ------------------------------------------------------------------------------

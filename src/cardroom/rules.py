@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cardroom.money import AmountError, odds
+from cardroom.money import AmountError, format_amount, odds
 
 T = TypeVar("T")
 
@@ -139,18 +139,61 @@ def _keyed(path: str, message: str) -> str:
 
 
 def rules_to_dict(rules: Any) -> dict[str, Any]:
-    """The rules as plain TOML-able data (odds as ``"a:b"`` strings)."""
+    """The rules as plain TOML-able data.
+
+    Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts
+    (fields marked ``metadata={"amount": True}``) as exact decimals or ``"n/d"``.
+    """
     out: dict[str, Any] = {}
     for f in dataclasses.fields(rules):
-        out[f.name] = _plain(getattr(rules, f.name))
+        out[f.name] = _plain(getattr(rules, f.name), bool(f.metadata.get("amount")))
     return out
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, amount: bool = False) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {k: v for k, v in rules_to_dict(value).items() if v is not None}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return value.numerator
+        if amount:
+            return format_amount(value)
         return f"{value.numerator}:{value.denominator}"
     return value
+
+
+def rules_to_toml(rules: Any) -> str:
+    """The rules as a TOML file a user can edit and load back with ``--rules``."""
+    data = rules_to_dict(rules)
+    lines: list[str] = []
+    tables: list[tuple[str, dict[str, Any]]] = []
+    arrays: list[tuple[str, list[dict[str, Any]]]] = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            tables.append((key, value))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            arrays.append((key, value))
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    for key, table in tables:
+        lines += ["", f"[{key}]"]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in table.items()]
+    for key, rows in arrays:
+        for row in rows:
+            lines += ["", f"[[{key}]]"]
+            lines += [f"{k} = {_toml_value(v)}" for k, v in row.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")  # pragma: no cover

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -38,8 +38,8 @@ class WagerError(ValueError):
 class TableLimits:
     """Minimum and maximum stake of each wager, in whole currency units."""
 
-    minimum: Fraction = Fraction(10)
-    maximum: Fraction = Fraction(1000)
+    minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
+    maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
 
     def __post_init__(self) -> None:
         if self.minimum <= 0:
