@@ -127,25 +127,43 @@ class ShoeRules:
         return Deck.shoe(self.decks, self.jokers_per_deck)
 
 
-class Shoe:
-    """A live shoe dealt from the top, shuffled by an injected :class:`Shuffler`."""
+class _Cards:
+    """Cards dealt from the top of a list: what a live and a stacked shoe share."""
 
-    def __init__(self, rules: ShoeRules, shuffler: Shuffler) -> None:
-        self.rules = rules
-        self._shuffler = shuffler
-        self._all = rules.cards()
-        self._cards: list[Card] = []
+    def __init__(self, cards: Iterable[Card] = ()) -> None:
+        self._cards = list(cards)
         self._next = 0
-        self.shuffles = 0
 
     @property
     def dealt(self) -> int:
-        """Cards taken from the shoe since the last shuffle (burnt ones included)."""
+        """Cards taken since the last shuffle (burnt ones included)."""
         return self._next
 
     @property
     def remaining(self) -> int:
         return len(self._cards) - self._next
+
+    def draw(self) -> Card:
+        if self._next >= len(self._cards):
+            raise ShoeExhausted(f"the shoe ran out of cards after {self._next}")
+        card = self._cards[self._next]
+        self._next += 1
+        return card
+
+    def peek(self, count: int) -> Sequence[Card]:
+        """The next ``count`` cards, without dealing them (for tests and replays)."""
+        return tuple(self._cards[self._next : self._next + count])
+
+
+class Shoe(_Cards):
+    """A live shoe dealt from the top, shuffled by an injected :class:`Shuffler`."""
+
+    def __init__(self, rules: ShoeRules, shuffler: Shuffler) -> None:
+        super().__init__()
+        self.rules = rules
+        self._shuffler = shuffler
+        self._all = rules.cards()
+        self.shuffles = 0
 
     @property
     def needs_reshuffle(self) -> bool:
@@ -159,38 +177,15 @@ class Shoe:
             pool.remove(card)
         order = self._shuffler.permutation(len(pool))
         self._cards = [pool[i] for i in order]
-        self._next = 0
         self.shuffles += 1
         self._next = min(self.rules.burn, len(self._cards))
         return Reshuffled(self.shuffles, reason)
 
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ShoeExhausted("the shoe is empty")
-        card = self._cards[self._next]
-        self._next += 1
-        return card
 
-    def peek(self, count: int) -> Sequence[Card]:
-        """The next ``count`` cards, without dealing them (for tests and replays)."""
-        return tuple(self._cards[self._next : self._next + count])
-
-
-class StackedShoe:
+class StackedShoe(_Cards):
     """A shoe whose cards come in a given order; it is never reshuffled."""
 
-    def __init__(self, cards: Iterable[Card]) -> None:
-        self._cards = list(cards)
-        self._next = 0
-        self.shuffles = 1
-
-    @property
-    def dealt(self) -> int:
-        return self._next
-
-    @property
-    def remaining(self) -> int:
-        return len(self._cards) - self._next
+    shuffles = 1
 
     @property
     def needs_reshuffle(self) -> bool:
@@ -200,13 +195,6 @@ class StackedShoe:
         raise ShoeExhausted(
             f"the stacked shoe ran out of cards after {self._next} (it is never reshuffled)"
         )
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ShoeExhausted(f"the stacked shoe ran out of cards after {self._next}")
-        card = self._cards[self._next]
-        self._next += 1
-        return card
 
 
 class CardSource(Protocol):

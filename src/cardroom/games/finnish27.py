@@ -33,21 +33,20 @@ from fractions import Fraction
 from typing import ClassVar
 
 from cardroom.cards import Card, Rank, Suit
-from cardroom.events import CardDealt, Decision, Event
+from cardroom.events import Decision, Event
 from cardroom.games.base import (
     Action,
     IllegalAction,
-    Round,
     TableLimits,
     check_wagers,
 )
 from cardroom.games.hands import (
     TARGET,
+    FinnishRound,
     Initial27,
     TargetRow,
     TargetTable,
     Total,
-    finnish_total,
     initial_27,
     initial_totals,
 )
@@ -172,10 +171,6 @@ class Finnish27Rules:
     def strategy(self) -> TargetTable:
         return TargetTable(self.player_table)
 
-    def dealer_hits(self, total: Total) -> bool:
-        limit = self.dealer_hits_soft_below if total.soft else self.dealer_hits_hard_below
-        return total.value < limit
-
 
 def compare(player: Total, dealer: Total) -> tuple[str, str]:
     """Settle two complete hands: the outcome and the rule that decided it."""
@@ -218,13 +213,12 @@ def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
     return None
 
 
-class Finnish27Round(Round):
+class Finnish27Round(FinnishRound):
     """One round of ``finnish27``; feed it cards until :attr:`is_complete`."""
 
     game = GAME_ID
     wager_ids = ("player", "dealer", "push")
-    hand_names = ("player", "dealer")
-    DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
+    JOKERS_MAKE_27 = True
 
     def __init__(
         self,
@@ -232,38 +226,8 @@ class Finnish27Round(Round):
         wagers: Mapping[str, Fraction | int | str] | None = None,
     ) -> None:
         self.rules = rules or Finnish27Rules()
-        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table))
-        self._phase = "deal"
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
         self.bonus_key: str | None = None
-        self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
-
-    # -- state ---------------------------------------------------------------------
-    @property
-    def next_hand(self) -> str | None:
-        if self.is_complete:
-            return None
-        if self._phase == "deal":
-            return self.DEAL_ORDER[len(self.hands["player"]) + len(self.hands["dealer"])]
-        return self._phase
-
-    def total(self, hand: str) -> Total:
-        """A hand's total (an initial 27 counts as 27)."""
-        if self.initial[hand] is not None:
-            return Total(TARGET, False)
-        return finnish_total(self.hands[hand])
-
-    def totals(self) -> dict[str, int]:
-        return {name: self.total(name).value for name in self.hand_names}
-
-    def total_labels(self) -> dict[str, str]:
-        labels = {}
-        for name in self.hand_names:
-            kind = self.initial[name]
-            labels[name] = f"27 ({kind.label})" if kind else str(self.total(name))
-        return labels
-
-    def legal_actions(self) -> frozenset[Action]:
-        return frozenset()
 
     def act(self, action: Action) -> list[Event]:
         raise IllegalAction(
@@ -271,29 +235,8 @@ class Finnish27Round(Round):
         )
 
     # -- the rules -----------------------------------------------------------------
-    def deal(self, card: Card) -> list[Event]:
-        hand = self.next_hand
-        if hand is None:
-            raise IllegalAction("the round is complete: it takes no more cards")
-        start = len(self.events)
-        self.hands[hand].append(card)
-        label = str(finnish_total(self.hands[hand])) if len(self.hands[hand]) > 1 else ""
-        if len(self.hands[hand]) == 2 and initial_27(self.hands[hand], True):
-            label = "27"
-        self.events.append(CardDealt(hand, card, label))
-        if self._phase == "deal":
-            if len(self.hands["dealer"]) == 2:
-                self._after_deal()
-        elif self._phase == "player":
-            self._player_turn()
-        else:
-            self._dealer_turn()
-        return self.events[start:]
-
     def _after_deal(self) -> None:
-        player = initial_27(self.hands["player"], jokers_make_27=True)
-        dealer = initial_27(self.hands["dealer"], jokers_make_27=True)
-        self.initial = {"player": player, "dealer": dealer}
+        player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
             if player > dealer:
                 self._win("player", f"player's {player.label} outranks dealer's {dealer.label}")
@@ -309,8 +252,7 @@ class Finnish27Round(Round):
             self._player_turn()
 
     def _player_turn(self) -> None:
-        player = self.total("player")
-        dealer = finnish_total(self.hands["dealer"][:2])
+        player, dealer = self.total("player"), self.dealer_initial
         row = self.rules.strategy.row_for(dealer)
         target = row.target(player, dealer)
         why = f"dealer {row.dealer_label}: {row.plan_label}"
@@ -318,6 +260,7 @@ class Finnish27Round(Round):
             self.events.append(
                 Decision("player", Action.HIT, True, f"{player} is below {target} ({why})")
             )
+            self._hit_pending = True
             return
         self.events.append(
             Decision("player", Action.STAND, True, f"{player} reaches {target} ({why})")
@@ -329,24 +272,10 @@ class Finnish27Round(Round):
                 "dealer", f"player's {player.value} is over {self.rules.player_loses_over}"
             )
         else:
-            self._phase = "dealer"
             self._dealer_turn()
 
-    def _dealer_turn(self) -> None:
-        dealer = self.total("dealer")
-        kind = "soft" if dealer.soft else "hard"
-        limit = (
-            self.rules.dealer_hits_soft_below if dealer.soft else self.rules.dealer_hits_hard_below
-        )
-        if self.rules.dealer_hits(dealer):
-            self.events.append(
-                Decision("dealer", Action.HIT, True, f"dealer hits {kind} totals below {limit}")
-            )
-            return
-        self.events.append(
-            Decision("dealer", Action.STAND, True, f"dealer stands on {kind} {limit} or more")
-        )
-        outcome, reason = compare(self.total("player"), dealer)
+    def _showdown(self, player: Total, dealer: Total) -> None:
+        outcome, reason = compare(player, dealer)
         if outcome == "player":
             self._win("player", reason)
         else:

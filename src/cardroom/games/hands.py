@@ -1,4 +1,4 @@
-"""Finnish 27 hand totals, shared by ``finnish27`` and ``21-24-27``.
+"""What the two Finnish 27 games share: hand totals, hit-to-target tables, the deal.
 
 Card points: Ace 1 or 14, 2-10 their number, Jack 11, Queen 12, King 13, Joker 0
 (after the first two cards in ``finnish27``, always in ``21-24-27``).  At most one
@@ -16,12 +16,16 @@ high Ace is *soft*.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from fractions import Fraction
 from functools import cache
+from typing import ClassVar, Protocol
 
 from cardroom.cards import RANKS, Card, Rank
+from cardroom.events import CardDealt, Decision, Event
+from cardroom.games.base import Action, IllegalAction, Round
 
 TARGET = 27
 ACE_BONUS = 13  # a high Ace counts 14 instead of 1
@@ -190,3 +194,119 @@ class TargetTable:
             if len(matching) != 1:
                 how = "no row covers" if not matching else f"{len(matching)} rows cover"
                 raise ValueError(f"{how} a dealer's {total}")
+
+
+class DealerDraw(Protocol):
+    """The part of a Finnish game's rules that says when the dealer draws."""
+
+    @property
+    def dealer_hits_hard_below(self) -> int: ...
+
+    @property
+    def dealer_hits_soft_below(self) -> int: ...
+
+
+class FinnishRound(Round):
+    """What both Finnish 27 games share: the deal, the totals and the dealer's draw.
+
+    Cards go player, dealer, player, dealer; then the player's hand is played
+    (:meth:`_player_turn`, the game's own rules), then the dealer draws to the
+    rules' limits and :meth:`_showdown` settles.  A subclass sets
+    :attr:`_hit_pending` when the player's next card is wanted.
+    """
+
+    hand_names = ("player", "dealer")
+    DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
+    JOKERS_MAKE_27: ClassVar[bool]
+
+    def __init__(self, wagers: Mapping[str, Fraction], dealer: DealerDraw) -> None:
+        super().__init__(wagers)
+        self._dealer_rules = dealer
+        self._phase = "deal"
+        self._hit_pending = False
+        self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
+
+    @property
+    def next_hand(self) -> str | None:
+        if self.is_complete:
+            return None
+        if self._phase == "deal":
+            return self.DEAL_ORDER[len(self.hands["player"]) + len(self.hands["dealer"])]
+        if self._phase == "player":
+            return "player" if self._hit_pending else None
+        return "dealer"
+
+    @property
+    def dealer_initial(self) -> Total:
+        """The dealer's two-card total, which the player's rules are keyed on."""
+        return finnish_total(self.hands["dealer"][:2])
+
+    def total(self, hand: str) -> Total:
+        """A hand's total; an initial 27 counts 27."""
+        total = finnish_total(self.hands[hand])
+        if self.initial[hand] is not None and total.value != TARGET:
+            return Total(TARGET, False)
+        return total
+
+    def totals(self) -> dict[str, int]:
+        return {name: self.total(name).value for name in self.hand_names}
+
+    def total_labels(self) -> dict[str, str]:
+        labels = {}
+        for name in self.hand_names:
+            kind = self.initial[name]
+            labels[name] = f"27 ({kind.label})" if kind else str(self.total(name))
+        return labels
+
+    def deal(self, card: Card) -> list[Event]:
+        hand = self.next_hand
+        if hand is None:
+            if self.is_complete:
+                raise IllegalAction("the round is complete: it takes no more cards")
+            raise IllegalAction("the round is waiting for the player to hit or stand")
+        start = len(self.events)
+        cards = self.hands[hand]
+        cards.append(card)
+        label = str(finnish_total(cards)) if len(cards) > 1 else ""
+        if len(cards) == 2 and initial_27(cards, self.JOKERS_MAKE_27):
+            label = "27"
+        self.events.append(CardDealt(hand, card, label))
+        if self._phase == "deal":
+            if len(self.hands["dealer"]) == 2:
+                self.initial = {
+                    name: initial_27(self.hands[name], self.JOKERS_MAKE_27)
+                    for name in self.hand_names
+                }
+                self._after_deal()
+        elif self._phase == "player":
+            self._hit_pending = False
+            self._player_turn()
+        else:
+            self._dealer_turn()
+        return self.events[start:]
+
+    def _after_deal(self) -> None:
+        """Settle initial 27s (:attr:`initial` is set), or start the player's turn."""
+        raise NotImplementedError
+
+    def _player_turn(self) -> None:
+        """Play the player's hand after each card; end with :meth:`_dealer_turn`."""
+        raise NotImplementedError
+
+    def _showdown(self, player: Total, dealer: Total) -> None:
+        """Settle two complete hands."""
+        raise NotImplementedError
+
+    def _dealer_turn(self) -> None:
+        self._phase = "dealer"
+        dealer = self.total("dealer")
+        kind = "soft" if dealer.soft else "hard"
+        rules = self._dealer_rules
+        limit = rules.dealer_hits_soft_below if dealer.soft else rules.dealer_hits_hard_below
+        if dealer.value < limit:
+            reason = f"dealer hits {kind} totals below {limit}"
+            self.events.append(Decision("dealer", Action.HIT, True, reason))
+            return
+        reason = f"dealer stands on {kind} {limit} or more"
+        self.events.append(Decision("dealer", Action.STAND, True, reason))
+        self._showdown(self.total("player"), dealer)

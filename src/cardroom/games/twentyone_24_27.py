@@ -26,18 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar, Protocol
+from typing import Protocol
 
-from cardroom.cards import Card
-from cardroom.events import CardDealt, Decision, Event
+from cardroom.events import Decision, Event
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.games.hands import (
-    Initial27,
+    FinnishRound,
     TargetRow,
     TargetTable,
     Total,
     finnish_total,
-    initial_27,
     initial_totals,
 )
 from cardroom.money import format_odds
@@ -125,10 +123,6 @@ class TwentyOne2427Rules:
     dealer_hits_hard_below: int = 21
     dealer_hits_soft_below: int = 24
 
-    def dealer_hits(self, total: Total) -> bool:
-        limit = self.dealer_hits_soft_below if total.soft else self.dealer_hits_hard_below
-        return total.value < limit
-
 
 class Strategy(Protocol):
     """Decides a free hit/stand for the player."""
@@ -155,7 +149,7 @@ class TableStrategy:
         return self.decide(finnish_total(rnd.hands["player"]), dealer)
 
 
-class TwentyOne2427Round(Round):
+class TwentyOne2427Round(FinnishRound):
     """One round of ``21-24-27``.
 
     With ``auto_forced`` (the default) the engine makes forced plays itself; without
@@ -164,8 +158,7 @@ class TwentyOne2427Round(Round):
 
     game = GAME_ID
     wager_ids = ("player",)
-    hand_names = ("player", "dealer")
-    DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
+    JOKERS_MAKE_27 = False
 
     def __init__(
         self,
@@ -174,39 +167,10 @@ class TwentyOne2427Round(Round):
         auto_forced: bool = True,
     ) -> None:
         self.rules = rules or TwentyOne2427Rules()
-        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table))
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
         self.auto_forced = auto_forced
-        self._phase = "deal"
-        self._hit_pending = False
         self._legal: frozenset[Action] = frozenset()
         self._why = ""
-        self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
-
-    @property
-    def next_hand(self) -> str | None:
-        if self.is_complete:
-            return None
-        if self._phase == "deal":
-            return self.DEAL_ORDER[len(self.hands["player"]) + len(self.hands["dealer"])]
-        if self._phase == "player":
-            return "player" if self._hit_pending else None
-        return "dealer"
-
-    @property
-    def dealer_initial(self) -> Total:
-        return finnish_total(self.hands["dealer"][:2])
-
-    def total(self, hand: str) -> Total:
-        return finnish_total(self.hands[hand])
-
-    def totals(self) -> dict[str, int]:
-        return {name: self.total(name).value for name in self.hand_names}
-
-    def total_labels(self) -> dict[str, str]:
-        return {
-            name: ("27 (Finnish 27)" if self.initial[name] else str(self.total(name)))
-            for name in self.hand_names
-        }
 
     def legal_actions(self) -> frozenset[Action]:
         return self._legal
@@ -231,31 +195,8 @@ class TwentyOne2427Round(Round):
         self._apply(action)
         return self.events[start:]
 
-    def deal(self, card: Card) -> list[Event]:
-        hand = self.next_hand
-        if hand is None:
-            if self.is_complete:
-                raise IllegalAction("the round is complete: it takes no more cards")
-            raise IllegalAction("the round is waiting for the player to hit or stand")
-        start = len(self.events)
-        self.hands[hand].append(card)
-        cards = self.hands[hand]
-        label = str(finnish_total(cards)) if len(cards) > 1 else ""
-        self.events.append(CardDealt(hand, card, label))
-        if self._phase == "deal":
-            if len(self.hands["dealer"]) == 2:
-                self._after_deal()
-        elif self._phase == "player":
-            self._hit_pending = False
-            self._player_turn()
-        else:
-            self._dealer_turn()
-        return self.events[start:]
-
     def _after_deal(self) -> None:
-        player = initial_27(self.hands["player"], jokers_make_27=False)
-        dealer = initial_27(self.hands["dealer"], jokers_make_27=False)
-        self.initial = {"player": player, "dealer": dealer}
+        player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
             self._finish("push", "both hands are Finnish 27s")
         elif player:
@@ -285,24 +226,9 @@ class TwentyOne2427Round(Round):
         if action is Action.HIT:
             self._hit_pending = True
         else:
-            self._phase = "dealer"
             self._dealer_turn()
 
-    def _dealer_turn(self) -> None:
-        dealer = self.total("dealer")
-        kind = "soft" if dealer.soft else "hard"
-        limit = (
-            self.rules.dealer_hits_soft_below if dealer.soft else self.rules.dealer_hits_hard_below
-        )
-        if self.rules.dealer_hits(dealer):
-            self.events.append(
-                Decision("dealer", Action.HIT, True, f"dealer hits {kind} totals below {limit}")
-            )
-            return
-        self.events.append(
-            Decision("dealer", Action.STAND, True, f"dealer stands on {kind} {limit} or more")
-        )
-        player = self.total("player")
+    def _showdown(self, player: Total, dealer: Total) -> None:
         if dealer.bust:
             self._finish("player", f"dealer busts with {dealer.value}")
         elif player.distance < dealer.distance:
