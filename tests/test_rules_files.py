@@ -145,7 +145,12 @@ def test_the_printed_rules_file_loads_back_to_the_same_rules(game: str, tmp_path
     rules = get_game(game).load_rules()
     text = rules_to_toml(rules)
     assert load_rules_file(rules, write(tmp_path, text)) == rules
-    changed = text.replace("decks = 6", "decks = 4").replace("= 243", "= 160")
-    assert load_rules_file(rules, write(tmp_path, changed)).shoe.decks == 4
+    decks = rules.shoe.decks
+    changed = text.replace(f"decks = {decks}", f"decks = {decks + 1}")
+    assert load_rules_file(rules, write(tmp_path, changed)).shoe.decks == decks + 1
+
+
+def test_a_printed_reshuffle_point_must_fit_a_smaller_shoe(tmp_path: Path) -> None:
+    text = rules_to_toml(Finnish27Rules()).replace("decks = 6", "decks = 4")
     with pytest.raises(RulesError, match=r"'shoe\.reshuffle_after': must be between 1 and"):
-        load_rules_file(rules, write(tmp_path, text.replace("decks = 6", "decks = 4")))
+        load_rules_file(Finnish27Rules(), write(tmp_path, text))

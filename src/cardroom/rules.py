@@ -76,6 +76,8 @@ def _override(default: T, data: Mapping[str, Any], path: str) -> T:
 def _convert(tp: Any, value: Any, current: Any, key: str) -> Any:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
+        if value is None:  # only a rules hook can say None: TOML has no null
+            return None
         options = [a for a in typing.get_args(tp) if a is not type(None)]
         return _convert(options[0], value, current, key)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
@@ -166,25 +168,28 @@ def _plain(value: Any, amount: bool = False) -> Any:
 
 def rules_to_toml(rules: Any) -> str:
     """The rules as a TOML file a user can edit and load back with ``--rules``."""
-    data = rules_to_dict(rules)
     lines: list[str] = []
-    tables: list[tuple[str, dict[str, Any]]] = []
-    arrays: list[tuple[str, list[dict[str, Any]]]] = []
+    _emit(lines, "", rules_to_dict(rules))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _is_rows(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+
+
+def _emit(lines: list[str], prefix: str, data: dict[str, Any]) -> None:
+    for key, value in data.items():
+        if not isinstance(value, dict) and not _is_rows(value):
+            lines.append(f"{key} = {_toml_value(value)}")
     for key, value in data.items():
         if isinstance(value, dict):
-            tables.append((key, value))
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            arrays.append((key, value))
-        else:
-            lines.append(f"{key} = {_toml_value(value)}")
-    for key, table in tables:
-        lines += ["", f"[{key}]"]
-        lines += [f"{k} = {_toml_value(v)}" for k, v in table.items()]
-    for key, rows in arrays:
-        for row in rows:
-            lines += ["", f"[[{key}]]"]
-            lines += [f"{k} = {_toml_value(v)}" for k, v in row.items()]
-    return "\n".join(lines) + "\n"
+            lines += ["", f"[{prefix}{key}]"]
+            _emit(lines, f"{prefix}{key}.", value)
+    for key, value in data.items():
+        if _is_rows(value):
+            for row in value:
+                lines += ["", f"[[{prefix}{key}]]"]
+                _emit(lines, f"{prefix}{key}.", row)
 
 
 def _toml_value(value: Any) -> str:

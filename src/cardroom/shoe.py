@@ -69,15 +69,22 @@ class ShoeRules:
 
     ``reshuffle_after`` is a count of dealt cards: once at least that many have
     been dealt, the round in progress is finished and the next one starts from a
-    fresh shuffle.  ``burn`` cards are discarded face down after each shuffle.
+    fresh shuffle.  A ``cut_card`` (cards left behind it) sets the reshuffle point
+    from the end of the shoe instead, whatever its size.  ``burn`` cards are
+    discarded face down after each shuffle.
     """
 
     decks: int = 6
     jokers_per_deck: int = 2
     reshuffle_after: int = 243
     burn: int = 0
+    cut_card: int | None = None
 
     def __post_init__(self) -> None:
+        if self.cut_card is not None:
+            if not 0 <= self.cut_card < self.size:
+                raise ValueError(f"cut_card: must leave 0 to {self.size - 1} cards behind it")
+            object.__setattr__(self, "reshuffle_after", self.size - self.cut_card)
         if self.decks < 1:
             raise ValueError("decks: a shoe needs at least one deck")
         if not 0 <= self.jokers_per_deck <= 8:
@@ -99,13 +106,20 @@ class ShoeRules:
         that fraction of the shoe's cards, rounded down.  A file that changes the
         shoe's size but names no reshuffle point keeps the default's fraction.
         """
+        if "reshuffle_after" in data and "cut_card" not in data:
+            data["cut_card"] = None  # an explicit reshuffle point replaces the cut card
         if "reshuffle_fraction" not in data:
-            if "reshuffle_after" in data or not ({"decks", "jokers_per_deck"} & data.keys()):
+            if (
+                "reshuffle_after" in data
+                or data.get("cut_card", default.cut_card) is not None
+                or not ({"decks", "jokers_per_deck"} & data.keys())
+            ):
                 return data
             data["reshuffle_fraction"] = str(Fraction(default.reshuffle_after, default.size))
         if "reshuffle_after" in data:
             raise ValueError("reshuffle_fraction: give reshuffle_after or reshuffle_fraction")
         raw = data.pop("reshuffle_fraction")
+        data["cut_card"] = None
         try:
             if isinstance(raw, bool) or not isinstance(raw, int | float | str):
                 raise ValueError

@@ -8,6 +8,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardroom.games.baccarat import (
+    Baccarat27Round,
+    PuntoBancoRound,
+    baccarat27_rules,
+    punto_banco_rules,
+)
 from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
@@ -37,6 +43,11 @@ class GameInfo:
     #: makes the strategy that plays the player's free decisions where nobody is asked
     #: (the rounds tool, simulations); None for games without player decisions
     player_strategy: Callable[[], Callable[[Round], Action]] | None = None
+
+    def wagers(self, rules: Any) -> tuple[str, ...]:
+        """The wager spots under ``rules`` (a variant may offer side wagers)."""
+        ids: tuple[str, ...] = getattr(rules, "wager_ids", self.wager_ids)
+        return ids
 
     def load_rules(self, path: str | Path | None = None) -> Any:
         """The default rules, or a variant read from the TOML file ``path``."""
@@ -69,6 +80,30 @@ GAMES: dict[str, GameInfo] = {
         hands=("player", "dealer"),
         decisions=True,
         player_strategy=lambda: TableStrategy().play,
+    ),
+    "punto-banco": GameInfo(
+        id="punto-banco",
+        name="Punto banco",
+        description="Casino baccarat: bet on player 1:1, banker 19:20 or tie 8:1; "
+        "the tableau draws",
+        default_rules=punto_banco_rules,
+        new_round=lambda rules, wagers: PuntoBancoRound(rules, wagers),
+        wager_ids=punto_banco_rules().wager_ids,
+        outcomes=("player", "banker", "tie"),
+        hands=("player", "banker"),
+        decisions=False,
+    ),
+    "baccarat27": GameInfo(
+        id="baccarat27",
+        name="Baccarat 27",
+        description="Punto banco without commission: banker pays 2:1 on a 2 and 1:2 on a 7; "
+        "pairs 11:1, B-27 8:1",
+        default_rules=baccarat27_rules,
+        new_round=lambda rules, wagers: Baccarat27Round(rules, wagers),
+        wager_ids=baccarat27_rules().wager_ids,
+        outcomes=("player", "banker", "tie"),
+        hands=("player", "banker"),
+        decisions=False,
     ),
 }
 

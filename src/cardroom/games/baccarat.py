@@ -1,0 +1,317 @@
+"""``punto-banco`` and ``baccarat27``: the punto banco engine, one rule set as data.
+
+Both games deal the same coup and differ only in their rules data (which wagers
+the table offers and what they pay).
+
+1. Values: Ace 1, Two to Nine their number, tens and pictures 0; a hand's total is
+   the last digit of the sum.
+2. Cards go player, banker, player, banker.  A two-card 8 or 9 on either side is a
+   *natural*: nobody draws.
+3. Otherwise the player draws a third card on 0-5 and stands on 6-7.  If the player
+   stood, the banker draws on 0-5; if the player drew, the banker follows the
+   tableau (:data:`STANDARD_TABLEAU`): the banker's total against the value of the
+   player's third card.
+4. The higher total wins; equal totals tie.  Player and banker wagers push on a tie.
+
+``punto-banco`` pays player 1:1, banker 19:20 (5% commission) and tie 8:1.
+``baccarat27`` pays the banker 2:1 when it wins with 2, 1:2 when it wins with 7 and
+1:1 otherwise; pairs (the hand's first two cards share a rank) 11:1; and B-27 8:1
+when the banker wins with 2 or 7.
+
+>>> from cardroom.cards import parse_cards
+>>> [baccarat_total(parse_cards(hand)) for hand in ("9h Jc", "6s 4d", "7h 6c")]
+[9, 0, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from cardroom.cards import Card
+from cardroom.events import CardDealt, Decision, Event
+from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
+from cardroom.money import format_odds
+from cardroom.shoe import ShoeRules
+
+MAIN_WAGERS = ("player", "banker", "tie")
+SIDE_WAGERS = ("player_pair", "banker_pair", "b27")
+
+
+def card_value(card: Card) -> int:
+    """A card's baccarat points: Ace 1, 2-9 their number, tens and pictures 0."""
+    number = card.rank.number
+    return number if number < 10 else 0
+
+
+def baccarat_total(cards: Iterable[Card]) -> int:
+    """The last digit of the sum of the cards' points."""
+    return sum(card_value(card) for card in cards) % 10
+
+
+@dataclass(frozen=True)
+class BankerRow:
+    """One banker total of the tableau: the player's third-card values it draws on."""
+
+    banker: int
+    draws_on: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.banker <= 9:
+            raise ValueError("banker: a total is 0 to 9")
+        if any(not 0 <= v <= 9 for v in self.draws_on):
+            raise ValueError("draws_on: third-card values are 0 to 9")
+
+
+#: The standard tableau when the player has drawn: banker total -> values of the
+#: player's third card on which the banker draws (8s and 9s are naturals).
+STANDARD_TABLEAU: tuple[BankerRow, ...] = (
+    BankerRow(0, tuple(range(10))),
+    BankerRow(1, tuple(range(10))),
+    BankerRow(2, tuple(range(10))),
+    BankerRow(3, (0, 1, 2, 3, 4, 5, 6, 7, 9)),
+    BankerRow(4, (2, 3, 4, 5, 6, 7)),
+    BankerRow(5, (4, 5, 6, 7)),
+    BankerRow(6, (6, 7)),
+    BankerRow(7, ()),
+)
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """The drawing rules of punto banco, as data."""
+
+    natural_from: int = 8
+    player_draws_below: int = 6
+    banker_draws_below_when_player_stands: int = 6
+    banker: tuple[BankerRow, ...] = STANDARD_TABLEAU
+
+    def __post_init__(self) -> None:
+        totals = sorted(row.banker for row in self.banker)
+        if totals != list(range(self.natural_from)):
+            raise ValueError(
+                f"banker: needs one row for each banker total 0 to {self.natural_from - 1}"
+            )
+
+    def is_natural(self, total: int) -> bool:
+        return total >= self.natural_from
+
+    def player_draws(self, player: int) -> bool:
+        return player < self.player_draws_below
+
+    def banker_draws(self, banker: int, player_third: Card | None) -> bool:
+        """Does the banker draw, given the player's third card (None: the player stood)?"""
+        if player_third is None:
+            return banker < self.banker_draws_below_when_player_stands
+        for row in self.banker:
+            if row.banker == banker:
+                return card_value(player_third) in row.draws_on
+        return False
+
+    def banker_reason(self, banker: int, player_third: Card | None, draws: bool) -> str:
+        verb = "draws" if draws else "stands"
+        if player_third is None:
+            limit = self.banker_draws_below_when_player_stands
+            return f"banker {verb} on {banker}: the player stood (banker draws on 0-{limit - 1})"
+        value = card_value(player_third)
+        return f"banker {verb} on {banker} when the player's third card is a {value}"
+
+
+@dataclass(frozen=True)
+class BankerPay:
+    """A banker win with this total pays these odds instead of the usual."""
+
+    total: int
+    pays: Fraction
+
+
+@dataclass(frozen=True)
+class BaccaratRules:
+    """Every rule of a punto banco game (defaults: ``punto-banco``)."""
+
+    shoe: ShoeRules = field(
+        default_factory=lambda: ShoeRules(decks=8, jokers_per_deck=0, cut_card=16)
+    )
+    table: TableLimits = field(default_factory=TableLimits)
+    tableau: Tableau = field(default_factory=Tableau)
+    side_wagers: tuple[str, ...] = ()
+    player_pays: Fraction = Fraction(1)
+    banker_pays: Fraction = Fraction(19, 20)
+    banker_pays_by_total: tuple[BankerPay, ...] = ()
+    tie_pays: Fraction = Fraction(8)
+    pair_pays: Fraction = Fraction(11)
+    b27_pays: Fraction = Fraction(8)
+    b27_totals: tuple[int, ...] = (2, 7)
+
+    def __post_init__(self) -> None:
+        unknown = [w for w in self.side_wagers if w not in SIDE_WAGERS]
+        if unknown:
+            raise ValueError(
+                f"side_wagers: unknown {', '.join(unknown)} (choose from {', '.join(SIDE_WAGERS)})"
+            )
+
+    @property
+    def wager_ids(self) -> tuple[str, ...]:
+        return MAIN_WAGERS + tuple(w for w in SIDE_WAGERS if w in self.side_wagers)
+
+    def banker_odds(self, total: int) -> Fraction:
+        for special in self.banker_pays_by_total:
+            if special.total == total:
+                return special.pays
+        return self.banker_pays
+
+
+def punto_banco_rules() -> BaccaratRules:
+    return BaccaratRules()
+
+
+def baccarat27_rules() -> BaccaratRules:
+    return BaccaratRules(
+        side_wagers=SIDE_WAGERS,
+        banker_pays=Fraction(1),
+        banker_pays_by_total=(BankerPay(2, Fraction(2)), BankerPay(7, Fraction(1, 2))),
+    )
+
+
+class BaccaratRound(Round):
+    """One coup of punto banco; feed it cards until :attr:`is_complete`."""
+
+    game = "punto-banco"
+    wager_ids = MAIN_WAGERS + SIDE_WAGERS  # those the rules offer: ``rules.wager_ids``
+    hand_names = ("player", "banker")
+    DEAL_ORDER = ("player", "banker", "player", "banker")
+
+    def __init__(
+        self,
+        rules: BaccaratRules | None = None,
+        wagers: Mapping[str, Fraction | int | str] | None = None,
+    ) -> None:
+        self.rules = rules or self.default_rules()
+        super().__init__(check_wagers(wagers or {}, self.rules.wager_ids, self.rules.table))
+        self._next: str | None = "player"
+
+    @staticmethod
+    def default_rules() -> BaccaratRules:
+        return punto_banco_rules()
+
+    @property
+    def next_hand(self) -> str | None:
+        return None if self.is_complete else self._next
+
+    def total(self, hand: str) -> int:
+        return baccarat_total(self.hands[hand])
+
+    def totals(self) -> dict[str, int]:
+        return {name: self.total(name) for name in self.hand_names}
+
+    @property
+    def player_third(self) -> Card | None:
+        cards = self.hands["player"]
+        return cards[2] if len(cards) > 2 else None
+
+    def pair(self, hand: str) -> bool:
+        """Do the hand's first two cards share a rank?"""
+        cards = self.hands[hand]
+        return len(cards) >= 2 and cards[0].rank is cards[1].rank
+
+    def act(self, action: Action) -> list[Event]:
+        raise IllegalAction("in punto banco nobody decides: the tableau plays both hands")
+
+    def deal(self, card: Card) -> list[Event]:
+        hand = self.next_hand
+        if hand is None:
+            raise IllegalAction("the coup is complete: it takes no more cards")
+        start = len(self.events)
+        self.hands[hand].append(card)
+        count = len(self.hands[hand])
+        self.events.append(CardDealt(hand, card, str(self.total(hand)) if count > 1 else ""))
+        dealt = len(self.hands["player"]) + len(self.hands["banker"])
+        if dealt < 4:
+            self._next = self.DEAL_ORDER[dealt]
+        elif dealt == 4:
+            self._after_deal()
+        elif hand == "player":
+            self._banker_turn()
+        else:
+            self._showdown()
+        return self.events[start:]
+
+    def _after_deal(self) -> None:
+        tableau = self.rules.tableau
+        player, banker = self.total("player"), self.total("banker")
+        if tableau.is_natural(player) or tableau.is_natural(banker):
+            self._showdown(natural=True)
+            return
+        if tableau.player_draws(player):
+            reason = f"player draws on {player} (0-{tableau.player_draws_below - 1})"
+            self.events.append(Decision("player", Action.HIT, True, reason))
+            self._next = "player"
+            return
+        reason = f"player stands on {player}"
+        self.events.append(Decision("player", Action.STAND, True, reason))
+        self._banker_turn()
+
+    def _banker_turn(self) -> None:
+        tableau = self.rules.tableau
+        banker, third = self.total("banker"), self.player_third
+        draws = tableau.banker_draws(banker, third)
+        reason = tableau.banker_reason(banker, third, draws)
+        self.events.append(Decision("banker", Action.HIT if draws else Action.STAND, True, reason))
+        if draws:
+            self._next = "banker"
+        else:
+            self._showdown()
+
+    def _showdown(self, natural: bool = False) -> None:
+        self._next = None
+        player, banker = self.total("player"), self.total("banker")
+        kind = "natural " if natural else ""
+        if player > banker:
+            self._finish("player", f"player's {kind}{player} beats banker's {banker}")
+        elif banker > player:
+            self._finish("banker", f"banker's {kind}{banker} beats player's {player}")
+        else:
+            self._finish("tie", f"both hands total {player}")
+
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+        rules, outcome = self.rules, self.outcome
+        if wager in ("player", "banker"):
+            if outcome == "tie":
+                return Fraction(0), "a tie returns the wager"
+            if outcome != wager:
+                return -stake, f"{outcome} won"
+            odds = rules.player_pays if wager == "player" else rules.banker_odds(self.total(wager))
+            return stake * odds, f"{wager} pays {format_odds(odds)}"
+        if wager == "tie":
+            if outcome == "tie":
+                return stake * rules.tie_pays, f"tie pays {format_odds(rules.tie_pays)}"
+            return -stake, "no tie"
+        if wager in ("player_pair", "banker_pair"):
+            hand = wager.removesuffix("_pair")
+            if self.pair(hand):
+                return stake * rules.pair_pays, f"{hand} pair pays {format_odds(rules.pair_pays)}"
+            return -stake, f"no {hand} pair"
+        assert wager == "b27"
+        banker = self.total("banker")
+        if outcome == "banker" and banker in rules.b27_totals:
+            return stake * rules.b27_pays, f"banker won with {banker}: B-27 pays " + format_odds(
+                rules.b27_pays
+            )
+        return -stake, "the banker did not win with 2 or 7"
+
+
+class PuntoBancoRound(BaccaratRound):
+    """A coup of ``punto-banco``."""
+
+    game = "punto-banco"
+
+
+class Baccarat27Round(BaccaratRound):
+    """A coup of ``baccarat27``."""
+
+    game = "baccarat27"
+
+    @staticmethod
+    def default_rules() -> BaccaratRules:
+        return baccarat27_rules()
