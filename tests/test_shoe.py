@@ -163,3 +163,26 @@ class _NaiveShuffler:
 def test_the_chi_square_test_catches_a_biased_shuffle() -> None:
     position_p, ordering_p = _chi_square_p_values(_NaiveShuffler(), 5)
     assert min(position_p, ordering_p) < 1e-6
+
+
+@pytest.mark.parametrize(("first", "burnt"), [("As", 2), ("7h", 8), ("Kd", 11), ("Tc", 11)])
+def test_burn_by_the_first_card(first: str, burnt: int) -> None:
+    class FirstCardFirst:
+        """Puts the wanted card on top; the rest in deck order."""
+
+        def permutation(self, n: int) -> list[int]:
+            top = [c.code for c in Deck.shoe(8, 0)].index(first)
+            return [top, *[i for i in range(n) if i != top]]
+
+    rules = ShoeRules(decks=8, jokers_per_deck=0, cut_card=16, burn_by_first_card=True)
+    shoe = Shoe(rules, FirstCardFirst())
+    event = shoe.shuffle("new shoe")
+    assert shoe.dealt == burnt and shoe.remaining == 416 - burnt
+    assert f"first card {first} turned, {burnt} cards burnt" in event.reason
+
+
+def test_cut_card_sets_the_reshuffle_point_from_the_end() -> None:
+    assert ShoeRules(decks=8, jokers_per_deck=0, cut_card=16).reshuffle_after == 400
+    assert ShoeRules(decks=6, jokers_per_deck=0, cut_card=16).reshuffle_after == 296
+    with pytest.raises(ValueError, match="cut_card"):
+        ShoeRules(decks=1, jokers_per_deck=0, cut_card=52)

@@ -71,7 +71,9 @@ class ShoeRules:
     been dealt, the round in progress is finished and the next one starts from a
     fresh shuffle.  A ``cut_card`` (cards left behind it) sets the reshuffle point
     from the end of the shoe instead, whatever its size.  ``burn`` cards are
-    discarded face down after each shuffle.
+    discarded face down after each shuffle; with ``burn_by_first_card`` the first
+    card is turned over and as many more are burnt as it counts (Ace 1 ... Nine 9,
+    tens and pictures 10), the casino baccarat procedure.
     """
 
     decks: int = 6
@@ -79,6 +81,7 @@ class ShoeRules:
     reshuffle_after: int = 243
     burn: int = 0
     cut_card: int | None = None
+    burn_by_first_card: bool = False
 
     def __post_init__(self) -> None:
         if self.cut_card is not None:
@@ -192,7 +195,14 @@ class Shoe(_Cards):
         order = self._shuffler.permutation(len(pool))
         self._cards = [pool[i] for i in order]
         self.shuffles += 1
-        self._next = min(self.rules.burn, len(self._cards))
+        burnt = self.rules.burn
+        if self.rules.burn_by_first_card and self._cards:
+            first = self._cards[0]
+            burnt = 1 + min(first.rank.number, 10)
+            reason += f"; first card {first.code} turned, {burnt} cards burnt"
+        elif burnt:
+            reason += f"; {burnt} cards burnt"
+        self._next = min(burnt, len(self._cards))
         return Reshuffled(self.shuffles, reason)
 
 
