@@ -67,6 +67,7 @@ def test_games_lists_every_game() -> None:
     assert result.exit_code == 0
     assert "finnish27" in result.stdout and "21-24-27" in result.stdout
     assert "Finnish 27 (baccarat-like)" in result.stdout
+    assert "punto-banco" in result.stdout and "baccarat27" in result.stdout
 
 
 # -- play -------------------------------------------------------------------------------

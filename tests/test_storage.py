@@ -17,10 +17,13 @@ from cardroom.table import RoundRecord, Table
 
 
 def finished_round(
-    cards: str, wagers: dict[str, Fraction], balance: Fraction = START_BANKROLL
+    cards: str,
+    wagers: dict[str, Fraction],
+    balance: Fraction = START_BANKROLL,
+    game_id: str = "finnish27",
 ) -> tuple[RoundRecord, dict[str, str]]:
-    """A finnish27 round dealt from ``cards`` at a table with a bankroll."""
-    game = get_game("finnish27")
+    """A round of ``game_id`` dealt from ``cards`` at a table with a bankroll."""
+    game = get_game(game_id)
     table = Table(game, game.load_rules(None), StackedShoe(parse_cards(cards)), Ledger(balance))
     rnd = table.play(wagers)
     return table.finish(rnd), rnd.total_labels()
@@ -100,6 +103,28 @@ def test_a_fractional_net_stays_exact(tmp_path: Path) -> None:
         saved = store.save_round(record)
         assert saved.balance_after == Fraction(1010) + Fraction(44, 5)
         assert saved.to_dict()["balance_after"] == "5094/5"
+
+
+def test_a_punto_banco_commission_and_baccarat27_side_wagers_stay_exact(tmp_path: Path) -> None:
+    # banker 3c 4s = 7 beats player Kh Qd 5h = 5: 19:20 on 12.50 is 95/8, not a float
+    banker_7 = "Kh 3c Qd 4s 5h"
+    record, labels = finished_round(banker_7, {"banker": Fraction(25, 2)}, game_id="punto-banco")
+    with Storage(tmp_path / "b.sqlite3") as store:
+        saved = store.save_round(record, labels=labels)
+        assert saved.record["net"] == {"banker": "95/8"}
+        assert store.balance() == Fraction(1000) + Fraction(95, 8)
+        stakes = {"banker": Fraction(10), "b27": Fraction(20), "player_pair": Fraction(10)}
+        record, labels = finished_round(banker_7, stakes, game_id="baccarat27")
+        store.save_round(record, labels=labels)
+        first, second = store.rounds()
+    assert (first.game, second.game) == ("punto-banco", "baccarat27")
+    assert first.labels == second.labels == {"player": "5", "banker": "7"}
+    assert first.record["summary"]["totals"] == {"player": 5, "banker": 7}
+    assert second.record["net"] == {"banker": 5, "b27": 160, "player_pair": -10}
+    assert second.balance_before == first.balance_after
+    assert second.balance_after == Fraction(1000) + Fraction(95, 8) + 155
+    assert second.to_dict()["balance_after"] == "9335/8"
+    assert [e["event"] for e in second.record["events"]].count("decision") == 2
 
 
 def test_the_bankroll_moves_from_what_the_file_holds(tmp_path: Path) -> None:

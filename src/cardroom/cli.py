@@ -193,37 +193,87 @@ class BetError(ValueError):
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
+#: At the bet prompt of a game with a bead plate: show it.
+BEAD_WORDS = frozenset({"s", "beads", "bead", "scoreboard"})
+#: The bead plate after each round shows at most this many (of the latest) columns.
+COMPACT_BEAD_COLUMNS = 24
 
 
-def match_wager(word: str, wager_ids: Sequence[str]) -> str:
-    """The wager id ``word`` names: exactly, or by a prefix (any case).
+def _plain(word: str) -> str:
+    """A wager name without case, ``-`` or ``_`` (``B-27`` and ``b27`` are one name)."""
+    return word.lower().replace("-", "").replace("_", "")
 
-    A prefix several wagers share means the first of them in the game's order, so
-    in finnish27 ``p`` is player and ``pu`` is push.
+
+def _initials(wager: str) -> str:
+    """``player_pair`` -> ``pp``; '' for a one-word wager."""
+    parts = wager.split("_")
+    return "".join(part[:1] for part in parts) if len(parts) > 1 else ""
+
+
+def match_wager(word: str, wager_ids: Sequence[str], *, prefixes: bool = True) -> str:
+    """The wager id ``word`` names: exactly, by its initials, or by a prefix (any case).
+
+    A two-word wager is named by its initials too (``pp`` is player_pair, ``bp``
+    banker_pair); ``-`` and ``_`` may be left out or swapped (``b-27`` is b27).  A
+    prefix several wagers share means the first of them in the game's order, so in
+    finnish27 ``p`` is player and ``pu`` is push.
 
     >>> [match_wager(w, ("player", "dealer", "push")) for w in ("p", "PU", "d", "play")]
     ['player', 'push', 'dealer', 'player']
+    >>> ids = ("player", "banker", "tie", "player_pair", "banker_pair", "b27")
+    >>> [match_wager(w, ids) for w in ("p", "b", "t", "pp", "bp", "B-27", "player-pair")]
+    ['player', 'banker', 'tie', 'player_pair', 'banker_pair', 'b27', 'player_pair']
     """
-    key = word.lower()
-    if key in wager_ids:
-        return key
-    for wager in wager_ids:
-        if wager.startswith(key):
-            return wager
+    key = _plain(word)
+    if key:
+        for wager in wager_ids:
+            if _plain(wager) == key:
+                return wager
+        for wager in wager_ids:
+            if _initials(wager) == key:
+                return wager
+        if prefixes:
+            for wager in wager_ids:
+                if _plain(wager).startswith(key):
+                    return wager
     raise BetError(f"this game has no wager {word!r} (it has: {', '.join(wager_ids)})")
 
 
 def abbreviation(wager: str, wager_ids: Sequence[str]) -> str:
-    """The shortest prefix that names ``wager`` (``pu`` for push in finnish27)."""
-    for size in range(1, len(wager) + 1):
+    """The short form of ``wager``: its initials (``pp`` for player_pair), else the
+    shortest prefix that names it without cutting a number (``pu`` for push in
+    finnish27, ``t`` for tie, but ``b27`` for b27).
+    """
+    initials = _initials(wager)
+    if initials and match_wager(initials, wager_ids) == wager:
+        return initials
+    for size in range(1, len(wager)):
+        if wager[size - 1 : size + 1].isdigit():
+            continue
         if match_wager(wager[:size], wager_ids) == wager:
             return wager[:size]
-    return wager  # pragma: no cover - the full name always matches
+    return wager
 
 
 def wagers_text(wager_ids: Sequence[str]) -> str:
-    """``player (p), dealer (d), push (pu)``."""
-    return ", ".join(f"{w} ({abbreviation(w, wager_ids)})" for w in wager_ids)
+    """``player (p), dealer (d), push (pu)``; a wager that is its own short form stands alone.
+
+    >>> wagers_text(("player", "banker", "tie", "player_pair", "banker_pair", "b27"))
+    'player (p), banker (b), tie (t), player_pair (pp), banker_pair (bp), b27'
+    """
+    parts = []
+    for wager in wager_ids:
+        short = abbreviation(wager, wager_ids)
+        parts.append(wager if short == wager else f"{wager} ({short})")
+    return ", ".join(parts)
+
+
+def known_wagers() -> tuple[str, ...]:
+    """Every wager id some game offers under its default rules, in the games' order."""
+    known: dict[str, None] = {}
+    for game in GAMES.values():
+        known.update(dict.fromkeys(game.wagers(game.default_rules())))
+    return tuple(known)
 
 
 def read_stake(word: str, wager: str) -> Fraction:
@@ -238,13 +288,20 @@ def read_stake(word: str, wager: str) -> Fraction:
     return stake
 
 
-def parse_bet(text: str, wager_ids: Sequence[str]) -> dict[str, Fraction]:
+def parse_bet(
+    text: str, wager_ids: Sequence[str], elsewhere: Sequence[str] = ()
+) -> dict[str, Fraction]:
     """Read a bet line: ``10`` (one-wager games), ``player 10``, ``p 10 push 5``.
+
+    ``elsewhere`` are wagers of other games or rules: naming one of them exactly
+    (or by its initials) is told apart from a typo.
 
     >>> parse_bet("p 10 pu 5", ("player", "dealer", "push"))
     {'player': Fraction(10, 1), 'push': Fraction(5, 1)}
     >>> parse_bet("12.50", ("player",))
     {'player': Fraction(25, 2)}
+    >>> parse_bet("b 10 pp 5 b27 20", ("player", "banker", "tie", "player_pair", "b27"))
+    {'banker': Fraction(10, 1), 'player_pair': Fraction(5, 1), 'b27': Fraction(20, 1)}
     """
     words = text.replace(",", " ").replace("=", " ").split()
     if not words:
@@ -258,7 +315,20 @@ def parse_bet(text: str, wager_ids: Sequence[str]) -> dict[str, Fraction]:
         raise BetError(f"write each bet as a wager and a stake, like `{example}`")
     bets: dict[str, Fraction] = {}
     for name, amount in zip(words[::2], words[1::2], strict=True):
-        wager = match_wager(name, wager_ids)
+        try:
+            wager = match_wager(name, wager_ids)
+        except BetError:
+            other = [w for w in elsewhere if w not in wager_ids]
+            try:
+                missing = match_wager(name, other, prefixes=False)
+            except BetError:
+                raise BetError(
+                    f"this game has no wager {name!r} (it has: {wagers_text(wager_ids)})"
+                ) from None
+            raise BetError(
+                f"{missing} is not offered at this table (the wagers here: "
+                f"{wagers_text(wager_ids)})"
+            ) from None
         if wager in bets:
             raise BetError(f"{wager} is named twice: bet on each wager once")
         bets[wager] = read_stake(amount, wager)
@@ -327,8 +397,14 @@ class PlaySession:
         self.source_note = source_note
         self.read = read or self._read
         self.table = Table(game, rules, source, Ledger(store.balance()))
+        #: the wagers this table offers (a rules variant may add side wagers)
+        self.wagers: tuple[str, ...] = game.wagers(rules)
         self.last_bet: dict[str, Fraction] | None = None
         self.leaving = False
+        #: the outcomes of this shoe's rounds, for games that keep a bead plate
+        self.keeps_beads = render.has_bead_plate(game.outcomes)
+        self.beads: list[str] = []
+        self.bead_shoe: int | None = None
 
     # -- input and output ------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
@@ -400,7 +476,7 @@ class PlaySession:
         rules = f"rules: {self.rules_file}" if self.rules_file else "rules: standard"
         self.say(Text(f"{rules} · {self.source_note}", style="dim"))
         self.say(Text(f"bankroll file: {self.store.path}", style="dim"))
-        ids = self.game.wager_ids
+        ids = self.wagers
         low = format_amount(self.minimum)
         if len(ids) == 1:
             how = f"Type your stake on {ids[0]}, e.g. `{low}`."
@@ -410,7 +486,8 @@ class PlaySession:
                 f"Bet like `{ids[0]} {low} {ids[-1]} {low}` or `{short} {low}`; "
                 f"wagers: {wagers_text(ids)}."
             )
-        self.say(how + " `?` help, `q` leave.")
+        beads = " `s` bead plate," if self.keeps_beads else ""
+        self.say(how + f"{beads} `?` help, `q` leave.")
 
     def goodbye(self) -> None:
         played = self.table.rounds_played
@@ -428,7 +505,7 @@ class PlaySession:
         )
 
     def help_bets(self) -> None:
-        ids = self.game.wager_ids
+        ids = self.wagers
         low = format_amount(self.minimum)
         two = format_amount(2 * self.minimum)
         grid = RichTable.grid(padding=(0, 3))
@@ -444,6 +521,8 @@ class PlaySession:
             grid.add_row(f"{abbreviation(ids[0], ids)} {two} {short} {low}", "the same, shorter")
         repeat = render.bets_text(self.last_bet) if self.last_bet else "nothing yet"
         grid.add_row("Enter", f"repeat your last bet ({repeat})")
+        if self.keeps_beads:
+            grid.add_row("s or beads", "the bead plate: every outcome of this shoe")
         grid.add_row("? or help", "this help")
         grid.add_row("q or quit", "leave (Ctrl-D and Ctrl-C too); every finished round is saved")
         self.say("Commands:")
@@ -455,15 +534,23 @@ class PlaySession:
 
     def bet_prompt(self) -> Text:
         prompt = Text()
-        if len(self.game.wager_ids) == 1:
-            prompt.append(f"Stake on {self.game.wager_ids[0]}", style="bold")
+        if len(self.wagers) == 1:
+            prompt.append(f"Stake on {self.wagers[0]}", style="bold")
         else:
             prompt.append("Your bets", style="bold")
-        hints = []
+        others = [*(["s beads"] if self.keeps_beads else []), "? help", "q quit"]
+        hints = " · ".join(others)
         if self.last_bet:
-            hints.append(f"Enter = {render.bets_text(self.last_bet)} again")
-        hints += ["? help", "q quit"]
-        prompt.append(f" ({' · '.join(hints)}) › ", style="dim")
+            bets = render.bets_text(self.last_bet)
+            hints = f"Enter = {bets} again · {hints}"
+            if len(prompt) + len(hints) + 16 > self.out.width:
+                # keep the prompt on one line: `Enter = b 10 pp 10 b27 10 again`
+                bets = " ".join(
+                    f"{abbreviation(w, self.wagers)} {format_amount(stake)}"
+                    for w, stake in self.last_bet.items()
+                )
+                hints = " · ".join([f"Enter = {bets} again", *others])
+        prompt.append(f" ({hints}) › ", style="dim")
         return prompt
 
     def ask_bets(self) -> Round | None:
@@ -484,6 +571,9 @@ class PlaySession:
             if word in HELP_WORDS:
                 self.help_bets()
                 continue
+            if self.keeps_beads and word in BEAD_WORDS:
+                self.show_beads()
+                continue
             if not line:
                 if self.last_bet is None:
                     self.problem("there is no last bet to repeat yet: type a bet (? for help)")
@@ -491,7 +581,7 @@ class PlaySession:
                 bet = dict(self.last_bet)
             else:
                 try:
-                    bet = parse_bet(line, self.game.wager_ids)
+                    bet = parse_bet(line, self.wagers, known_wagers())
                 except BetError as err:
                     self.problem(f"{err} (? for help)")
                     continue
@@ -506,7 +596,13 @@ class PlaySession:
     # -- one round ---------------------------------------------------------------------
     def play_round(self, rnd: Round) -> None:
         number = self.table.rounds_played + 1
-        self.out.rule(Text(f"Round {number} · bets: {render.bets_text(rnd.wagers)}"), align="left")
+        bets = render.bets_text(rnd.wagers)
+        title = f"Round {number} · bets: {bets}"
+        if len(title) + 6 <= self.out.width:
+            self.out.rule(Text(title), align="left")
+        else:  # a rule would cut the bets short: give them a line of their own
+            self.out.rule(Text(f"Round {number}"), align="left")
+            self.say(f"  Bets: {bets}")
         renderer = render.EventRenderer()
         shown = 0
         first_card = True
@@ -546,9 +642,38 @@ class PlaySession:
             if saved.balance_after != self.ledger.balance or saved.balance_before != before:
                 self.table.ledger = Ledger(saved.balance_after)
             self.say(render.bankroll_change(saved.balance_before, saved.balance_after))
+            if self.keeps_beads:
+                self.add_bead(record.shoe, record.outcome)
+                self.say(self.bead_board(max_columns=COMPACT_BEAD_COLUMNS))
             self.say("")
             if interrupts.pending:
                 self.leaving = True
+
+    # -- the bead plate ----------------------------------------------------------------
+    def add_bead(self, shoe: int, outcome: str) -> None:
+        """Mark a finished round; the first round of a new shoe starts a new plate."""
+        if shoe != self.bead_shoe:
+            self.beads = []
+            self.bead_shoe = shoe
+        self.beads.append(outcome)
+
+    def bead_board(self, max_columns: int | None = None) -> Text:
+        note = ""
+        if self.beads and self.source.needs_reshuffle:
+            note = "cut card out: the next round starts a new shoe"
+        return render.bead_board(self.beads, self.bead_shoe, note=note, max_columns=max_columns)
+
+    def show_beads(self) -> None:
+        if not self.beads:
+            self.say("  The bead plate is empty: no round has been played from this shoe yet.")
+            return
+        self.say(self.bead_board())
+        self.say(
+            Text(
+                "  P player · B banker · T tie: read down, then across; new shoe, new plate",
+                style="dim",
+            )
+        )
 
     def decision_prompt(self, rnd: Round) -> Text:
         labels = rnd.total_labels()
@@ -809,13 +934,14 @@ def rounds(game_id: GameArg, rules: RulesOpt = None) -> None:
     """The test lab's tool: one stacked round per line of standard input, JSON out.
 
     Each line holds card codes in dealing order (blank lines and # comments are
-    skipped).  Every wager of the game is staked at the table minimum; the player's
-    decisions follow the game's basic strategy.  One compact JSON object a line.
+    skipped).  Every wager the game offers under the rules is staked at the table
+    minimum; the player's decisions follow the game's basic strategy.  One compact
+    JSON object a line.
     """
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         minimum = Fraction(game_rules.table.minimum)
-        stakes = {wager: minimum for wager in game.wager_ids}
+        stakes = {wager: minimum for wager in game.wagers(game_rules)}
         for number, line in enumerate(sys.stdin, start=1):
             text = line.partition("#")[0].strip()
             if not text:

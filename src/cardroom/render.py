@@ -14,6 +14,8 @@ the text goes.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
@@ -23,7 +25,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardroom.cards import Card, Suit
+from cardroom.cards import Card, CardError, Suit
 from cardroom.events import (
     CardDealt,
     Decision,
@@ -121,7 +123,10 @@ class EventRenderer:
                 line.append(f"  {event.total}", style="cyan")
         elif isinstance(event, Decision):
             verb = {"hit": "hits", "stand": "stands"}.get(str(event.action), str(event.action))
-            if event.forced:
+            if event.forced and event.reason.startswith(f"{event.hand} "):
+                # the rule says it whole ("banker draws on 5 when ..."): show it as it is
+                line.append(hand_name(event.reason), style="italic")
+            elif event.forced:
                 line.append(f"{hand_name(event.hand)} {verb}", style="italic")
                 if event.reason:
                     line.append(f": {event.reason}", style="dim")
@@ -145,11 +150,30 @@ class EventRenderer:
         return [self.render(event) for event in events]
 
 
+#: A card the shoe names in a reshuffle reason ("first card Kh turned, ...").
+_TURNED_CARD = re.compile(r"(?<=first card )(\S+)(?= turned)")
+
+
+def _finnish_card(match: re.Match[str]) -> str:
+    try:
+        return Card.parse(match[1]).finnish
+    except CardError:
+        return match[1]
+
+
 def reshuffle_text(event: Reshuffled) -> Text:
-    """``The shoe is reshuffled (reshuffle point reached)``: loud, a person must see it."""
-    verb = "shuffled" if event.shoe == 1 and event.reason == "new shoe" else "reshuffled"
+    """``The shoe is reshuffled (reshuffle point reached)``: loud, a person must see it.
+
+    A card the reason names is shown by its Finnish index, like every card.
+
+    >>> reshuffle_text(Reshuffled(1, "new shoe; first card Kh turned, 11 cards burnt")).plain
+    '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
+    """
+    first = event.shoe == 1 and event.reason.partition(";")[0] == "new shoe"
+    verb = "shuffled" if first else "reshuffled"
+    reason = _TURNED_CARD.sub(_finnish_card, event.reason)
     text = Text(f"⟳ The shoe is {verb}", style="bold yellow")
-    text.append(f" ({event.reason}; shoe {event.shoe})", style="yellow")
+    text.append(f" ({reason}; shoe {event.shoe})", style="yellow")
     return text
 
 
@@ -193,6 +217,114 @@ def limits_text(rules: Any) -> str:
     """The table limits of a game's rules: ``stakes 10 to 1000 per wager``."""
     table = rules.table
     return f"stakes {money(table.minimum)} to {money(table.maximum)} per wager"
+
+
+#: The bead plate's mark and colour for each outcome it knows.
+BEAD_MARKS: dict[str, tuple[str, str]] = {
+    "player": ("P", "bold blue"),
+    "banker": ("B", "bold red"),
+    "tie": ("T", "bold green"),
+}
+
+#: Rows of a bead plate column.
+BEAD_ROWS = 6
+
+
+def has_bead_plate(outcomes: Iterable[str]) -> bool:
+    """Does a game with these outcomes keep a bead plate (player, banker, tie)?
+
+    >>> has_bead_plate(("player", "banker", "tie")), has_bead_plate(("player", "dealer", "push"))
+    (True, False)
+    """
+    return all(outcome in BEAD_MARKS for outcome in outcomes)
+
+
+def bead_plate(
+    outcomes: Sequence[str], *, rows: int = BEAD_ROWS, max_columns: int | None = None
+) -> Text:
+    """The bead plate: one mark per round, top to bottom in columns of ``rows``, left to right.
+
+    ``P`` (blue) player, ``B`` (red) banker, ``T`` (green) tie; ``·`` is a place not
+    yet played.  An empty plate is one column of ``·``.  With ``max_columns`` only the
+    last columns are shown, after a ``…``.
+
+    >>> print(bead_plate(["player", "banker", "banker", "tie", "player"], rows=3))
+    P T
+    B P
+    B ·
+    """
+    if rows < 1:
+        raise ValueError("rows: a bead plate needs at least one row")
+    columns = max(1, math.ceil(len(outcomes) / rows))
+    first = 0 if max_columns is None else max(0, columns - max(1, max_columns))
+    lines: list[Text] = []
+    for row in range(rows):
+        line = Text()
+        if first:
+            line.append("… ", style="dim")
+        for column in range(first, columns):
+            if column > first:
+                line.append(" ")
+            index = column * rows + row
+            if index < len(outcomes):
+                mark, style = BEAD_MARKS.get(outcomes[index], ("?", "bold"))
+                line.append(mark, style=style)
+            else:
+                line.append("·", style="dim")
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+def bead_counts(outcomes: Sequence[str]) -> Text:
+    """``P 4 · B 3 · T 1``: how many rounds each outcome took.
+
+    >>> bead_counts(["player", "tie", "player"]).plain
+    'P 2 · B 0 · T 1'
+    """
+    text = Text()
+    for i, (outcome, (mark, style)) in enumerate(BEAD_MARKS.items()):
+        if i:
+            text.append(" · ", style="dim")
+        text.append(mark, style=style)
+        text.append(f" {outcomes.count(outcome)}")
+    return text
+
+
+def bead_board(
+    outcomes: Sequence[str],
+    shoe: int | None = None,
+    *,
+    note: str = "",
+    max_columns: int | None = None,
+    indent: str = "  ",
+) -> Text:
+    """The bead plate with its title, counts and an optional note beside its first rows.
+
+    >>> print(bead_board(["banker", "player", "tie"], 2, note="new shoe next"))
+      B   Bead plate · shoe 2
+      P   P 1 · B 1 · T 1
+      T   new shoe next
+      ·
+      ·
+      ·
+    """
+    title = Text("Bead plate", style="bold")
+    if shoe is not None:
+        title.append(f" · shoe {shoe}", style="dim")
+    beside = [title, bead_counts(outcomes)]
+    if note:
+        beside.append(Text(note, style="yellow"))
+    plate = bead_plate(outcomes, max_columns=max_columns).split("\n")
+    width = max(len(line) for line in plate)
+    lines: list[Text] = []
+    for row, cells in enumerate(plate):
+        line = Text(indent)
+        line.append_text(cells)
+        if row < len(beside):
+            line.append(" " * (width - len(cells) + 3))
+            line.append_text(beside[row])
+        lines.append(line)
+    return Text("\n").join(lines)
 
 
 def games_table(games: Iterable[GameInfo]) -> RichTable:

@@ -224,8 +224,7 @@ class BaccaratRound(Round):
             raise IllegalAction("the coup is complete: it takes no more cards")
         start = len(self.events)
         self.hands[hand].append(card)
-        count = len(self.hands[hand])
-        self.events.append(CardDealt(hand, card, str(self.total(hand)) if count > 1 else ""))
+        self.events.append(CardDealt(hand, card, str(self.total(hand))))
         dealt = len(self.hands["player"]) + len(self.hands["banker"])
         if dealt < 4:
             self._next = self.DEAL_ORDER[dealt]
@@ -272,7 +271,7 @@ class BaccaratRound(Round):
         elif banker > player:
             self._finish("banker", f"banker's {kind}{banker} beats player's {player}")
         else:
-            self._finish("tie", f"both hands total {player}")
+            self._finish("tie", f"both hands total {kind}{player}")
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
         rules, outcome = self.rules, self.outcome
