@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from cardroom.cards import Deck, parse_cards
 from cardroom.events import CardDealt, Outcome, Reshuffled, Settled
-from cardroom.games import GAMES, get_game
+from cardroom.games import get_game, house_games
 from cardroom.games.base import Action, Round
 from cardroom.money import Ledger
 from cardroom.rules import apply_rules
 from cardroom.shoe import SeededShuffler, Shoe
 from cardroom.table import Table
 
-GAME_IDS = sorted(GAMES)
+GAME_IDS = sorted(game.id for game in house_games())
 SMALL_SHOE = {"shoe": {"decks": 1, "reshuffle_after": 30}}
 
 

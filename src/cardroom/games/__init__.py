@@ -15,6 +15,7 @@ from cardroom.games.baccarat import (
     punto_banco_rules,
 )
 from cardroom.games.base import Action, Round
+from cardroom.games.chemin_de_fer import chemmy_rules
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
 from cardroom.rules import load_rules_file
@@ -43,6 +44,9 @@ class GameInfo:
     #: makes the strategy that plays the player's free decisions where nobody is asked
     #: (the rounds tool, simulations); None for games without player decisions
     player_strategy: Callable[[], Callable[[Round], Action]] | None = None
+    #: "house": bettors against the house, one round at a time (a :class:`Round`);
+    #: "seats": players against each other at a table of seats (chemin de fer)
+    kind: str = "house"
 
     def wagers(self, rules: Any) -> tuple[str, ...]:
         """The wager spots under ``rules`` (a variant may offer side wagers)."""
@@ -53,6 +57,13 @@ class GameInfo:
         """The default rules, or a variant read from the TOML file ``path``."""
         default = self.default_rules()
         return default if path is None else load_rules_file(default, path)
+
+
+def _seats_only(rules: Any, wagers: Mapping[str, Fraction]) -> Round:
+    raise UnknownGame(
+        "chemin-de-fer is played between seats, not against the house: "
+        "use `cardroom play chemin-de-fer`"
+    )
 
 
 GAMES: dict[str, GameInfo] = {
@@ -105,7 +116,25 @@ GAMES: dict[str, GameInfo] = {
         hands=("player", "banker"),
         decisions=False,
     ),
+    "chemin-de-fer": GameInfo(
+        id="chemin-de-fer",
+        name="Chemin de fer",
+        description='Baccarat between players: a rotating bank, "Banco", a choice at 5 '
+        "and a free banker",
+        default_rules=chemmy_rules,
+        new_round=_seats_only,
+        wager_ids=("stake",),
+        outcomes=("player", "banker", "tie"),
+        hands=("player", "banker"),
+        decisions=True,
+        kind="seats",
+    ),
 }
+
+
+def house_games() -> list[GameInfo]:
+    """The games played one round at a time against the house (all but chemin de fer)."""
+    return [game for game in GAMES.values() if game.kind == "house"]
 
 
 def get_game(game_id: str) -> GameInfo:

@@ -1,0 +1,1266 @@
+"""``chemin-de-fer``: baccarat between the seats of a table, with a bank that moves round.
+
+The engine (:class:`ChemmyGame`) is a pure state machine: it draws no cards and reads no
+clock.  At every moment it says what it waits for -- a card (:attr:`ChemmyGame.next_card_for`)
+or a seat's decision (:attr:`ChemmyGame.to_act`) -- and takes it through a ``can_x``/``x``
+pair of methods.  A step it cannot take raises :class:`~cardroom.games.base.IllegalAction`
+(wrong moment, wrong seat, not allowed by the rules) or
+:class:`~cardroom.games.base.WagerError` (an amount it cannot accept), and changes nothing.
+Everything that happens is recorded as a :class:`~cardroom.events.CoupEvent`.
+
+How cardroom plays the game:
+
+1. **First banker.**  Every seat that can play (its stack reaches the table minimum) draws a
+   card face up.  The highest rank takes the bank, Ace low (Ace 1 ... King 13; the
+   ``ace_high_in_draw`` rule makes the Ace 14).  Seats tied for the highest card draw again,
+   only they.  The draw cards are then discarded.  The draw is coup 0.
+2. **The bank.**  The banker puts up a bank between the table minimum and the smaller of the
+   table maximum and its stack, or passes the bank to the next seat (``banker_may_pass``).
+   After a banker win the suggested bank (:attr:`ChemmyGame.default_bank`) is the whole
+   previous bank plus its net winnings, capped by the table maximum; the banker may put up
+   any other legal amount unless ``keep_whole_bank`` makes the suggestion compulsory.
+3. **Covering.**  In seat order from the seat after the banker (wrapping round), each seat
+   may call *Banco* (cover the whole bank alone: only while nobody has staked this coup and
+   only with a stack that covers it; nobody else stakes then), *stake* an amount between
+   the table minimum and its stack, or *pass*.  A seat whose stack is below the minimum is
+   passed over (a forced pass).  Staking stops once the bank is covered; the part of the
+   last stake beyond what the bank still needed goes back to that seat.  A bank still not
+   covered after every seat plays for the covered amount only; a bank nobody staked against
+   makes no coup, and the banker keeps the bank.
+4. **The hand.**  The seat with the largest stake (after any excess is returned; among equal
+   stakes the first in covering order) holds the player's hand for every punter.  Cards go
+   player, banker, player, banker, face down: each hand is seen by its holder only.  A
+   two-card 8 or 9 (a *natural*) on either side is shown at once and ends the deal.
+   Otherwise the player must draw on 0-4, must stand on 6-7 and chooses at 5 (the engine
+   makes the forced plays itself); then the banker chooses freely, knowing its own total
+   and the player's third card, which is dealt face up (or that the player stood).  Both
+   hands are then shown.
+5. **Settlement.**  The higher total wins; equal totals tie and return every stake.  If the
+   player's side wins the bank pays every stake 1:1; if the banker wins it takes every stake,
+   less the house ``commission`` (a fraction of those winnings, 0 by default).  The money of
+   the table (the stacks plus what the house took) never changes.
+6. **The next bank.**  After a win or a tie (and after a coup with no stakes) the banker keeps
+   the bank; after a loss it goes to the next seat in order whose stack reaches the minimum.
+   When fewer than two seats reach it the game is over.
+
+The people at the table see only what :meth:`ChemmyGame.visible_events` gives them: another
+seat's face-down cards appear without rank or suit, and another hand's draw or stand
+appears as an :class:`~cardroom.events.Announcement` (whether it was forced would tell the
+total).
+
+Bots decide through a :class:`ChemmyStrategy`; :class:`TableauBot` (the punto banco tableau
+for the banker, always draw at 5 for the player, :class:`SimpleMoney` for the stakes) is the
+default.  :class:`ChemmySession` deals from a shoe and lets bots act until a person must.
+
+A coup on stacked cards: Ann's King wins the draw, Bob calls "Banco" against her bank of
+20 and his natural 9 beats her 7, so the bank passes to him.
+
+>>> from cardroom.cards import parse_cards
+>>> from cardroom.shoe import StackedShoe
+>>> game = ChemmyGame(ChemmyRules(), [("Ann", 100), ("Bob", 100)])
+>>> shoe = StackedShoe(parse_cards("Ks 2h  9c 4d Jh 3s"))
+>>> session = ChemmySession(game, shoe, {}, np.random.default_rng(1))
+>>> session.advance() is None, game.banker
+(True, 0)
+>>> game.to_act.actions == {ChemmyAction.PUT_BANK, ChemmyAction.PASS_BANK}
+True
+>>> [entry.event.kind for entry in game.put_bank(0, 20) + game.banco(1)]
+['bank', 'banco', 'player_hand']
+>>> session.advance() is None
+True
+>>> [format_amount(stack) for stack in game.stacks], game.banker
+(['80', '120'], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Protocol
+
+import numpy as np
+
+from cardroom.cards import Card
+from cardroom.events import (
+    Announcement,
+    BancoCalled,
+    BankerChosen,
+    BankPassed,
+    BankPut,
+    ChemmyEvent,
+    Commission,
+    CoupEvent,
+    CoupVoid,
+    Decision,
+    DrawForBank,
+    DrawTie,
+    ExcessReturned,
+    GameOver,
+    HandCard,
+    HandShown,
+    Outcome,
+    PartCovered,
+    Passed,
+    PlayerChosen,
+    Reshuffled,
+    SeatSettled,
+    Staked,
+)
+from cardroom.games.baccarat import Tableau, baccarat_total
+from cardroom.games.base import IllegalAction, TableLimits, WagerError
+from cardroom.money import AmountError, format_amount, parse_amount
+from cardroom.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
+
+GAME_ID = "chemin-de-fer"
+HANDS = ("player", "banker")
+DEAL_ORDER = ("player", "banker", "player", "banker")
+
+
+# -- rules -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ChemmyRules:
+    """Every rule of ``chemin-de-fer`` a variant may change (defaults: cardroom's game).
+
+    ``player_must_draw_below`` and ``player_must_stand_from`` bound the player's free choice
+    (by default only 5 is free); a two-card total of ``natural_from`` or more is a natural
+    (10: no naturals).  ``commission`` is the house's share of the banker's winnings.  With
+    ``banker_forced_by_tableau`` the banker loses its free choice and draws as ``tableau``
+    says (the casino variant of the game).
+    """
+
+    shoe: ShoeRules = field(
+        default_factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16)
+    )
+    table: TableLimits = field(default_factory=TableLimits)
+    min_seats: int = 2
+    max_seats: int = 8
+    commission: Fraction = Fraction(0)
+    player_must_draw_below: int = 5
+    player_must_stand_from: int = 6
+    natural_from: int = 8
+    banker_may_pass: bool = True
+    keep_whole_bank: bool = False
+    ace_high_in_draw: bool = False
+    banker_forced_by_tableau: bool = False
+    tableau: Tableau = field(default_factory=Tableau)
+
+    def __post_init__(self) -> None:
+        if self.shoe.jokers_per_deck:
+            raise ValueError("shoe: chemin de fer is played without Jokers")
+        if self.min_seats < 2:
+            raise ValueError("min_seats: the game needs at least 2 seats")
+        if self.max_seats < self.min_seats:
+            raise ValueError("max_seats: must not be below min_seats")
+        if not 0 <= self.commission < 1:
+            raise ValueError("commission: must be at least 0 and below 1")
+        if not 1 <= self.natural_from <= 10:
+            raise ValueError("natural_from: must be 1 to 10 (10: no naturals)")
+        if not 0 <= self.player_must_draw_below <= self.player_must_stand_from:
+            raise ValueError("player_must_draw_below: must be 0 to player_must_stand_from")
+        if self.player_must_stand_from > self.natural_from:
+            raise ValueError("player_must_stand_from: must not be above natural_from")
+        if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
+            raise ValueError("tableau: its natural_from must equal natural_from")
+
+    def is_natural(self, total: int) -> bool:
+        return total >= self.natural_from
+
+    def player_rule(self, total: int) -> tuple[ChemmyAction | None, str]:
+        """The player's forced play on ``total`` (None: free), and the rule, in words."""
+        draw_below, stand_from = self.player_must_draw_below, self.player_must_stand_from
+        if total < draw_below:
+            return ChemmyAction.DRAW, f"must draw on {_span(0, draw_below - 1)}"
+        if total >= stand_from:
+            return ChemmyAction.STAND, f"must stand on {_span(stand_from, self.natural_from - 1)}"
+        return None, f"may draw or stand on {_span(draw_below, stand_from - 1)}"
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def chemmy_rules() -> ChemmyRules:
+    return ChemmyRules()
+
+
+# -- what the game waits for -----------------------------------------------------------------
+class ChemmyAction(StrEnum):
+    """Every decision a seat can be asked for."""
+
+    PUT_BANK = "put_bank"
+    PASS_BANK = "pass_bank"
+    BANCO = "banco"
+    STAKE = "stake"
+    PASS = "pass"
+    DRAW = "draw"
+    STAND = "stand"
+
+
+class Phase(StrEnum):
+    DRAW_FOR_BANK = "draw_for_bank"
+    BANK = "bank"
+    COVER = "cover"
+    DEAL = "deal"
+    PLAYER = "player"
+    BANKER = "banker"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class CardWanted:
+    """The next card: for the draw for the bank (``hand`` "draw") or a hand, and how dealt."""
+
+    hand: str
+    seat: int
+    face_up: bool
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A seat asked for a decision: the legal actions, why, and the amounts allowed.
+
+    ``low``/``high`` bound the bank (``put_bank``) or the stake (``stake``).
+    """
+
+    seat: int
+    actions: frozenset[ChemmyAction]
+    reason: str
+    low: Fraction | None = None
+    high: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What every seat may know when it decides about money (no hidden card in it)."""
+
+    seat: int
+    names: tuple[str, ...]
+    stacks: tuple[Fraction, ...]
+    banker: int | None
+    bank: Fraction | None
+    covered: Fraction
+    minimum: Fraction
+    maximum: Fraction
+    low: Fraction | None
+    high: Fraction | None
+    default_bank: Fraction | None
+    can_banco: bool
+    can_pass_bank: bool
+
+    @property
+    def stack(self) -> Fraction:
+        return self.stacks[self.seat]
+
+    @property
+    def uncovered(self) -> Fraction:
+        return Fraction(0) if self.bank is None else self.bank - self.covered
+
+
+# -- the engine ------------------------------------------------------------------------------
+Amount = Fraction | int | str
+
+
+class ChemmyGame:
+    """A chemin de fer table: seats ``(name, stack)`` in table order, from the draw for the bank.
+
+    ``stacks`` change only when a coup is settled; stakes and the bank are commitments the
+    seats' stacks cover.  ``house`` is what the commission has taken.
+    """
+
+    game = GAME_ID
+
+    def __init__(self, rules: ChemmyRules | None, seats: Sequence[tuple[str, Amount]]) -> None:
+        self.rules = rules or ChemmyRules()
+        count = len(seats)
+        if not self.rules.min_seats <= count <= self.rules.max_seats:
+            raise ValueError(
+                f"seats: the table seats {self.rules.min_seats} to {self.rules.max_seats}, "
+                f"not {count}"
+            )
+        names = tuple(str(name).strip() for name, _ in seats)
+        if any(not name for name in names):
+            raise ValueError("seats: every seat needs a name")
+        if len(set(names)) != count:
+            raise ValueError("seats: two seats have the same name")
+        stacks: list[Fraction] = []
+        for name, raw in seats:
+            try:
+                stack = _amount(raw, f"{name}'s stack", zero=True)
+            except WagerError as err:
+                raise ValueError(f"seats: {err}") from None
+            stacks.append(stack)
+        self.names = names
+        self._stacks = stacks
+        if len(self._playable()) < 2:
+            raise ValueError(
+                "seats: at least two seats need the table minimum of "
+                f"{format_amount(self.rules.table.minimum)}"
+            )
+        self.house = Fraction(0)
+        self.log: list[CoupEvent] = []
+        self.coup = 0
+        self.phase = Phase.DRAW_FOR_BANK
+        self.banker: int | None = None
+        self.default_bank: Fraction | None = None
+        # the draw for the bank
+        self._draw_round = 1
+        self._contenders: list[int] = self._playable()
+        self._draw: dict[int, Card] = {}
+        self._reset_coup()
+
+    def _reset_coup(self) -> None:
+        self.bank: Fraction | None = None
+        self.stakes: dict[int, Fraction] = {}
+        self.player: int | None = None
+        self.hands: dict[str, list[Card]] = {name: [] for name in HANDS}
+        self.outcome: str | None = None
+        self._order: list[int] = []
+        self._turn = 0
+        self._wanted: CardWanted | None = None
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def stacks(self) -> tuple[Fraction, ...]:
+        return tuple(self._stacks)
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.names)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def covered(self) -> Fraction:
+        """The part of this coup's bank the stakes cover so far."""
+        return sum(self.stakes.values(), Fraction(0))
+
+    @property
+    def table_money(self) -> Fraction:
+        """The stacks plus the house's commission: the same after every step."""
+        return sum(self._stacks, Fraction(0)) + self.house
+
+    def total(self, hand: str) -> int:
+        return baccarat_total(self.hands[hand])
+
+    @property
+    def player_third(self) -> Card | None:
+        cards = self.hands["player"]
+        return cards[2] if len(cards) > 2 else None
+
+    def holder(self, hand: str) -> int | None:
+        """The seat that holds ``hand`` this coup (None before it is known)."""
+        return self.player if hand == "player" else self.banker
+
+    def cards_in_play(self) -> list[Card]:
+        """The cards on the table now (left out of a reshuffle in mid-coup)."""
+        return [*self._draw.values(), *self.hands["player"], *self.hands["banker"]]
+
+    @property
+    def at_deal_start(self) -> bool:
+        """Is the next card the first of a coup (or of the draw for the bank)?"""
+        if self.phase is Phase.DRAW_FOR_BANK:
+            return self._draw_round == 1 and not self._draw
+        return self.phase is Phase.DEAL and not self.hands["player"]
+
+    def coup_events(self, coup: int) -> list[CoupEvent]:
+        """Every event of one coup (the full record: hidden cards included)."""
+        return [entry for entry in self.log if entry.coup == coup]
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def _playable(self) -> list[int]:
+        minimum = self.rules.table.minimum
+        return [seat for seat, stack in enumerate(self._stacks) if stack >= minimum]
+
+    # -- events --------------------------------------------------------------------------
+    def _emit(self, event: ChemmyEvent) -> None:
+        self.log.append(CoupEvent(self.coup, event))
+
+    def record(self, event: Reshuffled) -> list[CoupEvent]:
+        """Note a shuffle of the shoe (the driver shuffles; the game only records it)."""
+        self._emit(event)
+        return self.log[-1:]
+
+    def visible_events(self, seat: int | None, start: int = 0) -> list[CoupEvent]:
+        """The record from ``start`` as ``seat`` may see it (None: an onlooker).
+
+        One entry per entry of :attr:`log`: face-down cards of a hand ``seat`` does not
+        hold come without rank, suit and total; a face-up card of such a hand comes
+        without the total; its draw or stand comes as an :class:`Announcement`.
+        """
+        holders: dict[str, int | None] = {"player": None, "banker": None}
+        shown: list[CoupEvent] = []
+        for entry in self.log:
+            event = entry.event
+            if isinstance(event, BankPut):
+                holders = {"player": None, "banker": event.seat}
+            elif isinstance(event, PlayerChosen):
+                holders["player"] = event.seat
+            elif isinstance(event, HandCard) and event.seat != seat:
+                if event.face_up:
+                    event = HandCard(event.hand, event.seat, event.card, True, "")
+                else:
+                    event = HandCard(event.hand, event.seat, None, False, "")
+                entry = CoupEvent(entry.coup, event)
+            elif isinstance(event, Decision) and event.hand in holders:
+                owner = holders[event.hand]
+                if owner != seat and owner is not None:
+                    entry = CoupEvent(entry.coup, Announcement(event.hand, owner, event.action))
+            shown.append(entry)
+        return shown[start:]
+
+    # -- cards ---------------------------------------------------------------------------
+    @property
+    def next_card_for(self) -> CardWanted | None:
+        """Where the next card goes, or None when the game waits for a decision (or is over)."""
+        if self.phase is Phase.DRAW_FOR_BANK:
+            for seat in self._contenders:
+                if seat not in self._draw:
+                    return CardWanted("draw", seat, True)
+        if self.phase is Phase.DEAL:
+            return self._wanted
+        return None
+
+    def deal(self, card: Card) -> list[CoupEvent]:
+        """Give the next card to :attr:`next_card_for`; returns the events it caused."""
+        wanted = self.next_card_for
+        if wanted is None:
+            raise IllegalAction(f"no card is wanted now: {self._waiting_for()}")
+        start = len(self.log)
+        if wanted.hand == "draw":
+            self._draw[wanted.seat] = card
+            self._emit(DrawForBank(wanted.seat, card, self._draw_round))
+            if len(self._draw) == len(self._contenders):
+                self._end_draw()
+            return self.log[start:]
+        hand = wanted.hand
+        self.hands[hand].append(card)
+        cards = self.hands[hand]
+        total = str(self.total(hand)) if len(cards) >= 2 else ""
+        self._emit(HandCard(hand, wanted.seat, card, wanted.face_up, total))
+        dealt = len(self.hands["player"]) + len(self.hands["banker"])
+        if dealt < 4:
+            self._want(DEAL_ORDER[dealt], face_up=False)
+        elif dealt == 4:
+            self._after_deal()
+        elif hand == "player":
+            self._banker_turn()
+        else:
+            self._showdown()
+        return self.log[start:]
+
+    def _want(self, hand: str, face_up: bool) -> None:
+        seat = self.player if hand == "player" else self.banker
+        assert seat is not None
+        self.phase = Phase.DEAL
+        self._wanted = CardWanted(hand, seat, face_up)
+
+    def _rank(self, card: Card) -> int:
+        number = card.rank.number
+        return 14 if number == 1 and self.rules.ace_high_in_draw else number
+
+    def _end_draw(self) -> None:
+        best = max(self._rank(card) for card in self._draw.values())
+        top = [seat for seat in self._contenders if self._rank(self._draw[seat]) == best]
+        high = self._draw[top[0]]
+        self._draw = {}
+        if len(top) > 1:
+            names = _names([self.names[s] for s in top])
+            self._emit(
+                DrawTie(tuple(top), f"{names} tie with {high.rank.finnish}: they draw again")
+            )
+            self._contenders = top
+            self._draw_round += 1
+            return
+        seat = top[0]
+        self._emit(
+            BankerChosen(
+                seat,
+                f"{self.names[seat]} draws the highest card ({high.finnish}) and takes the bank; "
+                "the draw cards are discarded",
+            )
+        )
+        self.banker = seat
+        self._next_coup()
+
+    # -- the bank ------------------------------------------------------------------------
+    def bank_range(self) -> tuple[Fraction, Fraction]:
+        """The smallest and largest bank the banker may put up now."""
+        assert self.banker is not None
+        table = self.rules.table
+        high = min(table.maximum, self._stacks[self.banker])
+        if self.rules.keep_whole_bank and self.default_bank is not None:
+            return self.default_bank, self.default_bank
+        return table.minimum, high
+
+    def _check_put_bank(self, seat: int, amount: Amount) -> Fraction:
+        self._expect(Phase.BANK, seat, "put up a bank")
+        value = _amount(amount, "the bank")
+        low, high = self.bank_range()
+        table = self.rules.table
+        if self.rules.keep_whole_bank and self.default_bank is not None and value != low:
+            raise WagerError(
+                f"the bank must stay whole at {format_amount(low)} after a win "
+                "(or the banker passes it)"
+            )
+        if value < table.minimum:
+            raise WagerError(
+                f"a bank of {format_amount(value)} is below the table minimum of "
+                f"{format_amount(table.minimum)}"
+            )
+        if value > self._stacks[seat]:
+            raise WagerError(
+                f"{self.names[seat]} cannot put up {format_amount(value)}: "
+                f"the stack is {format_amount(self._stacks[seat])}"
+            )
+        if value > high:
+            raise WagerError(
+                f"a bank of {format_amount(value)} is above the table maximum of "
+                f"{format_amount(table.maximum)}"
+            )
+        return value
+
+    def can_put_bank(self, seat: int, amount: Amount) -> bool:
+        return _allowed(lambda: self._check_put_bank(seat, amount))
+
+    def put_bank(self, seat: int, amount: Amount) -> list[CoupEvent]:
+        """The banker puts up a bank; covering starts with the seat after it."""
+        value = self._check_put_bank(seat, amount)
+        start = len(self.log)
+        self.bank = value
+        self._emit(BankPut(seat, value))
+        count = self.seat_count
+        self._order = [(seat + step) % count for step in range(1, count)]
+        self._turn = 0
+        self.phase = Phase.COVER
+        self._advance_cover()
+        return self.log[start:]
+
+    def _check_pass_bank(self, seat: int) -> None:
+        self._expect(Phase.BANK, seat, "pass the bank")
+        if not self.rules.banker_may_pass:
+            raise IllegalAction("the rules do not let the banker pass the bank")
+
+    def can_pass_bank(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_pass_bank(seat))
+
+    def pass_bank(self, seat: int) -> list[CoupEvent]:
+        """The banker gives up the bank: it goes to the next seat that can play."""
+        self._check_pass_bank(seat)
+        start = len(self.log)
+        self._emit(BankPassed(seat, f"{self.names[seat]} passes the bank"))
+        successor = self._next_seat(seat)
+        self._emit(BankerChosen(successor, f"the bank passes to {self.names[successor]}"))
+        self.banker = successor
+        self.default_bank = None
+        return self.log[start:]
+
+    def _next_seat(self, after: int) -> int:
+        minimum = self.rules.table.minimum
+        count = self.seat_count
+        for step in range(1, count):
+            seat = (after + step) % count
+            if self._stacks[seat] >= minimum:
+                return seat
+        raise AssertionError("no other seat can hold the bank")  # pragma: no cover
+
+    # -- covering the bank ---------------------------------------------------------------
+    @property
+    def _coverer(self) -> int | None:
+        if self.phase is Phase.COVER and self._turn < len(self._order):
+            return self._order[self._turn]
+        return None
+
+    def _check_banco(self, seat: int) -> Fraction:
+        self._expect(Phase.COVER, seat, 'call "Banco"')
+        assert self.bank is not None
+        if self.stakes:
+            raise IllegalAction('"Banco" is too late: somebody has already staked this coup')
+        if self._stacks[seat] < self.bank:
+            raise WagerError(
+                f'{self.names[seat]} cannot call "Banco": the stack of '
+                f"{format_amount(self._stacks[seat])} does not cover the bank of "
+                f"{format_amount(self.bank)}"
+            )
+        return self.bank
+
+    def can_banco(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_banco(seat))
+
+    def banco(self, seat: int) -> list[CoupEvent]:
+        """``seat`` covers the whole bank alone; nobody else stakes this coup."""
+        bank = self._check_banco(seat)
+        start = len(self.log)
+        self.stakes = {seat: bank}
+        self._emit(BancoCalled(seat, bank))
+        self._close_cover()
+        return self.log[start:]
+
+    def _check_stake(self, seat: int, amount: Amount) -> Fraction:
+        self._expect(Phase.COVER, seat, "stake")
+        value = _amount(amount, "the stake")
+        minimum = self.rules.table.minimum
+        if value < minimum:
+            raise WagerError(
+                f"a stake of {format_amount(value)} is below the table minimum of "
+                f"{format_amount(minimum)}"
+            )
+        if value > self._stacks[seat]:
+            raise WagerError(
+                f"{self.names[seat]} cannot cover a stake of {format_amount(value)}: "
+                f"the stack is {format_amount(self._stacks[seat])}"
+            )
+        return value
+
+    def can_stake(self, seat: int, amount: Amount) -> bool:
+        return _allowed(lambda: self._check_stake(seat, amount))
+
+    def stake(self, seat: int, amount: Amount) -> list[CoupEvent]:
+        """``seat`` stakes against the bank; what the bank does not need comes back."""
+        value = self._check_stake(seat, amount)
+        assert self.bank is not None
+        start = len(self.log)
+        needed = self.bank - self.covered
+        self._emit(Staked(seat, value))
+        if value > needed:
+            self._emit(ExcessReturned(seat, value - needed))
+        self.stakes[seat] = min(value, needed)
+        self._turn += 1
+        self._advance_cover()
+        return self.log[start:]
+
+    def _check_pass(self, seat: int) -> None:
+        self._expect(Phase.COVER, seat, "pass")
+
+    def can_pass(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_pass(seat))
+
+    def pass_(self, seat: int) -> list[CoupEvent]:
+        """``seat`` does not stake this coup."""
+        self._check_pass(seat)
+        start = len(self.log)
+        self._emit(Passed(seat, False, f"{self.names[seat]} passes"))
+        self._turn += 1
+        self._advance_cover()
+        return self.log[start:]
+
+    def _advance_cover(self) -> None:
+        assert self.bank is not None
+        minimum = self.rules.table.minimum
+        while self.covered < self.bank and self._turn < len(self._order):
+            seat = self._order[self._turn]
+            if self._stacks[seat] >= minimum:
+                return
+            self._emit(Passed(seat, True, f"{self.names[seat]}'s stack is below the table minimum"))
+            self._turn += 1
+        self._close_cover()
+
+    def _close_cover(self) -> None:
+        assert self.bank is not None and self.banker is not None
+        self._turn = len(self._order)
+        covered = self.covered
+        if covered == 0:
+            self._emit(CoupVoid("nobody staked against the bank: no coup"))
+            self._keep_bank(self.bank, "no coup: the banker keeps the bank")
+            return
+        if covered < self.bank:
+            self._emit(PartCovered(covered, self.bank))
+        largest = max(self.stakes.values())
+        seat = next(s for s in self._order if self.stakes.get(s) == largest)
+        if len(self.stakes) == 1:
+            reason = f"{self.names[seat]} is the only punter"
+        else:
+            reason = f"{self.names[seat]} has the largest stake"
+        self.player = seat
+        self._emit(PlayerChosen(seat, largest, f"{reason} and holds the player's hand"))
+        self._want("player", face_up=False)
+
+    # -- the hand ------------------------------------------------------------------------
+    def _after_deal(self) -> None:
+        self._wanted = None
+        if self.rules.is_natural(self.total("player")) or self.rules.is_natural(
+            self.total("banker")
+        ):
+            self._showdown(natural=True)
+            return
+        player = self.total("player")
+        action, rule = self.rules.player_rule(player)
+        if action is None:
+            self.phase = Phase.PLAYER
+            return
+        verb = "draws" if action is ChemmyAction.DRAW else "stands"
+        self._emit(Decision("player", action.value, True, f"player {verb} on {player} ({rule})"))
+        self._player_acts(action)
+
+    def _player_acts(self, action: ChemmyAction) -> None:
+        if action is ChemmyAction.DRAW:
+            self._want("player", face_up=True)
+        else:
+            self._banker_turn()
+
+    def _banker_turn(self) -> None:
+        self._wanted = None
+        if not self.rules.banker_forced_by_tableau:
+            self.phase = Phase.BANKER
+            return
+        tableau = self.rules.tableau
+        banker, third = self.total("banker"), self.player_third
+        draws = tableau.banker_draws(banker, third)
+        action = ChemmyAction.DRAW if draws else ChemmyAction.STAND
+        self._emit(
+            Decision("banker", action.value, True, tableau.banker_reason(banker, third, draws))
+        )
+        self._banker_acts(action)
+
+    def _banker_acts(self, action: ChemmyAction) -> None:
+        if action is ChemmyAction.DRAW:
+            self._want("banker", face_up=True)
+        else:
+            self._showdown()
+
+    def _check_hand_decision(self, seat: int, action: ChemmyAction) -> Phase:
+        verb = action.value
+        if self.phase is Phase.PLAYER and seat == self.player:
+            return Phase.PLAYER
+        if self.phase is Phase.BANKER and seat == self.banker:
+            return Phase.BANKER
+        self._check_seat(seat)
+        raise IllegalAction(f"{self.names[seat]} cannot {verb} now: {self._waiting_for()}")
+
+    def can_draw(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_hand_decision(seat, ChemmyAction.DRAW))
+
+    def draw(self, seat: int) -> list[CoupEvent]:
+        """The player (at a free total) or the banker asks for a third card."""
+        return self._hand_decision(seat, ChemmyAction.DRAW)
+
+    def can_stand(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_hand_decision(seat, ChemmyAction.STAND))
+
+    def stand(self, seat: int) -> list[CoupEvent]:
+        """The player (at a free total) or the banker stays on two cards."""
+        return self._hand_decision(seat, ChemmyAction.STAND)
+
+    def _hand_decision(self, seat: int, action: ChemmyAction) -> list[CoupEvent]:
+        phase = self._check_hand_decision(seat, action)
+        start = len(self.log)
+        verb = "draws" if action is ChemmyAction.DRAW else "stands"
+        if phase is Phase.PLAYER:
+            player = self.total("player")
+            _, rule = self.rules.player_rule(player)
+            self._emit(
+                Decision("player", action.value, False, f"player {verb} on {player} ({rule})")
+            )
+            self._player_acts(action)
+        else:
+            banker, third = self.total("banker"), self.player_third
+            seen = "the player stood" if third is None else f"the player's third card is {third}"
+            reason = f"banker {verb} on {banker} by choice ({seen})"
+            self._emit(Decision("banker", action.value, False, reason))
+            self._banker_acts(action)
+        return self.log[start:]
+
+    # -- showdown and settlement ---------------------------------------------------------
+    def _showdown(self, natural: bool = False) -> None:
+        assert self.player is not None and self.banker is not None and self.bank is not None
+        self._wanted = None
+        player, banker = self.total("player"), self.total("banker")
+        self._emit(HandShown("player", self.player, tuple(self.hands["player"]), player))
+        self._emit(HandShown("banker", self.banker, tuple(self.hands["banker"]), banker))
+        kind = "natural " if natural else ""
+        if player > banker:
+            winner = "player"
+            reason = f"player's {kind}{player} beats banker's {banker}"
+        elif banker > player:
+            winner = "banker"
+            reason = f"banker's {kind}{banker} beats player's {player}"
+        else:
+            winner = "tie"
+            reason = f"both hands total {player}: every stake is returned"
+        self.outcome = winner
+        self._emit(Outcome(winner, reason))
+        self._settle(winner)
+
+    def _settle(self, winner: str) -> None:
+        assert self.banker is not None and self.bank is not None
+        banker, covered = self.banker, self.covered
+        if winner == "player":
+            for seat in self._order:
+                if seat in self.stakes:
+                    stake = self.stakes[seat]
+                    self._stacks[seat] += stake
+                    self._emit(SeatSettled(seat, stake, stake, "the bank pays 1:1"))
+            self._stacks[banker] -= covered
+            self._emit(SeatSettled(banker, covered, -covered, "the bank pays every stake"))
+            self._pass_bank_on(banker)
+            return
+        if winner == "tie":
+            for seat in self._order:
+                if seat in self.stakes:
+                    self._emit(SeatSettled(seat, self.stakes[seat], Fraction(0), "tie: returned"))
+            self._emit(SeatSettled(banker, covered, Fraction(0), "tie: every stake is returned"))
+            self._keep_bank(self.bank, "tie: the banker keeps the bank")
+            return
+        for seat in self._order:
+            if seat in self.stakes:
+                stake = self.stakes[seat]
+                self._stacks[seat] -= stake
+                self._emit(SeatSettled(seat, stake, -stake, "the banker wins the stake"))
+        rate = self.rules.commission
+        fee = covered * rate
+        won = covered - fee
+        self._stacks[banker] += won
+        self.house += fee
+        note = "the banker collects every stake"
+        if fee:
+            note += f", less {format_amount(fee)} commission"
+        self._emit(SeatSettled(banker, covered, won, note))
+        if fee:
+            self._emit(Commission(banker, fee, rate))
+        cap = min(self.rules.table.maximum, self._stacks[banker])
+        self._keep_bank(min(self.bank + won, cap), "the banker wins and keeps the bank")
+
+    def _game_over(self) -> bool:
+        if len(self._playable()) >= 2:
+            return False
+        self._emit(
+            GameOver(
+                "fewer than two seats have the table minimum of "
+                f"{format_amount(self.rules.table.minimum)}"
+            )
+        )
+        self.phase = Phase.OVER
+        self.banker = None
+        self.default_bank = None
+        self._reset_coup()
+        return True
+
+    def _keep_bank(self, default: Fraction, reason: str) -> None:
+        assert self.banker is not None
+        if self._game_over():
+            return
+        self._emit(BankerChosen(self.banker, reason))
+        self.default_bank = default
+        self._next_coup()
+
+    def _pass_bank_on(self, banker: int) -> None:
+        if self._game_over():
+            return
+        successor = self._next_seat(banker)
+        self._emit(
+            BankerChosen(successor, f"the banker loses: the bank passes to {self.names[successor]}")
+        )
+        self.banker = successor
+        self.default_bank = None
+        self._next_coup()
+
+    def _next_coup(self) -> None:
+        self.coup += 1
+        self._reset_coup()
+        self.phase = Phase.BANK
+
+    # -- decisions: who, what, why -------------------------------------------------------
+    @property
+    def to_act(self) -> Turn | None:
+        """The seat the game waits for and what it may do (None: a card, or the game is over)."""
+        phase = self.phase
+        if phase is Phase.BANK:
+            assert self.banker is not None
+            low, high = self.bank_range()
+            actions = {ChemmyAction.PUT_BANK}
+            if self.rules.banker_may_pass:
+                actions.add(ChemmyAction.PASS_BANK)
+            reason = f"{self.names[self.banker]} holds the bank: put up a bank"
+            if self.rules.banker_may_pass:
+                reason += " or pass it"
+            return Turn(self.banker, frozenset(actions), reason, low, high)
+        if phase is Phase.COVER:
+            seat = self._coverer
+            assert seat is not None and self.bank is not None
+            actions = {ChemmyAction.STAKE, ChemmyAction.PASS}
+            if self.can_banco(seat):
+                actions.add(ChemmyAction.BANCO)
+            needed = format_amount(self.bank - self.covered)
+            reason = f"{self.names[seat]} may stake against the bank ({needed} to cover)"
+            return Turn(
+                seat, frozenset(actions), reason, self.rules.table.minimum, self._stacks[seat]
+            )
+        if phase is Phase.PLAYER:
+            assert self.player is not None
+            _, rule = self.rules.player_rule(self.total("player"))
+            reason = f"the player {rule}"
+            return Turn(self.player, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), reason)
+        if phase is Phase.BANKER:
+            assert self.banker is not None
+            third = self.player_third
+            seen = "the player stood" if third is None else f"the player's third card is {third}"
+            reason = f"the banker draws or stands freely on {self.total('banker')} ({seen})"
+            return Turn(self.banker, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), reason)
+        return None
+
+    def legal_actions(self, seat: int) -> frozenset[ChemmyAction]:
+        """What ``seat`` may do now (empty when the game does not wait for it)."""
+        turn = self.to_act
+        return turn.actions if turn is not None and turn.seat == seat else frozenset()
+
+    def act(
+        self, seat: int, action: ChemmyAction | str, amount: Amount | None = None
+    ) -> list[CoupEvent]:
+        """Any decision by name; ``amount`` for ``put_bank`` and ``stake``."""
+        try:
+            chosen = ChemmyAction(action)
+        except ValueError:
+            known = ", ".join(a.value for a in ChemmyAction)
+            raise IllegalAction(f"there is no action {action!r} (there are: {known})") from None
+        if chosen is ChemmyAction.PUT_BANK or chosen is ChemmyAction.STAKE:
+            if amount is None:
+                raise WagerError(f"{chosen.value} needs an amount")
+            if chosen is ChemmyAction.PUT_BANK:
+                return self.put_bank(seat, amount)
+            return self.stake(seat, amount)
+        handlers: dict[ChemmyAction, Callable[[], list[CoupEvent]]] = {
+            ChemmyAction.PASS_BANK: lambda: self.pass_bank(seat),
+            ChemmyAction.BANCO: lambda: self.banco(seat),
+            ChemmyAction.PASS: lambda: self.pass_(seat),
+            ChemmyAction.DRAW: lambda: self.draw(seat),
+            ChemmyAction.STAND: lambda: self.stand(seat),
+        }
+        return handlers[chosen]()
+
+    def table_view(self, seat: int) -> TableView:
+        """The public state of the table, for ``seat`` to decide on money."""
+        self._check_seat(seat)
+        turn = self.to_act
+        mine = turn is not None and turn.seat == seat
+        return TableView(
+            seat=seat,
+            names=self.names,
+            stacks=self.stacks,
+            banker=self.banker,
+            bank=self.bank,
+            covered=self.covered,
+            minimum=self.rules.table.minimum,
+            maximum=self.rules.table.maximum,
+            low=turn.low if mine and turn is not None else None,
+            high=turn.high if mine and turn is not None else None,
+            default_bank=self.default_bank,
+            can_banco=self.can_banco(seat),
+            can_pass_bank=self.can_pass_bank(seat),
+        )
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+            raise IllegalAction(f"there is no seat {seat!r} (seats are 0 to {self.seat_count - 1})")
+
+    def _expect(self, phase: Phase, seat: int, what: str) -> None:
+        self._check_seat(seat)
+        expected = {
+            Phase.BANK: self.banker,
+            Phase.COVER: self._coverer,
+        }.get(phase)
+        if self.phase is not phase or seat != expected:
+            raise IllegalAction(f"{self.names[seat]} cannot {what} now: {self._waiting_for()}")
+
+    def _waiting_for(self) -> str:
+        """What the game waits for, in words (for refusals)."""
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        wanted = self.next_card_for
+        if wanted is not None:
+            if wanted.hand == "draw":
+                return (
+                    f"the game waits for {self.names[wanted.seat]}'s card in the draw for the bank"
+                )
+            return f"the game waits for a card for the {wanted.hand}'s hand"
+        turn = self.to_act
+        assert turn is not None
+        who = self.names[turn.seat]
+        if self.phase is Phase.BANK:
+            return f"it is {who}'s turn to put up a bank"
+        if self.phase is Phase.COVER:
+            return f"it is {who}'s turn to cover the bank"
+        role = "player" if self.phase is Phase.PLAYER else "banker"
+        return f"it is {who}'s turn to draw or stand as the {role}"
+
+
+def _amount(raw: object, what: str, zero: bool = False) -> Fraction:
+    """An exact amount from an int, a Fraction or a string; anything else is a WagerError.
+
+    Only positive amounts pass, and 0 too with ``zero``.
+    """
+    if isinstance(raw, bool) or not isinstance(raw, int | Fraction | str):
+        raise WagerError(
+            f"{what}: {raw!r} is not an amount (write a whole number, 12.50 or a fraction)"
+        )
+    try:
+        value = parse_amount(raw)
+    except AmountError as err:
+        raise WagerError(f"{what}: {err}") from None
+    if value < 0 or (value == 0 and not zero):
+        raise WagerError(f"{what} must be positive, not {format_amount(value)}")
+    return value
+
+
+def _allowed(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except (IllegalAction, WagerError):
+        return False
+    return True
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# -- bots ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cover:
+    """A covering decision: ``banco``, ``stake`` (with an amount) or ``pass``."""
+
+    action: ChemmyAction
+    amount: Fraction | None = None
+
+
+class PlayerDrawStrategy(Protocol):
+    """Decides the player's free draw (at 5 under the default rules)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool: ...
+
+
+class BankerDrawStrategy(Protocol):
+    """Decides the banker's draw, knowing its total and the player's third card (None: stood)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def banker_draws(
+        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
+    ) -> bool: ...
+
+
+class MoneyPolicy(Protocol):
+    """Decides the bank to put up (None: pass the bank) and how to cover a bank."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None: ...
+
+    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover: ...
+
+
+class ChemmyStrategy(PlayerDrawStrategy, BankerDrawStrategy, MoneyPolicy, Protocol):
+    """Everything a seat decides: a bot."""
+
+
+class AlwaysDrawAtFive:
+    """The player draws whenever the rules leave the choice (at 5 by default)."""
+
+    name = "always-draw-at-5"
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+        return True
+
+
+class MixedAtFive:
+    """The player draws at a free total with probability ``draw`` (a mixed strategy)."""
+
+    def __init__(self, draw: Fraction) -> None:
+        if not 0 <= draw <= 1:
+            raise ValueError("draw: a probability is 0 to 1")
+        self.draw = draw
+        self.name = f"draw-at-5-with-{draw}"
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+        return bool(rng.random() < self.draw)
+
+
+class CasinoTableauBanker:
+    """The banker draws as the punto banco tableau says (``baccarat.Tableau``)."""
+
+    def __init__(self, tableau: Tableau | None = None) -> None:
+        self.tableau = tableau or Tableau()
+        self.name = "casino-tableau"
+
+    def banker_draws(
+        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
+    ) -> bool:
+        return self.tableau.banker_draws(banker_total, player_third)
+
+
+class SimpleMoney:
+    """A plain money policy, in table minimums.
+
+    - Bank: ``bank_minimums`` minimums, kept inside the legal range (the one legal amount
+      when the rules fix it); it never passes the bank.
+    - Cover: "Banco" when that is allowed and the bank is at most ``banco_share`` of its
+      stack; otherwise a stake of what the bank still needs, at least the minimum, at most
+      ``stake_minimums`` minimums and its stack.
+    """
+
+    def __init__(
+        self,
+        bank_minimums: int = 3,
+        stake_minimums: int = 2,
+        banco_share: Fraction = Fraction(1, 5),
+    ) -> None:
+        self.bank_minimums = bank_minimums
+        self.stake_minimums = stake_minimums
+        self.banco_share = banco_share
+        self.name = "simple-money"
+
+    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None:
+        assert view.low is not None and view.high is not None
+        wanted = self.bank_minimums * view.minimum
+        return min(max(wanted, view.low), view.high)
+
+    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover:
+        if view.can_banco and view.bank is not None and view.bank <= self.banco_share * view.stack:
+            return Cover(ChemmyAction.BANCO)
+        amount = min(max(view.uncovered, view.minimum), self.stake_minimums * view.minimum)
+        amount = min(amount, view.stack)
+        if amount < view.minimum:
+            return Cover(ChemmyAction.PASS)
+        return Cover(ChemmyAction.STAKE, amount)
+
+
+class TableauBot:
+    """The default bot: money by :class:`SimpleMoney`, the player's choice by
+    :class:`AlwaysDrawAtFive`, the banker's by :class:`CasinoTableauBanker`.
+
+    Each part can be swapped for another strategy of the same kind.
+    """
+
+    def __init__(
+        self,
+        money: MoneyPolicy | None = None,
+        player: PlayerDrawStrategy | None = None,
+        banker: BankerDrawStrategy | None = None,
+        name: str = "tableau",
+    ) -> None:
+        self.money: MoneyPolicy = money or SimpleMoney()
+        self.player: PlayerDrawStrategy = player or AlwaysDrawAtFive()
+        self.banker: BankerDrawStrategy = banker or CasinoTableauBanker()
+        self.name = name
+
+    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None:
+        return self.money.choose_bank(view, rng)
+
+    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover:
+        return self.money.choose_cover(view, rng)
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+        return self.player.player_draws(total, rng)
+
+    def banker_draws(
+        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
+    ) -> bool:
+        return self.banker.banker_draws(banker_total, player_third, rng)
+
+
+# -- the driver ------------------------------------------------------------------------------
+class ChemmySession:
+    """Runs a game from a card source: deals, reshuffles, and lets the bots act.
+
+    ``bots`` maps seats to strategies; every other seat is a person, whose decisions the
+    caller makes on the game itself (``session.game.stake(...)``) when :meth:`advance`
+    returns their :class:`Turn`.  The shoe is reshuffled at its cut card before a coup's
+    first card, and in mid-coup only if it runs dry (the cards on the table stay out).
+    """
+
+    def __init__(
+        self,
+        game: ChemmyGame,
+        source: CardSource,
+        bots: Mapping[int, ChemmyStrategy],
+        rng: np.random.Generator,
+    ) -> None:
+        for seat in bots:
+            game._check_seat(seat)
+        self.game = game
+        self.source = source
+        self.bots = dict(bots)
+        self.rng = rng
+        self._seen: dict[int | None, int] = {}
+
+    def waiting_for(self) -> Turn | None:
+        """The person's turn the game waits for now (None: a card, a bot, or the game is over)."""
+        turn = self.game.to_act
+        if turn is None or turn.seat in self.bots:
+            return None
+        return turn
+
+    def advance(self) -> Turn | None:
+        """Deal and let bots act until a person must decide (their Turn) or the coup ends (None)."""
+        game = self.game
+        coup = game.coup
+        while not game.is_over and game.coup == coup:
+            if game.next_card_for is not None:
+                self.deal_one()
+                continue
+            turn = game.to_act
+            assert turn is not None
+            bot = self.bots.get(turn.seat)
+            if bot is None:
+                return turn
+            self.bot_acts(bot, turn)
+        return None
+
+    def play_coups(self, count: int) -> int:
+        """Play up to ``count`` coups with bots only; returns how many ended."""
+        played = 0
+        while played < count and not self.game.is_over:
+            if self.advance() is not None:
+                raise IllegalAction("a person must decide: play_coups runs bots only")
+            played += 1
+        return played
+
+    def deal_one(self) -> list[CoupEvent]:
+        """Deal the card the game wants, reshuffling first where the shoe says so."""
+        game, source = self.game, self.source
+        new: list[CoupEvent] = []
+        if game.at_deal_start and source.needs_reshuffle:
+            reason = "new shoe" if source.shuffles == 0 else "the cut card came out"
+            new += game.record(source.shuffle(reason))
+        try:
+            card = source.draw()
+        except ShoeExhausted:
+            if isinstance(source, StackedShoe):
+                raise
+            event = source.shuffle("the shoe ran out in mid-coup", in_play=game.cards_in_play())
+            new += game.record(event)
+            card = source.draw()
+        return new + game.deal(card)
+
+    def bot_acts(self, bot: ChemmyStrategy, turn: Turn) -> list[CoupEvent]:
+        """Let ``bot`` make the decision ``turn`` asks for."""
+        game, rng, seat = self.game, self.rng, turn.seat
+        if ChemmyAction.PUT_BANK in turn.actions:
+            amount = bot.choose_bank(game.table_view(seat), rng)
+            if amount is None:
+                return game.pass_bank(seat)
+            return game.put_bank(seat, amount)
+        if ChemmyAction.STAKE in turn.actions:
+            choice = bot.choose_cover(game.table_view(seat), rng)
+            return game.act(seat, choice.action, choice.amount)
+        if game.phase is Phase.PLAYER:
+            draws = bot.player_draws(game.total("player"), rng)
+        else:
+            draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
+        return game.draw(seat) if draws else game.stand(seat)
+
+    def new_events(self, seat: int | None) -> list[CoupEvent]:
+        """What ``seat`` (None: an onlooker) may see of what happened since it last asked."""
+        start = self._seen.get(seat, 0)
+        events = self.game.visible_events(seat, start)
+        self._seen[seat] = start + len(events)
+        return events
