@@ -25,7 +25,7 @@ when the banker wins with 2 or 7.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -214,6 +214,20 @@ class BaccaratRound(Round):
         """Do the hand's first two cards share a rank?"""
         cards = self.hands[hand]
         return len(cards) >= 2 and cards[0].rank is cards[1].rank
+
+    def state_key(self) -> Hashable:
+        """What the rest of the coup depends on: totals, card counts, pairs, third card."""
+        third = self.player_third
+        return (
+            self._next,
+            self.total("player"),
+            self.total("banker"),
+            len(self.hands["player"]),
+            len(self.hands["banker"]),
+            self.pair("player"),
+            self.pair("banker"),
+            None if third is None else card_value(third),
+        )
 
     def act(self, action: Action) -> list[Event]:
         raise IllegalAction("in punto banco nobody decides: the tableau plays both hands")

@@ -9,12 +9,13 @@ recorded in :attr:`Round.events`.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from cardroom.cards import Card
 from cardroom.events import Event, Outcome, Settled
@@ -128,6 +129,23 @@ class Round(ABC):
 
     def stand(self) -> list[Event]:
         return self.act(Action.STAND)
+
+    # -- walking ---------------------------------------------------------------------
+    def clone(self) -> Self:
+        """An independent copy, so an analysis can try every next card from here."""
+        other = copy.copy(self)
+        other.hands = {name: list(cards) for name, cards in self.hands.items()}
+        other.events = list(self.events)
+        other.net = dict(self.net)
+        return other
+
+    def state_key(self) -> Hashable:
+        """Everything the rest of the round depends on, apart from the cards left.
+
+        The default (the rank sequence of every hand) is always safe; an engine may
+        return something coarser so that an exact walk can merge equivalent states.
+        """
+        return tuple(tuple(card.rank for card in cards) for cards in self.hands.values())
 
     # -- results -------------------------------------------------------------------
     @abstractmethod

@@ -1,0 +1,1 @@
+"""Exact analysis: probabilities and returns computed from the rules, as fractions."""
