@@ -220,6 +220,8 @@ class BaccaratRound(Round):
         third = self.player_third
         return (
             self._next,
+            # a lone first card's rank still decides a pair
+            tuple(cards[0].rank if len(cards) == 1 else None for cards in self.hands.values()),
             self.total("player"),
             self.total("banker"),
             len(self.hands["player"]),
