@@ -219,6 +219,7 @@ class Finnish27Round(FinnishRound):
     game = GAME_ID
     wager_ids = ("player", "dealer", "push")
     JOKERS_MAKE_27 = True
+    PLAYER_RANKS_MATTER = True
 
     def __init__(
         self,

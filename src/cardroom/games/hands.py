@@ -16,7 +16,7 @@ high Ace is *soft*.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
@@ -235,6 +235,29 @@ class FinnishRound(Round):
         if self._phase == "player":
             return "player" if self._hit_pending else None
         return "dealer"
+
+    #: Does the outcome depend on which ranks the player holds, beyond the total?
+    #: (finnish27's bonus does); an exact walk keeps them in its state if so.
+    PLAYER_RANKS_MATTER: ClassVar[bool] = False
+
+    def state_key(self) -> Hashable:
+        """What the rest of the round depends on, apart from the cards left.
+
+        During the deal, the card order (a Joker's place decides a 27); after it,
+        the dealer's first two ranks, the dealer's total, and the player's total
+        (or, where the bonus needs them, the player's ranks).
+        """
+        if self._phase == "deal":
+            return super().state_key()
+        player = self.hands["player"]
+        dealer = self.hands["dealer"]
+        mine: Hashable = (
+            tuple(sorted(card.rank.number for card in player))
+            if self.PLAYER_RANKS_MATTER
+            else (finnish_total(player), len(player) > 2)
+        )
+        first_two = tuple(sorted(card.rank.number for card in dealer[:2]))
+        return (self._phase, self._hit_pending, mine, first_two, finnish_total(dealer))
 
     @property
     def dealer_initial(self) -> Total:
