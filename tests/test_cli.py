@@ -13,6 +13,7 @@ from typer.testing import CliRunner, Result
 
 from cardroom.cli import app, parse_bet
 from cardroom.storage import Storage
+from tests.test_storage import schema_1_file
 
 runner = CliRunner()
 
@@ -273,6 +274,20 @@ def test_history_shows_cards_decisions_and_payouts(bank: Path, tmp_path: Path) -
     assert record["record"]["net"] == {"player": 10}
     last = run("history", "--bankroll-file", str(bank), "--limit", "1")
     assert "21-24-27" in last.stdout and "finnish27" not in last.stdout
+
+
+def test_a_bankroll_file_from_before_named_bankrolls_still_works(tmp_path: Path) -> None:
+    old = schema_1_file(tmp_path / "old.sqlite3")
+    shown = run("bankroll", "--bankroll-file", str(old))
+    assert shown.exit_code == 0, shown.output
+    assert "Bankroll 1015.50" in shown.stdout and "1 rounds in the history" in shown.stdout
+    assert "Named bankrolls" not in shown.stdout
+    listed = run("history", "--bankroll-file", str(old))
+    assert "The last 1 of 1 rounds" in listed.stdout and "finnish27" in listed.stdout
+    stack = write(tmp_path / "f27.txt", F27_CARDS)
+    result = play(old, "finnish27", "--stack", str(stack), input="d 20\n")
+    assert "Bankroll 1015.50 → 1031.50 (+16)" in result.stdout
+    assert balance(old) == Fraction(2063, 2) and count(old) == 2
 
 
 def test_history_without_a_file(tmp_path: Path) -> None:

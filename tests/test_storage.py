@@ -12,7 +12,7 @@ from cardroom.cards import parse_cards
 from cardroom.games import get_game
 from cardroom.money import Ledger
 from cardroom.shoe import StackedShoe
-from cardroom.storage import START_BANKROLL, Storage, StorageError, default_path
+from cardroom.storage import START_BANKROLL, HistoryEntry, Storage, StorageError, default_path
 from cardroom.table import RoundRecord, Table
 
 
@@ -182,3 +182,110 @@ def test_the_default_file_is_in_the_user_data_dir() -> None:
     path = default_path()
     assert path.name == "cardroom.sqlite3"
     assert "cardroom" in path.parent.as_posix()
+
+
+# -- named bankrolls ---------------------------------------------------------------------------
+# A file as cardroom wrote it before named bankrolls (schema 1), with one saved round.
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE bankroll (
+    id INTEGER PRIMARY KEY CHECK (id = 1), balance TEXT NOT NULL, updated TEXT NOT NULL
+);
+CREATE TABLE rounds (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, played_at TEXT NOT NULL,
+    balance_before TEXT NOT NULL, balance_after TEXT NOT NULL, rules_file TEXT,
+    labels TEXT NOT NULL, record TEXT NOT NULL
+);
+CREATE INDEX rounds_by_game ON rounds (game, id);
+INSERT INTO meta VALUES ('app', 'cardroom'), ('schema', '1');
+INSERT INTO bankroll VALUES (1, '2031/2', '2024-01-01T00:00:00+00:00');
+INSERT INTO rounds (game, played_at, balance_before, balance_after, rules_file, labels, record)
+VALUES ('finnish27', '2024-01-01T00:00:00+00:00', '1000', '2031/2', NULL, '{}', '{"events": []}');
+"""
+
+
+def schema_1_file(path: Path) -> Path:
+    db = sqlite3.connect(path)
+    try:
+        db.executescript(SCHEMA_1)
+        db.commit()
+    finally:
+        db.close()
+    return path
+
+
+def test_an_old_file_keeps_its_bankroll_and_rounds_and_gains_named_bankrolls(
+    tmp_path: Path,
+) -> None:
+    path = schema_1_file(tmp_path / "old.sqlite3")
+    with Storage(path) as store:
+        assert store.balance() == Fraction(2031, 2)
+        [old] = store.rounds()
+        assert old.game == "finnish27" and old.person is None and old.net == Fraction(31, 2)
+        assert store.count_rounds() == 1 and store.count_rounds(person="Ann") == 0
+        assert store.balance("Ann") == START_BANKROLL
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    finally:
+        db.close()
+    with Storage(path) as store:  # opened again: already up to date
+        assert store.balance() == Fraction(2031, 2) and store.people() == {"Ann": START_BANKROLL}
+
+
+def test_a_file_from_a_newer_cardroom_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    with Storage(path):
+        pass
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    db.commit()
+    db.close()
+    with pytest.raises(StorageError, match="newer cardroom"):
+        Storage(path)
+
+
+def test_named_bankrolls_are_separate_and_matched_without_case(tmp_path: Path) -> None:
+    with Storage(tmp_path / "b.sqlite3") as store:
+        assert store.balance("Ann") == START_BANKROLL
+        store.set_balance(Fraction(25, 2), person="ann")
+        store.set_balance(Fraction(300), person="Bob")
+        assert store.balance("ANN") == Fraction(25, 2) and store.balance() == START_BANKROLL
+        assert store.people() == {"Ann": Fraction(25, 2), "Bob": Fraction(300)}
+        assert store.spelling("bob") == "Bob" and store.spelling("Cid") == "Cid"
+        assert store.reset("Bob") == START_BANKROLL and store.balance("Bob") == START_BANKROLL
+        for bad in ("", "  ", "Ann,Bob", "x" * 41):
+            with pytest.raises(StorageError, match="name"):
+                store.balance(bad)
+
+
+def test_entries_of_several_people_are_saved_in_one_transaction(tmp_path: Path) -> None:
+    with Storage(tmp_path / "b.sqlite3") as store:
+        store.set_balance(Fraction(500), person="Bob")
+        saved = store.save_entries(
+            [
+                HistoryEntry("chemin-de-fer", Fraction(20), {"coup": 1}, person="Ann"),
+                HistoryEntry("chemin-de-fer", Fraction(-41, 2), {"coup": 1}, person="Bob"),
+                HistoryEntry("chemin-de-fer", Fraction(0), {"coup": 1}),
+            ]
+        )
+        assert [(s.person, s.balance_before, s.balance_after) for s in saved] == [
+            ("Ann", 1000, 1020),
+            ("Bob", 500, Fraction(959, 2)),
+            (None, 1000, 1000),
+        ]
+        assert saved[1].record == {"coup": 1, "balance_before": 500, "balance_after": "959/2"}
+        assert store.balance("Ann") == 1020 and store.balance("Bob") == Fraction(959, 2)
+        [bob] = store.rounds(person="BOB")
+        assert bob.person == "Bob" and bob.net == Fraction(-41, 2)
+        assert store.count_rounds("chemin-de-fer", person="Ann") == 1
+        assert store.count_rounds("finnish27", person="Ann") == 0
+        # a bad entry anywhere: nothing of the coup is saved
+        with pytest.raises(StorageError):
+            store.save_entries(
+                [
+                    HistoryEntry("chemin-de-fer", Fraction(5), {"coup": 2}, person="Ann"),
+                    HistoryEntry("chemin-de-fer", Fraction(5), {"coup": 2}, person="A,B"),
+                ]
+            )
+        assert store.balance("Ann") == 1020 and store.count_rounds(person="Ann") == 1

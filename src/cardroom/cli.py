@@ -14,12 +14,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 from pathlib import Path
 from types import FrameType
 from typing import Annotated, Any, NoReturn
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.padding import Padding
@@ -28,10 +29,30 @@ from rich.text import Text
 
 from cardroom import render
 from cardroom.cards import Card, CardError, parse_cards
-from cardroom.events import Decision
+from cardroom.events import (
+    Announcement,
+    BankPut,
+    ChemmyEvent,
+    Decision,
+    DrawForBank,
+    HandCard,
+    HandShown,
+    Outcome,
+    PlayerChosen,
+    SeatSettled,
+)
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import Action, IllegalAction, Round, WagerError
-from cardroom.money import AmountError, Ledger, format_amount, parse_amount
+from cardroom.games.chemin_de_fer import (
+    GAME_ID,
+    ChemmyAction,
+    ChemmyGame,
+    ChemmyRules,
+    ChemmySession,
+    TableauBot,
+    Turn,
+)
+from cardroom.money import AmountError, Ledger, exact_json, format_amount, parse_amount
 from cardroom.rules import RulesError, rules_to_toml
 from cardroom.shoe import (
     CardSource,
@@ -41,7 +62,14 @@ from cardroom.shoe import (
     ShoeExhausted,
     StackedShoe,
 )
-from cardroom.storage import START_BANKROLL, Storage, StorageError, default_path
+from cardroom.storage import (
+    START_BANKROLL,
+    HistoryEntry,
+    Storage,
+    StorageError,
+    default_path,
+    person_name,
+)
 from cardroom.table import Table
 
 app = typer.Typer(
@@ -99,6 +127,14 @@ GameArg = Annotated[
 RulesOpt = Annotated[
     Path | None,
     typer.Option("--rules", metavar="FILE.toml", help="A rules variant (TOML) for the game."),
+]
+PersonOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--person",
+        metavar="NAME",
+        help="A named bankroll (the people of `play chemin-de-fer --people`); default: yours.",
+    ),
 ]
 BankrollOpt = Annotated[
     Path | None,
@@ -371,8 +407,12 @@ class DeferredInterrupt:
             signal.signal(signal.SIGINT, self._note)
 
 
-class PlaySession:
-    """One sitting at a table: bets, rounds card by card, the saved bankroll."""
+class TableSession:
+    """What every sitting at a table shares: the terminal, the bankroll file, the shoe,
+    and the bead plate of the games that keep one (player, banker and tie outcomes)."""
+
+    #: what one deal of the game is called
+    round_word = "round"
 
     def __init__(
         self,
@@ -396,10 +436,6 @@ class PlaySession:
         self.rules_file = rules_file
         self.source_note = source_note
         self.read = read or self._read
-        self.table = Table(game, rules, source, Ledger(store.balance()))
-        #: the wagers this table offers (a rules variant may add side wagers)
-        self.wagers: tuple[str, ...] = game.wagers(rules)
-        self.last_bet: dict[str, Fraction] | None = None
         self.leaving = False
         #: the outcomes of this shoe's rounds, for games that keep a bead plate
         self.keeps_beads = render.has_bead_plate(game.outcomes)
@@ -418,13 +454,90 @@ class PlaySession:
         self.out.print(Text(f"✗ {message}", style="bold red"))
 
     @property
+    def minimum(self) -> Fraction:
+        return Fraction(self.rules.table.minimum)
+
+    def welcome_header(self) -> None:
+        """The title rule, the rules and shoe in use, and the bankroll file."""
+        self.out.rule(Text(f"cardroom · {self.game.name}", style="bold"))
+        rules = f"rules: {self.rules_file}" if self.rules_file else "rules: standard"
+        self.say(Text(f"{rules} · {self.source_note}", style="dim"))
+        self.say(Text(f"bankroll file: {self.store.path}", style="dim"))
+
+    def run(self) -> int:
+        """Play until the person leaves; returns the exit status."""
+        raise NotImplementedError
+
+    @property
+    def stacked_shoe_empty(self) -> bool:
+        return isinstance(self.source, StackedShoe) and self.source.remaining == 0
+
+    # -- the bead plate ----------------------------------------------------------------
+    def add_bead(self, shoe: int, outcome: str) -> None:
+        """Mark a finished round; the first round of a new shoe starts a new plate."""
+        if shoe != self.bead_shoe:
+            self.beads = []
+            self.bead_shoe = shoe
+        self.beads.append(outcome)
+
+    def bead_board(self, max_columns: int | None = None) -> Text:
+        note = ""
+        if self.beads and self.source.needs_reshuffle:
+            note = f"cut card out: the next {self.round_word} starts a new shoe"
+        return render.bead_board(self.beads, self.bead_shoe, note=note, max_columns=max_columns)
+
+    def show_beads(self) -> None:
+        if not self.beads:
+            self.say(
+                f"  The bead plate is empty: no {self.round_word} has been played from this "
+                "shoe yet."
+            )
+            return
+        self.say(self.bead_board())
+        self.say(
+            Text(
+                "  P player · B banker · T tie: read down, then across; new shoe, new plate",
+                style="dim",
+            )
+        )
+
+
+class PlaySession(TableSession):
+    """One sitting at a house game's table: bets, rounds card by card, the saved bankroll."""
+
+    def __init__(
+        self,
+        out: Console,
+        game: GameInfo,
+        rules: Any,
+        source: CardSource,
+        store: Storage,
+        *,
+        delay: float = 0.4,
+        rules_file: Path | None = None,
+        source_note: str = "",
+        read: Callable[[Text], str] | None = None,
+    ) -> None:
+        super().__init__(
+            out,
+            game,
+            rules,
+            source,
+            store,
+            delay=delay,
+            rules_file=rules_file,
+            source_note=source_note,
+            read=read,
+        )
+        self.table = Table(game, rules, source, Ledger(store.balance()))
+        #: the wagers this table offers (a rules variant may add side wagers)
+        self.wagers: tuple[str, ...] = game.wagers(rules)
+        self.last_bet: dict[str, Fraction] | None = None
+
+    @property
     def ledger(self) -> Ledger:
         assert self.table.ledger is not None
         return self.table.ledger
-
-    @property
-    def minimum(self) -> Fraction:
-        return Fraction(self.rules.table.minimum)
 
     def sync_bankroll(self) -> None:
         """Take the bankroll from the file (another command may have changed it)."""
@@ -440,7 +553,7 @@ class PlaySession:
         try:
             while not self.leaving:
                 self.sync_bankroll()
-                if isinstance(self.source, StackedShoe) and self.source.remaining == 0:
+                if self.stacked_shoe_empty:
                     self.say("The stacked shoe has no cards left: the session ends.", "bold")
                     break
                 if self.ledger.balance < self.minimum:
@@ -471,11 +584,7 @@ class PlaySession:
         return status
 
     def welcome(self) -> None:
-        title = Text(f"cardroom · {self.game.name}", style="bold")
-        self.out.rule(title)
-        rules = f"rules: {self.rules_file}" if self.rules_file else "rules: standard"
-        self.say(Text(f"{rules} · {self.source_note}", style="dim"))
-        self.say(Text(f"bankroll file: {self.store.path}", style="dim"))
+        self.welcome_header()
         ids = self.wagers
         low = format_amount(self.minimum)
         if len(ids) == 1:
@@ -649,32 +758,6 @@ class PlaySession:
             if interrupts.pending:
                 self.leaving = True
 
-    # -- the bead plate ----------------------------------------------------------------
-    def add_bead(self, shoe: int, outcome: str) -> None:
-        """Mark a finished round; the first round of a new shoe starts a new plate."""
-        if shoe != self.bead_shoe:
-            self.beads = []
-            self.bead_shoe = shoe
-        self.beads.append(outcome)
-
-    def bead_board(self, max_columns: int | None = None) -> Text:
-        note = ""
-        if self.beads and self.source.needs_reshuffle:
-            note = "cut card out: the next round starts a new shoe"
-        return render.bead_board(self.beads, self.bead_shoe, note=note, max_columns=max_columns)
-
-    def show_beads(self) -> None:
-        if not self.beads:
-            self.say("  The bead plate is empty: no round has been played from this shoe yet.")
-            return
-        self.say(self.bead_board())
-        self.say(
-            Text(
-                "  P player · B banker · T tie: read down, then across; new shoe, new plate",
-                style="dim",
-            )
-        )
-
     def decision_prompt(self, rnd: Round) -> Text:
         labels = rnd.total_labels()
         legal = rnd.legal_actions()
@@ -743,6 +826,725 @@ class PlaySession:
         return None
 
 
+# -- chemin de fer ---------------------------------------------------------------------------
+#: The one person at a chemin de fer table unless --people names others; their bankroll is
+#: the file's default one (the same as the house games').
+DEFAULT_PERSON = "You"
+#: The bots' names, given in this order to the seats after the people.
+BOT_NAMES = (
+    "Colette",
+    "Henri",
+    "Sylvie",
+    "Marcel",
+    "Odette",
+    "Lucien",
+    "Margot",
+    "Armand",
+    "Simone",
+    "Gaston",
+)
+#: What each bot sits down with (for the session only).
+BOT_STACK = Fraction(1000)
+DEFAULT_SEATS = 4
+
+#: A decision for the engine: the action and its amount (for a bank or a stake).
+Choice = tuple[ChemmyAction, Fraction | None]
+
+
+def flush_typeahead() -> None:
+    """Drop the keys pressed while the cards were being shown, so that a stray Enter never
+    passes a stake or puts up a bank (a terminal only)."""
+    if not sys.stdin.isatty():
+        return
+    with suppress(ImportError, OSError):
+        import termios
+
+        with suppress(termios.error):
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+def person_key(name: str) -> str | None:
+    """The bankroll a seated person plays with: None (the file's default one) for "You"."""
+    return None if name.casefold() == DEFAULT_PERSON.casefold() else name
+
+
+def parse_people(text: str | None, seats: int) -> list[str]:
+    """The people at the terminal, from ``--people "Ann,Bob"`` (default: one, "You").
+
+    >>> parse_people(None, 4), parse_people(" Ann , Bob", 4)
+    (['You'], ['Ann', 'Bob'])
+    """
+    if text is None:
+        return [DEFAULT_PERSON]
+    names = [part.strip() for part in text.split(",")]
+    if not any(names) or not all(names):
+        raise CliError('--people: write the names with commas between them, like "Ann,Bob"')
+    for name in names:
+        try:
+            person_name(name)
+        except StorageError as err:
+            raise CliError(f"--people: {err}") from None
+    folded = [name.casefold() for name in names]
+    if len(set(folded)) != len(names):
+        raise CliError("--people: two people have the same name")
+    if len(names) > 1 and DEFAULT_PERSON.casefold() in folded:
+        raise CliError(
+            f"--people: with several people give each a name ({DEFAULT_PERSON!r} is the "
+            "one person's default)"
+        )
+    if len(names) > seats:
+        raise CliError(f"--people: {len(names)} people need at least {len(names)} seats")
+    return names
+
+
+def bot_names(people: Sequence[str], count: int) -> list[str]:
+    """``count`` bot names that no person at the table has."""
+    taken = {name.casefold() for name in people}
+    return [name for name in BOT_NAMES if name.casefold() not in taken][:count]
+
+
+class ChemmyPlay(TableSession):
+    """A sitting at a chemin de fer table: people (one, or several taking turns at this
+    terminal) and bots, each person playing with their whole saved bankroll.
+
+    The game is driven by :meth:`ChemmySession.advance`; every person's decision is asked
+    from the :class:`Turn` it returns.  Each person sees only what their seat may see: with
+    one person the events are that seat's :meth:`~ChemmyGame.visible_events`; with several,
+    the screen shows what everybody may see, and a person's own cards are shown only after
+    the terminal is passed to them, and cleared before it goes back.  After every coup
+    each person's net goes to their bankroll and the coup, as they saw it, to their
+    history, in one transaction.
+    """
+
+    round_word = "coup"
+
+    def __init__(
+        self,
+        out: Console,
+        game: GameInfo,
+        rules: ChemmyRules,
+        source: CardSource,
+        store: Storage,
+        people: Sequence[str],
+        seats: int,
+        rng: np.random.Generator,
+        *,
+        delay: float = 0.4,
+        rules_file: Path | None = None,
+        source_note: str = "",
+        read: Callable[[Text], str] | None = None,
+    ) -> None:
+        super().__init__(
+            out,
+            game,
+            rules,
+            source,
+            store,
+            delay=delay,
+            rules_file=rules_file,
+            source_note=source_note,
+            read=read,
+        )
+        self.people: dict[int, str] = dict(enumerate(people))
+        bots = bot_names(people, seats - len(people))
+        stacks = [store.balance(person_key(name)) for name in people]
+        stacks += [BOT_STACK] * len(bots)
+        try:
+            self.table = ChemmyGame(rules, list(zip([*people, *bots], stacks, strict=True)))
+        except ValueError as err:
+            short = [n for n, stack in zip(people, stacks, strict=False) if stack < self.minimum]
+            if short:  # too few seats left that can play: say whose bankroll is short
+                raise CliError(
+                    f"{short[0]}'s bankroll of {render.money(stacks[people.index(short[0])])} "
+                    f"is below the table minimum of {render.money(self.minimum)}"
+                ) from None
+            raise CliError(str(err)) from None
+        self.bots = {seat: TableauBot() for seat in range(len(people), seats)}
+        self.session = ChemmySession(self.table, source, self.bots, rng)
+        self.hot_seat = len(people) > 1
+        #: the seat shown as "You" (the one default person)
+        self.you = 0 if not self.hot_seat and people[0] == DEFAULT_PERSON else None
+        self.coups_played = 0
+        self.saved_any = False
+        self.interrupts = DeferredInterrupt()
+        self.leave_told = False
+        # the coup being shown
+        self.coup_start = 0
+        self.shown = 0
+        self.cards_shown = 0
+        self.renderer = self.new_renderer()
+        self.title = Text()
+        self.holders: dict[str, int] = {}
+        #: hands held by people whose holder has not had their private look yet
+        self.views_due: dict[str, int] = {}
+
+    # -- who is who ------------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.table.names
+
+    def who(self, seat: int) -> str:
+        return self.renderer.who(seat)
+
+    def whose(self, seat: int) -> str:
+        """``Your`` / ``Ann's``, to start a sentence with."""
+        return render.hand_name(self.renderer.whose(seat))
+
+    def does(self, seat: int, third: str, second: str) -> str:
+        return self.renderer.does(seat, third, second)
+
+    def bankroll_label(self, seat: int) -> str:
+        return "Bankroll" if seat == self.you else f"{self.names[seat]}'s bankroll"
+
+    def reset_hint(self, seat: int) -> str:
+        key = person_key(self.names[seat])
+        return "cardroom bankroll --reset" + ("" if key is None else f" --person {key}")
+
+    def _read(self, prompt: Text) -> str:
+        flush_typeahead()
+        return self.out.input(prompt)
+
+    def new_renderer(self) -> render.ChemmyRenderer:
+        return render.ChemmyRenderer(self.table.names, you=self.you)
+
+    # -- the session -----------------------------------------------------------------
+    def run(self) -> int:
+        """Play coups until the people leave or cannot go on; returns the exit status."""
+        self.welcome()
+        if not self.can_sit_down():
+            self.goodbye()
+            return 0
+        status = 0
+        with DeferredInterrupt() as interrupts:
+            self.interrupts = interrupts
+            try:
+                while not self.leaving and self.can_go_on():
+                    if self.table.coup > 1 and not self.between_coups():
+                        break
+                    self.play_coup()
+                    if interrupts.pending:
+                        self.leaving = True
+            except ShoeExhausted as err:
+                print(
+                    f"error: {err} in the middle of a coup: the coup is cut short and not "
+                    "counted; the bankrolls are unchanged",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                status = EXIT_ERROR
+            finally:
+                self.goodbye()
+        return status
+
+    def welcome(self) -> None:
+        self.welcome_header()
+        seats = Text("Seats: ")
+        for seat, name in enumerate(self.names):
+            if seat:
+                seats.append(" · ", style="dim")
+            seats.append(f"{seat + 1} {name}", style="bold" if seat in self.people else "")
+            if seat in self.people:
+                bankroll = render.money(self.table.stacks[seat])
+                seats.append(f" (bankroll {bankroll})", style="green")
+            else:
+                seats.append(" (bot)", style="dim")
+        self.say(seats)
+        bots = (
+            f"each bot has {render.money(BOT_STACK)} for this session only and plays the "
+            "casino tableau"
+        )
+        if self.hot_seat:
+            self.say(f"Each person plays with their whole bankroll as their stack; {bots}.")
+            self.say(
+                "Several people share this terminal: before anybody's own cards are shown "
+                "you are asked to pass it to them, and the screen is cleared afterwards."
+            )
+        elif self.you is not None:
+            self.say(f"You play with your whole bankroll as your stack; {bots}.")
+        else:
+            self.say(f"{self.names[0]} plays with their whole bankroll as their stack; {bots}.")
+        limits = self.rules.table
+        self.say(
+            f"Banks and stakes {render.money(limits.minimum)} to {render.money(limits.maximum)} "
+            "(and at most the stack). Tens and pictures count 0; cards show Finnish indices "
+            f"(1 Ace, 11 Jack, 12 Queen, 13 King); {render.CARD_BACK} is a card you may not see."
+        )
+        self.say("At every prompt: `?` help, `q` leave (the coup in progress is finished first).")
+
+    def can_sit_down(self) -> bool:
+        """Does every person's bankroll reach the table minimum?"""
+        short = [seat for seat in self.people if self.table.stacks[seat] < self.minimum]
+        for seat in short:
+            bankroll = render.money(self.table.stacks[seat])
+            self.say(
+                f"{self.whose(seat)} bankroll of {bankroll} is below the table minimum of "
+                f"{render.money(self.minimum)}, so {self.who(seat)} cannot sit down. Run "
+                f"`{self.reset_hint(seat)}` to start again with "
+                f"{render.money(START_BANKROLL)}.",
+                "bold yellow",
+            )
+        return not short
+
+    def can_go_on(self) -> bool:
+        if self.table.is_over:
+            return False
+        if self.stacked_shoe_empty:
+            self.say("The stacked shoe has no cards left: the session ends.", "bold")
+            return False
+        if all(self.table.stacks[seat] < self.minimum for seat in self.people):
+            who = "your stack is" if len(self.people) == 1 else "every person's stack is"
+            self.say(
+                f"The session ends: {who} below the table minimum of {render.money(self.minimum)}.",
+                "bold yellow",
+            )
+            return False
+        return True
+
+    def goodbye(self) -> None:
+        balances: dict[int, Fraction] = {}
+        for seat, name in self.people.items():
+            try:
+                balances[seat] = self.store.balance(person_key(name))
+            except StorageError:
+                balances[seat] = self.table.stacks[seat]
+        coups = f"{self.coups_played} coup{'s' if self.coups_played != 1 else ''} played"
+        if self.hot_seat:
+            each = " · ".join(f"{self.names[s]} {render.money(b)}" for s, b in balances.items())
+            text = f"Goodbye! Bankrolls: {each} ({coups}; everything is saved)."
+        else:
+            [(seat, balance)] = balances.items()
+            text = (
+                f"Goodbye! {self.whose(seat)} bankroll is {render.money(balance)} "
+                f"({coups}; everything is saved)."
+            )
+        self.say(Text(text, style="bold"))
+
+    def help(self, rows: Sequence[tuple[str, str]]) -> None:
+        grid = RichTable.grid(padding=(0, 3))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        for keys, what in rows:
+            grid.add_row(keys, what)
+        grid.add_row("q or quit", "leave; a coup in progress is finished first (passing or")
+        grid.add_row("", "standing wherever there is a choice) and everything is saved")
+        self.out.print(Padding(grid, (0, 0, 0, 2)))
+
+    def between_coups(self) -> bool:
+        """Wait for Enter before the next coup (not after the draw for the bank, which is
+        short; and a person's bank prompt waits by itself)."""
+        turn = self.session.waiting_for()
+        if turn is not None and ChemmyAction.PUT_BANK in turn.actions:
+            return True
+        prompt = Text()
+        prompt.append("Next coup: Enter", style="bold")
+        prompt.append(" · s bead plate · ? help · q leave › ", style="dim")
+        while True:
+            line = self.prompt_line(prompt)
+            if line is None:
+                self.leaving = True
+                return False
+            word = line.strip().lower()
+            if not word:
+                return True
+            if word in QUIT_WORDS:
+                self.leaving = True
+                return False
+            if word in HELP_WORDS:
+                self.help(
+                    [
+                        ("Enter", "deal the next coup"),
+                        ("s or beads", "the bead plate: the outcome of every coup of this shoe"),
+                    ]
+                )
+            elif word in BEAD_WORDS:
+                self.show_beads()
+            else:
+                self.problem(
+                    f"{line.strip()!r}: press Enter for the next coup (s bead plate, q leave)"
+                )
+
+    # -- one coup ----------------------------------------------------------------------
+    def play_coup(self) -> None:
+        """Play the coup the game is at (coup 0: the draw for the bank) and save it."""
+        game = self.table
+        coup = game.coup
+        self.coup_start = self.shown = len(game.log)
+        self.cards_shown = 0
+        self.renderer = self.new_renderer()
+        self.holders, self.views_due = {}, {}
+        self.title = self.coup_title()
+        self.coup_rule()
+        while not game.is_over and game.coup == coup:
+            turn = self.session.advance()
+            self.show_new()
+            if turn is None:
+                break
+            if not self.decide(turn):
+                return  # left before putting up a bank: no coup
+        self.show_new()
+        self.finish_coup(coup)
+
+    def coup_title(self) -> Text:
+        game = self.table
+        if game.coup == 0:
+            return Text("The draw for the bank")
+        title = f"Coup {game.coup}"
+        if game.banker is not None:
+            title += f" · {self.does(game.banker, 'holds', 'hold')} the bank"
+        return Text(title)
+
+    def coup_rule(self) -> None:
+        self.out.rule(self.title, align="left")
+
+    def show_new(self) -> None:
+        """Show what happened since the last look: one seat's view, or everybody's."""
+        if not self.hot_seat:
+            [seat] = self.people
+            for entry in self.session.new_events(seat):
+                self.show_event(entry.event)
+            return
+        for entry in self.session.new_events(None):
+            self.before_public(entry.event)
+            self.show_event(entry.event)
+            self.shown += 1
+
+    def show_event(self, event: ChemmyEvent) -> None:
+        if isinstance(event, HandCard | DrawForBank):
+            if self.cards_shown and self.delay > 0 and not self.interrupts.pending:
+                time.sleep(self.delay)
+            self.cards_shown += 1
+        self.say(self.renderer.render(event))
+        if isinstance(event, BankPut):
+            self.holders = {"banker": event.seat}
+        elif isinstance(event, PlayerChosen):
+            self.holders["player"] = event.seat
+        elif isinstance(event, HandCard) and self.cards_shown_in_hands() == 4:
+            self.views_due = {
+                hand: seat for hand, seat in self.holders.items() if seat in self.people
+            }
+
+    def cards_shown_in_hands(self) -> int:
+        return sum(len(cards) for cards in self.renderer.hands.values())
+
+    def before_public(self, event: ChemmyEvent) -> None:
+        """With several people: give a hand's holder their private look where the game
+        reaches their decision, forced or free (so a look tells nobody that it was free)."""
+        if not self.views_due:
+            return
+        if isinstance(event, HandShown):  # a natural: everything is shown now
+            self.views_due = {}
+        elif "player" in self.views_due:
+            self.forced_view("player")
+        elif (
+            "banker" in self.views_due
+            and isinstance(event, Announcement | Decision)
+            and event.hand == "banker"
+        ):
+            self.forced_view("banker")
+
+    # -- private looks (several people at one terminal) ------------------------------------
+    def pass_terminal(self, seat: int) -> bool:
+        """Ask for the terminal to be passed to ``seat``'s person; False if they leave."""
+        if self.leaving or self.interrupts.pending:
+            return False
+        name = self.names[seat]
+        self.say(
+            Text(f"Pass the terminal to {name} — press Enter when only {name} is looking", "bold")
+        )
+        line = self.prompt_line(Text(f"  {name}, press Enter › ", style="dim"))
+        if line is None or line.strip().lower() in QUIT_WORDS:
+            self.start_leaving("q" if line is not None else self.leave_reason)
+            return False
+        return True
+
+    def end_private(self) -> None:
+        """Clear the screen, then show again what everybody has seen of the coup."""
+        if self.out.is_terminal:
+            self.out.clear()
+            self.out.file.write("\x1b[3J")  # the scrollback too
+            self.out.file.flush()
+        else:
+            self.out.rule(Text("screen cleared", style="dim"), characters="╌")
+        self.coup_rule()
+        self.renderer = self.new_renderer()
+        for entry in self.table.visible_events(None, self.coup_start)[
+            : self.shown - self.coup_start
+        ]:
+            self.say(self.renderer.render(entry.event))
+
+    def own_hand(self, seat: int, hand: str) -> Text:
+        """``Ann's hand as the player: 3♥ 2♠ = 5`` (the first two cards: the deal)."""
+        cards = [
+            entry.event
+            for entry in self.table.visible_events(seat, self.coup_start)
+            if isinstance(entry.event, HandCard)
+            and entry.event.seat == seat
+            and entry.event.hand == hand
+        ][:2]
+        text = Text(f"  {self.whose(seat)} hand as the {hand}: ", style="bold")
+        text.append_text(render.hand_text(card.card for card in cards if card.card is not None))
+        if cards and cards[-1].total:
+            text.append(f" = {cards[-1].total}", style="bold cyan")
+        return text
+
+    def forced_view(self, hand: str) -> None:
+        """The private look of a holder whose play the rules made: their cards and the rule."""
+        seat = self.views_due.pop(hand)
+        if not self.pass_terminal(seat):
+            return
+        self.say(self.own_hand(seat, hand))
+        rule = [
+            entry.event
+            for entry in self.table.visible_events(seat, self.coup_start)
+            if isinstance(entry.event, Decision) and entry.event.hand == hand
+        ]
+        if rule:
+            self.say(Text(f"  {render.hand_name(render.finnish_reason(rule[0].reason))}"))
+        line = self.prompt_line(Text("  Press Enter when you have seen it › ", style="dim"))
+        if line is None or line.strip().lower() in QUIT_WORDS:
+            self.start_leaving("q" if line is not None else self.leave_reason)
+        self.end_private()
+
+    # -- decisions ---------------------------------------------------------------------
+    leave_reason = "No more input"
+
+    def prompt_line(self, prompt: Text) -> str | None:
+        """A line typed at ``prompt``; None at the end of input or Ctrl-C."""
+        try:
+            with self.interrupts.raising():
+                return self.read(prompt)
+        except (EOFError, KeyboardInterrupt) as err:
+            self.say("")
+            self.leave_reason = "Ctrl-C" if isinstance(err, KeyboardInterrupt) else "No more input"
+            return None
+
+    def start_leaving(self, why: str, *, bank: bool = False) -> None:
+        """Note that the people leave, and say so once."""
+        self.leaving = True
+        if self.leave_told:
+            return
+        self.leave_told = True
+        if bank:
+            self.say(f"{why}: no bank is put up, so there is no coup; the session ends.", "bold")
+            return
+        who = "every person passes or stands" if self.hot_seat else "you pass or stand"
+        self.say(
+            f"{why}: the coup in progress is finished ({who} wherever there is a choice) "
+            "and saved, then the session ends.",
+            "bold",
+        )
+
+    def decide(self, turn: Turn) -> bool:
+        """Ask the person ``turn`` names; False if they left before putting up a bank."""
+        if ChemmyAction.PUT_BANK in turn.actions:
+            return self.ask_bank(turn)
+        if ChemmyAction.STAKE in turn.actions:
+            return self.ask_cover(turn)
+        hand = "player" if turn.seat == self.table.player else "banker"
+        if not self.hot_seat:
+            return self.ask_draw(turn, hand)
+        self.views_due.pop(hand, None)
+        looked = self.pass_terminal(turn.seat)
+        decided = self.ask_draw(turn, hand)
+        if looked:
+            self.end_private()
+        return decided
+
+    def ask(
+        self,
+        turn: Turn,
+        prompt: Text,
+        choose: Callable[[str], Choice | None],
+        fallback: Choice | None,
+        help_rows: Sequence[tuple[str, str]],
+        beads: bool = True,
+    ) -> bool:
+        """Ask until the engine takes a choice.  A person who leaves gets ``fallback``
+        (None: nothing is done, and False is returned)."""
+        while True:
+            choice: Choice | None = None
+            why = "Ctrl-C" if self.interrupts.pending else "Leaving"
+            if not (self.leaving or self.interrupts.pending):
+                line = self.prompt_line(prompt)
+                if line is None:
+                    why = self.leave_reason
+                else:
+                    word = line.strip().lower()
+                    if word in HELP_WORDS:
+                        self.help(help_rows)
+                        continue
+                    if beads and word in BEAD_WORDS:
+                        self.show_beads()
+                        continue
+                    if word in QUIT_WORDS:
+                        why = "q"
+                    else:
+                        choice = choose(line.strip())
+                        if choice is None:
+                            continue
+            if choice is None:
+                self.start_leaving(why, bank=fallback is None)
+                if fallback is None:
+                    return False
+                choice = fallback
+            action, amount = choice
+            try:
+                self.table.act(turn.seat, action, amount)
+            except (IllegalAction, WagerError) as err:
+                self.problem(str(err))
+                if choice is fallback:  # pragma: no cover - passing and standing are legal
+                    raise
+                continue
+            return True
+
+    def ask_bank(self, turn: Turn) -> bool:
+        seat = turn.seat
+        assert turn.low is not None and turn.high is not None
+        low, high = turn.low, turn.high
+        default = self.table.default_bank
+        suggested = default if default is not None and low <= default <= high else low
+        can_pass = ChemmyAction.PASS_BANK in turn.actions
+        status = Text(f"  {self.whose(seat)} stack {render.money(self.table.stacks[seat])} · ")
+        if low == high:
+            status.append(f"the bank stays whole at {render.money(low)}")
+        else:
+            status.append(f"a bank of {render.money(low)} to {render.money(high)}")
+        self.say(status)
+        prompt = Text(f"{self.whose(seat)} bank", style="bold")
+        options = [f"Enter = {render.money(suggested)}", "an amount"]
+        options += ["pass"] if can_pass else []
+        prompt.append(f" ({' · '.join([*options, '? help', 'q leave'])}) › ", style="dim")
+
+        def choose(word: str) -> Choice | None:
+            if not word:
+                return ChemmyAction.PUT_BANK, suggested
+            if word.lower() in ("p", "pass"):
+                return ChemmyAction.PASS_BANK, None
+            try:
+                return ChemmyAction.PUT_BANK, read_stake(word, "the bank")
+            except BetError:
+                hint = f"Enter for {render.money(suggested)}" + (", or pass" if can_pass else "")
+                self.problem(f"{word!r} is not a bank: type an amount, {hint}")
+                return None
+
+        rows = [
+            ("Enter", f"put up a bank of {render.money(suggested)}"),
+            (render.money(2 * self.minimum), f"put up a bank of {render.money(2 * self.minimum)}"),
+        ]
+        if can_pass:
+            rows.append(("p or pass", "pass the bank to the next seat"))
+        rows.append(("s or beads", "the bead plate"))
+        return self.ask(turn, prompt, choose, None, rows)
+
+    def ask_cover(self, turn: Turn) -> bool:
+        game, seat = self.table, turn.seat
+        assert game.bank is not None and game.banker is not None
+        can_banco = ChemmyAction.BANCO in turn.actions
+        status = Text(f"  {self.whose(game.banker)} bank of {render.money(game.bank)}: ")
+        status.append(f"{render.money(game.bank - game.covered)} to cover", style="bold")
+        status.append(f" · {self.renderer.whose(seat)} stack {render.money(game.stacks[seat])}")
+        self.say(status)
+        prompt = Text("Cover" if seat == self.you else f"{self.names[seat]}, cover", style="bold")
+        low = render.money(turn.low or self.minimum)
+        high = render.money(turn.high or game.stacks[seat])
+        options = [*(["banco"] if can_banco else []), f"an amount {low}-{high}", "Enter = pass"]
+        prompt.append(f" ({' · '.join([*options, '? help', 'q leave'])}) › ", style="dim")
+
+        def choose(word: str) -> Choice | None:
+            lower = word.lower()
+            if lower in ("", "p", "pass"):
+                return ChemmyAction.PASS, None
+            if lower in ("b", "banco"):
+                return ChemmyAction.BANCO, None
+            try:
+                return ChemmyAction.STAKE, read_stake(word, "the bank")
+            except BetError:
+                banco = "banco, " if can_banco else ""
+                self.problem(f"{word!r} is not a stake: type {banco}an amount, or pass (Enter)")
+                return None
+
+        rows = [
+            ("b or banco", 'call "Banco": cover the whole bank alone (before anybody stakes)'),
+            (low, f"stake {low} against the bank (what the bank does not need comes back)"),
+            ("Enter or pass", "do not stake this coup"),
+            ("s or beads", "the bead plate"),
+        ]
+        return self.ask(turn, prompt, choose, (ChemmyAction.PASS, None), rows)
+
+    def ask_draw(self, turn: Turn, hand: str) -> bool:
+        seat = turn.seat
+        if not (self.leaving or self.interrupts.pending):
+            line = self.own_hand(seat, hand)
+            line.append(f" · {render.finnish_reason(turn.reason)}")
+            self.say(line)
+        prompt = Text("  Draw or stand?", style="bold")
+        prompt.append(" (d/s · ? help · q leave) › ", style="dim")
+
+        def choose(word: str) -> Choice | None:
+            lower = word.lower()
+            if lower in ("d", "draw"):
+                return ChemmyAction.DRAW, None
+            if lower in ("s", "stand"):
+                return ChemmyAction.STAND, None
+            self.problem(f"{word!r} is not a move: type d to draw a third card or s to stand")
+            return None
+
+        rows = [("d or draw", "take a third card"), ("s or stand", "keep two cards")]
+        return self.ask(turn, prompt, choose, (ChemmyAction.STAND, None), rows, beads=False)
+
+    # -- after the coup ------------------------------------------------------------------
+    def finish_coup(self, coup: int) -> None:
+        """Save every person's share of the coup (one transaction), then show the table."""
+        game = self.table
+        if coup == 0:
+            self.say("")
+            return
+        first = self.coup_start if self.saved_any else 0  # the first record keeps the draw
+        coup_events = [entry.event for entry in game.log[self.coup_start :]]
+        outcome = next((e.outcome for e in coup_events if isinstance(e, Outcome)), None)
+        labels = {e.hand: str(e.total) for e in coup_events if isinstance(e, HandShown)}
+        shoe = self.source.shuffles
+        entries = []
+        for seat, name in self.people.items():
+            net = sum(
+                (e.net for e in coup_events if isinstance(e, SeatSettled) and e.seat == seat),
+                Fraction(0),
+            )
+            record = {
+                "game": GAME_ID,
+                "coup": coup,
+                "shoe": shoe,
+                "seat": seat,
+                "names": list(self.names),
+                "bots": sorted(self.bots),
+                "outcome": outcome,
+                "net": exact_json(net),
+                "stacks": [exact_json(stack) for stack in game.stacks],
+                "events": [entry.to_dict() for entry in game.visible_events(seat, first)],
+            }
+            entries.append(
+                HistoryEntry(
+                    game=GAME_ID,
+                    net=net,
+                    record=record,
+                    person=person_key(name),
+                    labels=labels,
+                    rules_file=None if self.rules_file is None else str(self.rules_file),
+                )
+            )
+        saved = self.store.save_entries(entries)
+        self.saved_any = True
+        self.coups_played += 1
+        self.say(render.stacks_text(self.names, game.stacks, game.banker, self.you))
+        for seat, stored in zip(self.people, saved, strict=True):
+            before, after = stored.balance_before, stored.balance_after
+            self.say(render.bankroll_change(before, after, label=self.bankroll_label(seat)))
+        if outcome is not None:
+            self.add_bead(shoe, outcome)
+            self.say(self.bead_board(max_columns=COMPACT_BEAD_COLUMNS))
+        self.say("")
+
+
 def describe_source(seed: int | None, stack: Path | None, count: int) -> str:
     if stack is not None:
         return f"stacked shoe from {stack} ({count} cards, for a replay)"
@@ -770,12 +1572,39 @@ def play(
     delay: Annotated[
         float, typer.Option("--delay", min=0.0, metavar="SECONDS", help="Pause between cards.")
     ] = 0.4,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            metavar="N",
+            help=f"chemin-de-fer: seats at the table, 2-8 (default {DEFAULT_SEATS}); "
+            "the seats no person takes are bots.",
+        ),
+    ] = None,
+    people: Annotated[
+        str | None,
+        typer.Option(
+            "--people",
+            metavar="NAMES",
+            help='chemin-de-fer: several people taking turns at this terminal, like "Ann,Bob", '
+            "each with a bankroll of their own (default: you alone).",
+        ),
+    ] = None,
 ) -> None:
     """Play a game at the table with your saved bankroll."""
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if seed is not None and stack is not None:
             raise CliError("use either --seed or --stack, not both")
+        seated = game.kind == "seats"
+        if not seated and (seats is not None or people is not None):
+            raise CliError(f"--seats and --people are for chemin-de-fer, not {game.id}")
+        if seated:
+            count = DEFAULT_SEATS if seats is None else seats
+            low, high = game_rules.min_seats, game_rules.max_seats
+            if not low <= count <= high:
+                raise CliError(f"--seats: the table seats {low} to {high}, not {count}")
+            names = parse_people(people, count)
         source: CardSource
         if stack is not None:
             cards = read_stack(stack)
@@ -786,16 +1615,34 @@ def play(
             source = Shoe(game_rules.shoe, shuffler)
             note = describe_source(seed, None, 0)
         with open_storage(bankroll_file) as store:
-            session = PlaySession(
-                make_console(),
-                game,
-                game_rules,
-                source,
-                store,
-                delay=delay,
-                rules_file=rules,
-                source_note=note,
-            )
+            session: TableSession
+            if seated:
+                # the bots' random source: reproducible with --seed (and a stacked shoe)
+                rng = np.random.default_rng(seed if seed is not None or stack is None else 0)
+                session = ChemmyPlay(
+                    make_console(),
+                    game,
+                    game_rules,
+                    source,
+                    store,
+                    names,
+                    count,
+                    rng,
+                    delay=delay,
+                    rules_file=rules,
+                    source_note=note,
+                )
+            else:
+                session = PlaySession(
+                    make_console(),
+                    game,
+                    game_rules,
+                    source,
+                    store,
+                    delay=delay,
+                    rules_file=rules,
+                    source_note=note,
+                )
             status = session.run()
     if status:
         raise typer.Exit(status)
@@ -812,37 +1659,59 @@ def history(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the stored records, one JSON object a line.")
     ] = False,
+    person: PersonOpt = None,
 ) -> None:
-    """Show the last rounds played, oldest first: cards, decisions, bets, payouts."""
+    """Show the last rounds played, oldest first: cards, decisions, bets, payouts.
+
+    A chemin de fer coup is shown as its person saw it: their own cards, the backs of the
+    others' until the hands were shown, and their net.
+    """
     out = make_console()
     with person_errors():
         if game_id is not None:
             get_game(game_id)
+        key = None if person is None else person_key(person_name(person))
         path = bankroll_file if bankroll_file is not None else default_path()
         if not path.exists():
             if not as_json:
                 out.print(f"No rounds played yet (there is no bankroll file at {path}).")
             return
         with Storage(path, create=False) as store:
-            rounds = store.rounds(limit=limit, game=game_id)
-            total = store.count_rounds(game_id)
+            rounds = store.rounds(limit=limit, game=game_id, person=key)
+            total = store.count_rounds(game_id, person=key)
+            key = None if key is None else store.spelling(key)
         if as_json:
             for stored in rounds:
                 print(json.dumps(stored.to_dict(), ensure_ascii=False, separators=(",", ":")))
             return
+        owner = "" if key is None else f"{key}'s "
         if not rounds:
             which = f" of {game_id}" if game_id else ""
-            out.print(f"No rounds{which} played yet.")
+            whose = "" if key is None else f" by {key}"
+            out.print(f"No rounds{which} played yet{whose}.")
             return
         which = f" {game_id}" if game_id else ""
         out.print(
             Text(
-                f"The last {len(rounds)} of {total}{which} rounds, oldest first ({path}):",
+                f"The last {len(rounds)} of {owner}{total}{which} rounds, oldest first ({path}):",
                 style="bold",
             )
         )
         for stored in rounds:
             out.print("")
+            info = GAMES.get(stored.game)
+            if info is not None and info.kind == "seats":
+                out.print(
+                    render.stored_coup(
+                        stored.id,
+                        stored.played_at,
+                        stored.balance_before,
+                        stored.balance_after,
+                        stored.record,
+                        stored.rules_file,
+                    )
+                )
+                continue
             out.print(
                 render.stored_round(
                     stored.id,
@@ -867,6 +1736,7 @@ def bankroll(
     set_to: Annotated[
         str | None, typer.Option("--set", metavar="AMOUNT", help="Put the bankroll at AMOUNT.")
     ] = None,
+    person: PersonOpt = None,
 ) -> None:
     """Show the bankroll, or reset it (the history is kept)."""
     out = make_console()
@@ -876,24 +1746,31 @@ def bankroll(
         amount = None if set_to is None else parse_amount(set_to)
         if amount is not None and amount < 0:
             raise CliError(f"a bankroll cannot be negative ({set_to})")
+        key = None if person is None else person_key(person_name(person))
         with open_storage(bankroll_file) as store:
-            before = store.balance()
+            before = store.balance(key)
             if reset:
-                after = store.reset()
+                after = store.reset(key)
             elif amount is not None:
-                after = store.set_balance(amount)
+                after = store.set_balance(amount, key)
             else:
                 after = before
-            played = store.count_rounds()
+            played = store.count_rounds(person=key)
+            others = store.people() if key is None else {}
+            key = None if key is None else store.spelling(key)
             path = store.path
+        label = "Bankroll" if key is None else f"{key}'s bankroll"
         line = Text()
         if after != before:
-            line.append(f"Bankroll {format_amount(before)} → ", style="bold")
+            line.append(f"{label} {format_amount(before)} → ", style="bold")
             line.append(format_amount(after), style="bold green")
         else:
-            line.append(f"Bankroll {format_amount(after)}", style="bold green")
+            line.append(f"{label} {format_amount(after)}", style="bold green")
         out.print(line)
         out.print(Text(f"{path} · {played} rounds in the history", style="dim"))
+        if others:
+            named = " · ".join(f"{name} {format_amount(value)}" for name, value in others.items())
+            out.print(Text(f"Named bankrolls (--person NAME): {named}", style="dim"))
 
 
 # -- the test lab's rounds tool -------------------------------------------------------

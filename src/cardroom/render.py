@@ -27,12 +27,32 @@ from rich.text import Text
 
 from cardroom.cards import Card, CardError, Suit
 from cardroom.events import (
+    Announcement,
+    BancoCalled,
+    BankerChosen,
+    BankPassed,
+    BankPut,
     CardDealt,
+    ChemmyEvent,
+    Commission,
+    CoupEvent,
+    CoupVoid,
     Decision,
+    DrawForBank,
+    DrawTie,
     Event,
+    ExcessReturned,
+    GameOver,
+    HandCard,
+    HandShown,
     Outcome,
+    PartCovered,
+    Passed,
+    PlayerChosen,
     Reshuffled,
+    SeatSettled,
     Settled,
+    Staked,
     event_from_dict,
 )
 from cardroom.games import GameInfo
@@ -150,15 +170,27 @@ class EventRenderer:
         return [self.render(event) for event in events]
 
 
-#: A card the shoe names in a reshuffle reason ("first card Kh turned, ...").
-_TURNED_CARD = re.compile(r"(?<=first card )(\S+)(?= turned)")
+#: A card an engine names by its machine code in a reason ("first card Kh turned, ...",
+#: "the player's third card is 4h").
+_REASON_CARD = re.compile(
+    r"(?<=first card )\S+(?= turned)|(?<=third card is )[0-9TJQKA]{1,2}[shcd]"
+)
 
 
 def _finnish_card(match: re.Match[str]) -> str:
     try:
-        return Card.parse(match[1]).finnish
+        return Card.parse(match[0]).finnish
     except CardError:
-        return match[1]
+        return match[0]
+
+
+def finnish_reason(reason: str) -> str:
+    """A reason with the cards it names shown by their Finnish indices.
+
+    >>> finnish_reason("banker stands on 6 by choice (the player's third card is Qh)")
+    "banker stands on 6 by choice (the player's third card is 12♥)"
+    """
+    return _REASON_CARD.sub(_finnish_card, reason)
 
 
 def reshuffle_text(event: Reshuffled) -> Text:
@@ -171,7 +203,7 @@ def reshuffle_text(event: Reshuffled) -> Text:
     """
     first = event.shoe == 1 and event.reason.partition(";")[0] == "new shoe"
     verb = "shuffled" if first else "reshuffled"
-    reason = _TURNED_CARD.sub(_finnish_card, event.reason)
+    reason = finnish_reason(event.reason)
     text = Text(f"⟳ The shoe is {verb}", style="bold yellow")
     text.append(f" ({reason}; shoe {event.shoe})", style="yellow")
     return text
@@ -203,11 +235,13 @@ def hands_summary(
     return text
 
 
-def bankroll_change(before: Fraction, after: Fraction, indent: str = "  ") -> Text:
-    """``Bankroll 1000 → 1015 (+15)``."""
+def bankroll_change(
+    before: Fraction, after: Fraction, indent: str = "  ", label: str = "Bankroll"
+) -> Text:
+    """``Bankroll 1000 → 1015 (+15)`` (``label`` names whose: ``Ann's bankroll``)."""
     net = after - before
     style = "green" if net > 0 else "red" if net < 0 else "yellow"
-    text = Text(f"{indent}Bankroll {money(before)} → ")
+    text = Text(f"{indent}{label} {money(before)} → ")
     text.append(money(after), style="bold")
     text.append(f" ({signed(net)})", style=style)
     return text
@@ -371,5 +405,275 @@ def stored_round(
     shown_labels.update(labels)
     if renderer.hands:
         lines.append(hands_summary(renderer.hands, shown_labels))
+    lines.append(bankroll_change(balance_before, balance_after))
+    return Group(*lines)
+
+
+# -- chemin de fer -----------------------------------------------------------------------------
+#: How a card a person may not see is shown (the back of a card).
+CARD_BACK = "[?]"
+STYLE_CARD_BACK = "bold blue on grey93"
+
+
+def card_or_back(card: Card | None) -> Text:
+    """A card, or its back (:data:`CARD_BACK`) where it is face down and not yours to see."""
+    return Text(CARD_BACK, style=STYLE_CARD_BACK) if card is None else card_text(card)
+
+
+def names_text(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cid``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def percent(rate: Fraction) -> str:
+    """``5%``, ``2.50%``.
+
+    >>> percent(Fraction(1, 20)), percent(Fraction(1, 40))
+    ('5%', '2.50%')
+    """
+    return f"{money(rate * 100)}%"
+
+
+class ChemmyRenderer:
+    """Turns chemin de fer events, as one seat may see them, into lines.
+
+    ``you`` is the seat shown as "You" (with "you draw", not "you draws"); every other
+    seat is shown by its name.  A face-down card the viewer may not see (an event whose
+    card is None) is shown as :data:`CARD_BACK`.  One renderer per coup, fed in order
+    (it remembers the hands to show each one whole as it grows).
+
+    >>> r = ChemmyRenderer(("You", "Henri"), you=0)
+    >>> print(r.render(BankPut(1, Fraction(30))).plain)
+      Henri puts up a bank of 30
+    >>> print(r.render(BancoCalled(0, Fraction(30))).plain)
+      You call "Banco!": you cover the whole bank of 30
+    >>> print(r.render(HandCard("player", 0, Card.parse("Kh"), False)).plain)
+      Player (You)    13♥
+    >>> print(r.render(HandCard("banker", 1, None, False)).plain)
+      Banker (Henri)  [?]
+    """
+
+    def __init__(self, names: Sequence[str], you: int | None = None, indent: str = "  ") -> None:
+        self.names = tuple(names)
+        self.you = you
+        self.indent = indent
+        self.hands: dict[str, list[Card | None]] = {}
+        self.banker: int | None = None
+        self.drawn: dict[int, Card] = {}
+        self._width = max(len(f"Banker ({name})") for name in ("You", *self.names)) + 2
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.you else self.names[seat]
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.you else f"{self.names[seat]}'s"
+
+    def does(self, seat: int, third: str, second: str) -> str:
+        """``Henri draws`` / ``You draw``: the seat and its verb."""
+        return f"You {second}" if seat == self.you else f"{self.names[seat]} {third}"
+
+    def hand_label(self, hand: str, seat: int) -> Text:
+        return Text(f"{hand_name(hand)} ({self.who(seat)})".ljust(self._width), style="bold")
+
+    def render(self, event: ChemmyEvent | CoupEvent) -> Text:
+        if isinstance(event, CoupEvent):
+            event = event.event
+        line = Text(self.indent)
+        line.append_text(self._text(event))
+        return line
+
+    def render_all(self, events: Iterable[ChemmyEvent | CoupEvent]) -> list[Text]:
+        return [self.render(event) for event in events]
+
+    def _text(self, event: ChemmyEvent) -> Text:
+        if isinstance(event, Reshuffled):
+            return reshuffle_text(event)
+        if isinstance(event, DrawForBank):
+            self.drawn[event.seat] = event.card
+            text = Text(self.does(event.seat, "draws", "draw") + " ")
+            text.append_text(card_text(event.card))
+            text.append(" for the bank" + (" (again)" if event.round > 1 else ""))
+            return text
+        if isinstance(event, DrawTie):
+            who = names_text([self.who(seat) for seat in event.seats])
+            return Text(f"{who} tie for the highest card: they draw again")
+        if isinstance(event, BankerChosen):
+            return self._banker_chosen(event)
+        if isinstance(event, BankPut):
+            self.banker = event.seat
+            self.hands = {}
+            return Text(
+                f"{self.does(event.seat, 'puts', 'put')} up a bank of {money(event.amount)}",
+                style="bold",
+            )
+        if isinstance(event, BankPassed):
+            self.banker = event.seat
+            return Text(f"{self.does(event.seat, 'passes', 'pass')} the bank")
+        if isinstance(event, BancoCalled):
+            cover = "you cover" if event.seat == self.you else "covers"
+            return Text(
+                f'{self.does(event.seat, "calls", "call")} "Banco!": '
+                f"{cover} the whole bank of {money(event.amount)}",
+                style="bold",
+            )
+        if isinstance(event, Staked):
+            return Text(f"{self.does(event.seat, 'stakes', 'stake')} {money(event.amount)}")
+        if isinstance(event, Passed):
+            if event.forced:
+                return Text(
+                    f"{self.does(event.seat, 'cannot', 'cannot')} stake: "
+                    f"{self.whose(event.seat)} stack is below the table minimum",
+                    style="dim",
+                )
+            return Text(self.does(event.seat, "passes", "pass"), style="dim")
+        if isinstance(event, ExcessReturned):
+            return Text(
+                f"{money(event.amount)} of {self.whose(event.seat)} stake goes back: "
+                "the bank is covered",
+                style="dim",
+            )
+        if isinstance(event, PartCovered):
+            return Text(
+                f"The bank of {money(event.bank)} is covered for {money(event.covered)} only: "
+                f"it plays for {money(event.covered)}",
+                style="yellow",
+            )
+        if isinstance(event, CoupVoid):
+            return Text("Nobody stakes against the bank: no coup", style="yellow")
+        if isinstance(event, PlayerChosen):
+            return Text(
+                f"{self.does(event.seat, 'holds', 'hold')} the player's hand "
+                f"(stake {money(event.stake)})",
+                style="bold",
+            )
+        if isinstance(event, HandCard):
+            return self._hand_card(event)
+        if isinstance(event, Announcement):
+            verb = ("draws", "draw") if event.action == "draw" else ("stands", "stand")
+            text = Text(self.does(event.seat, *verb), style="italic")
+            text.append(f" ({event.hand})", style="dim")
+            return text
+        if isinstance(event, Decision):
+            if event.reason:
+                reason = hand_name(finnish_reason(event.reason))
+            else:
+                reason = f"{hand_name(event.hand)} {event.action}s"
+            return Text(reason, style="italic" if event.forced else "bold italic")
+        if isinstance(event, HandShown):
+            text = Text(f"{self.does(event.seat, 'shows', 'show')} the {event.hand}'s hand: ")
+            text.append_text(hand_text(event.cards))
+            text.append(f" = {event.total}", style="bold cyan")
+            return text
+        if isinstance(event, Outcome):
+            text = Text(outcome_title(event.outcome), style="bold")
+            if event.reason:
+                text.append(f": {event.reason}")
+            return text
+        if isinstance(event, SeatSettled):
+            style = "green" if event.net > 0 else "red" if event.net < 0 else "yellow"
+            role = " (bank)" if event.seat == self.banker else ""
+            text = Text(f"{self.who(event.seat)}{role}: ")
+            text.append(signed(event.net), style=f"bold {style}")
+            text.append(f" on {money(event.stake)}")
+            if event.note:
+                text.append(f" ({event.note})", style="dim")
+            return text
+        if isinstance(event, Commission):
+            return Text(
+                f"Commission to the house: {money(event.amount)} "
+                f"({percent(event.rate)} of {self.whose(event.seat)} winnings)",
+                style="dim",
+            )
+        if isinstance(event, GameOver):
+            return Text(f"The game is over: {event.reason}", style="bold yellow")
+        return Text(str(event))  # pragma: no cover - every chemin de fer event is handled
+
+    def _banker_chosen(self, event: BankerChosen) -> Text:
+        seat, previous = event.seat, self.banker
+        self.banker = seat
+        if previous is None and self.drawn:
+            high = self.drawn.get(seat)
+            card = f" ({high.finnish})" if high is not None else ""
+            return Text(
+                f"→ {self.does(seat, 'draws', 'draw')} the highest card{card} and "
+                f"{'take' if seat == self.you else 'takes'} the bank",
+                style="bold",
+            )
+        if previous is None:
+            return Text(f"→ {self.does(seat, 'holds', 'hold')} the bank", style="bold")
+        if seat == previous:
+            if seat == self.you:
+                return Text("→ You keep the bank", style="bold")
+            return Text(f"→ The bank stays with {self.names[seat]}", style="bold")
+        to = "you" if seat == self.you else self.names[seat]
+        return Text(f"→ The bank passes to {to}", style="bold")
+
+    def _hand_card(self, event: HandCard) -> Text:
+        cards = self.hands.setdefault(event.hand, [])
+        cards.append(event.card)
+        text = self.hand_label(event.hand, event.seat)
+        text.append_text(Text(" ").join(card_or_back(card) for card in cards))
+        if event.total:
+            text.append(f"  {event.total}", style="cyan")
+        return text
+
+
+def stacks_text(
+    names: Sequence[str],
+    stacks: Sequence[Fraction],
+    banker: int | None = None,
+    you: int | None = None,
+    indent: str = "  ",
+) -> Text:
+    """``Stacks: You 1030 · Henri 970 (bank) · Sylvie 1000``.
+
+    >>> stacks_text(("You", "Henri"), (Fraction(1030), Fraction(970)), banker=1, you=0).plain
+    '  Stacks: You 1030 · Henri 970 (bank)'
+    """
+    text = Text(f"{indent}Stacks: ", style="bold")
+    for seat, (name, stack) in enumerate(zip(names, stacks, strict=True)):
+        if seat:
+            text.append(" · ", style="dim")
+        text.append(f"{'You' if seat == you else name} {money(stack)}")
+        if seat == banker:
+            text.append(" (bank)", style="dim")
+    return text
+
+
+def stored_coup(
+    number: int,
+    played_at: datetime,
+    balance_before: Fraction,
+    balance_after: Fraction,
+    record: Mapping[str, Any],
+    rules_file: str | None = None,
+) -> RenderableType:
+    """A saved chemin de fer coup for ``cardroom history``, as its person saw it: their
+    own cards, the backs of the others' until the hands were shown, and their net."""
+    names = [str(name) for name in record.get("names", [])]
+    raw_seat = record.get("seat")
+    seat = raw_seat if isinstance(raw_seat, int) and 0 <= raw_seat < len(names) else None
+    you = seat if seat is not None and names[seat] == "You" else None
+    header = Text()
+    header.append(f"#{number}", style="bold")
+    header.append(f"  {record.get('game', 'chemin-de-fer')}  ", style="bold cyan")
+    header.append(played_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), style="dim")
+    header.append(f"  coup {record.get('coup', '?')}")
+    if seat is not None:
+        header.append(f" · {names[seat]}, seat {seat + 1}")
+    if rules_file:
+        header.append(f"  rules: {rules_file}", style="dim")
+    lines: list[RenderableType] = [header]
+    renderer = ChemmyRenderer(names, you=you)
+    for data in record.get("events", []):
+        try:
+            entry = CoupEvent.from_dict(data)
+            lines.append(renderer.render(entry))
+        except (KeyError, ValueError, TypeError, IndexError):
+            lines.append(Text(f"  (unreadable event {data!r})", style="red"))
+    stacks = record.get("stacks")
+    if isinstance(stacks, list) and len(stacks) == len(names):
+        amounts = [Fraction(str(stack)) for stack in stacks]
+        lines.append(stacks_text(names, amounts, you=you))
     lines.append(bankroll_change(balance_before, balance_after))
     return Group(*lines)

@@ -1,23 +1,31 @@
-"""The bankroll and the history of played rounds, kept in one SQLite file.
+"""The bankrolls and the history of played rounds, kept in one SQLite file.
 
 Money is stored exactly, as the text of a :class:`~fractions.Fraction` (``"1000"``,
 ``"19/2"``), never as a float.  A finished round and the bankroll it leaves are
 written in one transaction, so a session that stops at any moment loses nothing
 but the round in progress (whose stakes were never taken).
 
+One file holds the default person's bankroll (``person=None``: the one bankroll of
+files from before named bankrolls) and any number of named ones (people taking turns
+at one terminal); each starts at :data:`START_BANKROLL`.  Names are matched without
+regard to case.  Every saved round belongs to one person.
+
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp, Storage(Path(tmp) / "b.sqlite3") as store:
 ...     store.balance(), store.set_balance(Fraction(25, 2)), store.reset()
 (Fraction(1000, 1), Fraction(25, 2), Fraction(1000, 1))
+>>> with tempfile.TemporaryDirectory() as tmp, Storage(Path(tmp) / "b.sqlite3") as store:
+...     store.set_balance(Fraction(50), person="Ann"), store.balance("ANN"), store.balance()
+(Fraction(50, 1), Fraction(50, 1), Fraction(1000, 1))
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -34,9 +42,21 @@ START_BANKROLL = Fraction(1000)
 
 #: Written to the ``meta`` table so cardroom never writes into somebody else's database.
 APP_ID = "cardroom"
-SCHEMA_VERSION = 1
+#: 1: one bankroll; 2: named bankrolls too (``people``) and ``rounds.person``.
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
+#: The named bankrolls (schema 2), and the index of each person's rounds.
+_PEOPLE = """
+CREATE TABLE IF NOT EXISTS people (
+    name    TEXT PRIMARY KEY COLLATE NOCASE,
+    balance TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rounds_by_person ON rounds (person COLLATE NOCASE, id);
+"""
+
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -54,10 +74,16 @@ CREATE TABLE IF NOT EXISTS rounds (
     balance_after  TEXT NOT NULL,
     rules_file     TEXT,
     labels         TEXT NOT NULL,
-    record         TEXT NOT NULL
+    record         TEXT NOT NULL,
+    person         TEXT
 );
 CREATE INDEX IF NOT EXISTS rounds_by_game ON rounds (game, id);
 """
+    + _PEOPLE
+)
+
+#: Brings a schema 1 file (one bankroll) up to schema 2: its rounds are the default person's.
+_MIGRATE_1_TO_2 = "ALTER TABLE rounds ADD COLUMN person TEXT;" + _PEOPLE
 
 
 class StorageError(Exception):
@@ -96,6 +122,8 @@ class StoredRound:
     rules_file: str | None
     labels: dict[str, str]
     record: dict[str, Any]
+    #: whose round it is: None for the default person
+    person: str | None = None
 
     @property
     def net(self) -> Fraction:
@@ -112,7 +140,37 @@ class StoredRound:
             "rules_file": self.rules_file,
             "labels": self.labels,
             "record": self.record,
+            "person": self.person,
         }
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished round (or coup) as one person played it, for :meth:`Storage.save_entries`.
+
+    ``net`` moves the person's bankroll; ``record`` is what ``cardroom history`` shows.
+    """
+
+    game: str
+    net: Fraction
+    record: Mapping[str, Any]
+    person: str | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+    rules_file: str | None = None
+
+
+def person_name(name: str) -> str:
+    """A named bankroll's name, checked: one line of 1 to 40 characters, no ``,``.
+
+    >>> person_name("  Ann ")
+    'Ann'
+    """
+    clean = name.strip()
+    if not clean:
+        raise StorageError("a bankroll needs a name")
+    if len(clean) > 40 or "," in clean or not clean.isprintable():
+        raise StorageError(f"{name!r} cannot name a bankroll: use up to 40 letters, no commas")
+    return clean
 
 
 class Storage:
@@ -171,6 +229,8 @@ class Storage:
                 raise StorageError(
                     f"{str(self.path)!r} was written by a newer cardroom (schema {version})"
                 )
+            if version < SCHEMA_VERSION:
+                self._migrate()
             return
         with self._transaction():
             for statement in _SCHEMA.split(";"):
@@ -179,6 +239,21 @@ class Storage:
             self._db.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [("app", APP_ID), ("schema", str(SCHEMA_VERSION))],
+            )
+
+    def _migrate(self) -> None:
+        """Bring an older file up to :data:`SCHEMA_VERSION`; its bankroll and rounds stay."""
+        with self._transaction():
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is not None and int(row[0]) >= SCHEMA_VERSION:
+                return  # another session got there first
+            for statement in _MIGRATE_1_TO_2.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(SCHEMA_VERSION),),
             )
 
     @contextmanager
@@ -214,49 +289,83 @@ class Storage:
     ) -> None:
         self.close()
 
-    # -- the bankroll --------------------------------------------------------------
-    def _read_balance(self) -> Fraction | None:
-        row = self._db.execute("SELECT balance FROM bankroll WHERE id = 1").fetchone()
+    # -- the bankrolls ------------------------------------------------------------
+    def _read_balance(self, person: str | None = None) -> Fraction | None:
+        if person is None:
+            row = self._db.execute("SELECT balance FROM bankroll WHERE id = 1").fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT balance FROM people WHERE name = ?", (person_name(person),)
+            ).fetchone()
         return None if row is None else money_from_text(row[0])
 
-    def _write_balance(self, amount: Fraction) -> None:
+    def _write_balance(self, amount: Fraction, person: str | None = None) -> None:
+        if person is None:
+            self._db.execute(
+                "INSERT INTO bankroll (id, balance, updated) VALUES (1, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET balance = excluded.balance, "
+                "updated = excluded.updated",
+                (money_to_text(amount), _now().isoformat()),
+            )
+            return
         self._db.execute(
-            "INSERT INTO bankroll (id, balance, updated) VALUES (1, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET balance = excluded.balance, "
+            "INSERT INTO people (name, balance, updated) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET balance = excluded.balance, "
             "updated = excluded.updated",
-            (money_to_text(amount), _now().isoformat()),
+            (person_name(person), money_to_text(amount), _now().isoformat()),
         )
 
-    def balance(self) -> Fraction:
-        """The bankroll; a new file starts with :data:`START_BANKROLL`."""
+    def balance(self, person: str | None = None) -> Fraction:
+        """A bankroll (the default person's, or ``person``'s); a new one starts with
+        :data:`START_BANKROLL`."""
         try:
-            current = self._read_balance()
+            current = self._read_balance(person)
             if current is not None:
                 return current
             with self._transaction():
-                current = self._read_balance()
+                current = self._read_balance(person)
                 if current is None:
                     current = START_BANKROLL
-                    self._write_balance(current)
+                    self._write_balance(current, person)
             return current
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
 
-    def set_balance(self, amount: Fraction) -> Fraction:
-        """Put the bankroll at ``amount`` (which must not be negative)."""
+    def set_balance(self, amount: Fraction, person: str | None = None) -> Fraction:
+        """Put a bankroll at ``amount`` (which must not be negative)."""
         amount = Fraction(amount)
         if amount < 0:
             raise StorageError(f"a bankroll cannot be negative ({format_amount(amount)})")
         try:
             with self._transaction():
-                self._write_balance(amount)
+                self._write_balance(amount, person)
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
         return amount
 
-    def reset(self) -> Fraction:
-        """Start again with :data:`START_BANKROLL` (the history is kept)."""
-        return self.set_balance(START_BANKROLL)
+    def reset(self, person: str | None = None) -> Fraction:
+        """Start a bankroll again with :data:`START_BANKROLL` (the history is kept)."""
+        return self.set_balance(START_BANKROLL, person)
+
+    def spelling(self, person: str) -> str:
+        """A named bankroll's name as it was first written (``ann`` -> ``Ann``), or
+        ``person`` itself for a name the file does not have yet."""
+        name = person_name(person)
+        try:
+            row = self._db.execute("SELECT name FROM people WHERE name = ?", (name,)).fetchone()
+        except sqlite3.Error as err:
+            raise StorageError(self._describe(err)) from None
+        return name if row is None else str(row[0])
+
+    def people(self) -> dict[str, Fraction]:
+        """The named bankrolls, by name as first written, in the order of the names."""
+        try:
+            rows = self._db.execute(
+                "SELECT name, balance FROM people ORDER BY name COLLATE NOCASE"
+            ).fetchall()
+        except sqlite3.Error as err:
+            raise StorageError(self._describe(err)) from None
+        return {str(name): money_from_text(balance) for name, balance in rows}
 
     # -- rounds --------------------------------------------------------------------
     def save_round(
@@ -266,6 +375,7 @@ class Storage:
         rules_file: str | None = None,
         labels: Mapping[str, str] | None = None,
         when: datetime | None = None,
+        person: str | None = None,
     ) -> StoredRound:
         """Save a finished round and post its net result to the bankroll, atomically.
 
@@ -273,57 +383,94 @@ class Storage:
         bankroll changed by another command meanwhile is respected); the stored
         record's ``balance_before``/``balance_after`` are the file's.
         """
-        net = sum(record.net.values(), Fraction(0))
+        entry = HistoryEntry(
+            game=record.game,
+            net=sum(record.net.values(), Fraction(0)),
+            record=record.to_dict(),
+            person=person,
+            labels=dict(labels or {}),
+            rules_file=rules_file,
+        )
+        [saved] = self.save_entries([entry], when=when)
+        return saved
+
+    def save_entries(
+        self, entries: Sequence[HistoryEntry], *, when: datetime | None = None
+    ) -> list[StoredRound]:
+        """Save each entry to the history and post its net to its person's bankroll, all in
+        one transaction (several people's share of one coup: all of it or nothing).
+
+        Each bankroll moves from what the file holds now, as in :meth:`save_round`.
+        """
         played_at = when or _now()
-        data = record.to_dict()
+        saved: list[StoredRound] = []
         try:
             with self._transaction():
-                before = self._read_balance()
-                if before is None:
-                    before = START_BANKROLL
-                after = before + net
-                data["balance_before"] = exact_json(before)
-                data["balance_after"] = exact_json(after)
-                self._write_balance(after)
-                cursor = self._db.execute(
-                    "INSERT INTO rounds (game, played_at, balance_before, balance_after, "
-                    "rules_file, labels, record) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        record.game,
-                        played_at.isoformat(),
-                        money_to_text(before),
-                        money_to_text(after),
-                        rules_file,
-                        json.dumps(dict(labels or {}), ensure_ascii=False),
-                        json.dumps(data, ensure_ascii=False),
-                    ),
-                )
-                row_id = cursor.lastrowid
+                for entry in entries:
+                    person = None if entry.person is None else person_name(entry.person)
+                    before = self._read_balance(person)
+                    if before is None:
+                        before = START_BANKROLL
+                    after = before + entry.net
+                    data = dict(entry.record)
+                    data["balance_before"] = exact_json(before)
+                    data["balance_after"] = exact_json(after)
+                    labels = dict(entry.labels)
+                    self._write_balance(after, person)
+                    cursor = self._db.execute(
+                        "INSERT INTO rounds (game, played_at, balance_before, balance_after, "
+                        "rules_file, labels, record, person) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            entry.game,
+                            played_at.isoformat(),
+                            money_to_text(before),
+                            money_to_text(after),
+                            entry.rules_file,
+                            json.dumps(labels, ensure_ascii=False),
+                            json.dumps(data, ensure_ascii=False),
+                            person,
+                        ),
+                    )
+                    assert cursor.lastrowid is not None
+                    saved.append(
+                        StoredRound(
+                            id=cursor.lastrowid,
+                            game=entry.game,
+                            played_at=played_at,
+                            balance_before=before,
+                            balance_after=after,
+                            rules_file=entry.rules_file,
+                            labels=labels,
+                            record=data,
+                            person=person,
+                        )
+                    )
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
-        assert row_id is not None
-        return StoredRound(
-            id=row_id,
-            game=record.game,
-            played_at=played_at,
-            balance_before=before,
-            balance_after=after,
-            rules_file=rules_file,
-            labels=dict(labels or {}),
-            record=data,
-        )
+        return saved
 
-    def rounds(self, limit: int = 10, game: str | None = None) -> list[StoredRound]:
-        """The last ``limit`` rounds (of ``game`` only, if given), oldest first."""
+    @staticmethod
+    def _where(game: str | None, person: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The rounds of one person (None: the default person's), of ``game`` if given."""
+        params: tuple[Any, ...] = ()
+        if person is None:
+            query = " WHERE person IS NULL"
+        else:
+            query, params = " WHERE person = ? COLLATE NOCASE", (person_name(person),)
+        if game is not None:
+            query += " AND game = ?"
+            params += (game,)
+        return query, params
+
+    def rounds(
+        self, limit: int = 10, game: str | None = None, person: str | None = None
+    ) -> list[StoredRound]:
+        """A person's last ``limit`` rounds (of ``game`` only, if given), oldest first."""
+        where, params = self._where(game, person)
         query = (
             "SELECT id, game, played_at, balance_before, balance_after, rules_file, labels, "
-            "record FROM rounds"
+            "record, person FROM rounds" + where + " ORDER BY id DESC LIMIT ?"
         )
-        params: tuple[Any, ...] = ()
-        if game is not None:
-            query += " WHERE game = ?"
-            params = (game,)
-        query += " ORDER BY id DESC LIMIT ?"
         params += (max(0, limit),)
         try:
             rows = self._db.execute(query, params).fetchall()
@@ -331,21 +478,17 @@ class Storage:
             raise StorageError(self._describe(err)) from None
         return [self._stored(row) for row in reversed(rows)]
 
-    def count_rounds(self, game: str | None = None) -> int:
-        """How many rounds the file holds (of ``game`` only, if given)."""
+    def count_rounds(self, game: str | None = None, person: str | None = None) -> int:
+        """How many rounds a person has in the file (of ``game`` only, if given)."""
+        where, params = self._where(game, person)
         try:
-            if game is None:
-                row = self._db.execute("SELECT COUNT(*) FROM rounds").fetchone()
-            else:
-                row = self._db.execute(
-                    "SELECT COUNT(*) FROM rounds WHERE game = ?", (game,)
-                ).fetchone()
+            row = self._db.execute("SELECT COUNT(*) FROM rounds" + where, params).fetchone()
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
         return int(row[0])
 
     def _stored(self, row: tuple[Any, ...]) -> StoredRound:
-        row_id, game, played_at, before, after, rules_file, labels, record = row
+        row_id, game, played_at, before, after, rules_file, labels, record, person = row
         try:
             when = datetime.fromisoformat(played_at)
             label_data = json.loads(labels)
@@ -361,6 +504,7 @@ class Storage:
             rules_file=rules_file,
             labels={str(k): str(v) for k, v in label_data.items()},
             record=record_data,
+            person=None if person is None else str(person),
         )
 
 

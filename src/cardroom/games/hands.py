@@ -56,7 +56,8 @@ class Total:
         return abs(self.value - TARGET)
 
 
-def _make(low: int, has_ace: bool) -> Total:
+def total_from(low: int, has_ace: bool) -> Total:
+    """The total of a hand whose cards sum to ``low`` with every Ace low."""
     if has_ace and low + ACE_BONUS <= TARGET:
         return Total(low + ACE_BONUS, True)
     return Total(low, False)
@@ -69,7 +70,7 @@ def finnish_total(cards: Iterable[Card]) -> Total:
     for card in cards:
         low += card_points(card)
         has_ace = has_ace or card.rank is Rank.ACE
-    return _make(low, has_ace)
+    return total_from(low, has_ace)
 
 
 class Initial27(IntEnum):

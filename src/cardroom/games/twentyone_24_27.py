@@ -124,6 +124,17 @@ class TwentyOne2427Rules:
     dealer_hits_soft_below: int = 24
 
 
+def compare(player: Total, dealer: Total) -> tuple[str, str]:
+    """Settle a player hand of 27 or less against the dealer's complete hand."""
+    if dealer.bust:
+        return "player", f"dealer busts with {dealer.value}"
+    if player.distance < dealer.distance:
+        return "player", f"player {player.value} is closer to 27 than {dealer.value}"
+    if player.distance > dealer.distance:
+        return "dealer", f"dealer {dealer.value} is closer to 27 than {player.value}"
+    return "push", f"{player.value} and {dealer.value} are equally close to 27"
+
+
 class Strategy(Protocol):
     """Decides a free hit/stand for the player."""
 
@@ -229,14 +240,7 @@ class TwentyOne2427Round(FinnishRound):
             self._dealer_turn()
 
     def _showdown(self, player: Total, dealer: Total) -> None:
-        if dealer.bust:
-            self._finish("player", f"dealer busts with {dealer.value}")
-        elif player.distance < dealer.distance:
-            self._finish("player", f"player {player.value} is closer to 27 than {dealer.value}")
-        elif player.distance > dealer.distance:
-            self._finish("dealer", f"dealer {dealer.value} is closer to 27 than {player.value}")
-        else:
-            self._finish("push", f"{player.value} and {dealer.value} are equally close to 27")
+        self._finish(*compare(player, dealer))
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
         if self.outcome == "player":
