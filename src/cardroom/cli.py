@@ -28,6 +28,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from cardroom import render
+from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.cards import Card, CardError, parse_cards
 from cardroom.events import (
     Announcement,
@@ -49,7 +50,7 @@ from cardroom.games.chemin_de_fer import (
     ChemmyGame,
     ChemmyRules,
     ChemmySession,
-    TableauBot,
+    SimpleMoney,
     Turn,
 )
 from cardroom.money import AmountError, Ledger, exact_json, format_amount, parse_amount
@@ -845,6 +846,9 @@ BOT_NAMES = (
 )
 #: What each bot sits down with (for the session only).
 BOT_STACK = Fraction(1000)
+#: A bot calls "Banco" only on a bank of at most this share of its stack, so that a
+#: person further round the table still gets to play hands.
+BOT_BANCO_SHARE = Fraction(1, 20)
 DEFAULT_SEATS = 4
 
 #: A decision for the engine: the action and its amount (for a bank or a stake).
@@ -959,7 +963,9 @@ class ChemmyPlay(TableSession):
                     f"is below the table minimum of {render.money(self.minimum)}"
                 ) from None
             raise CliError(str(err)) from None
-        self.bots = {seat: TableauBot() for seat in range(len(people), seats)}
+        # one solution serves every bot; each samples its mixed choices from the session's rng
+        bot = equilibrium_bot(rules, SimpleMoney(banco_share=BOT_BANCO_SHARE))
+        self.bots = {seat: bot for seat in range(len(people), seats)}
         self.session = ChemmySession(self.table, source, self.bots, rng)
         self.hot_seat = len(people) > 1
         #: the seat shown as "You" (the one default person)
@@ -1051,7 +1057,7 @@ class ChemmyPlay(TableSession):
         self.say(seats)
         bots = (
             f"each bot has {render.money(BOT_STACK)} for this session only and plays the "
-            "casino tableau"
+            "game-theoretic solution (it may mix its choices at random)"
         )
         if self.hot_seat:
             self.say(f"Each person plays with their whole bankroll as their stack; {bots}.")
@@ -1804,6 +1810,98 @@ def run_stacked_round(
 
     play_out(table, rnd, act)
     return rnd
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object, exact fractions.")]
+NOT_YET = (
+    "the exact analysis of {game} is not built yet (it is planned); cardroom can analyse "
+    "punto-banco and baccarat27 exactly, and solve chemin-de-fer with `cardroom strategy`"
+)
+
+
+@app.command()
+def analyze(
+    game_id: GameArg,
+    rules: RulesOpt = None,
+    decks: Annotated[
+        int | None, typer.Option("--decks", min=1, help="Decks in the shoe (default: the rules').")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object, exact fractions.")
+    ] = False,
+    eor: Annotated[
+        bool, typer.Option("--eor", help="Effects of removal of one card of each rank.")
+    ] = False,
+) -> None:
+    """Exact probabilities and returns of every wager, from a full shoe."""
+    from cardroom import analysis_view
+    from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
+    from cardroom.games.baccarat import BaccaratRules
+
+    with person_errors():
+        game, game_rules = load_game(game_id, rules)
+        if not isinstance(game_rules, BaccaratRules):
+            if game.kind == "seats":
+                raise CliError(
+                    "chemin-de-fer is a game between two deciding sides: "
+                    "`cardroom strategy chemin-de-fer` solves it"
+                )
+            raise CliError(NOT_YET.format(game=game.id))
+        report = analyze_baccarat(game_rules, game.id, decks)
+        effects = effects_of_removal(game_rules, game.id, decks) if eor else None
+    if as_json:
+        data = report.to_json()
+        if effects is not None:
+            data["effects_of_removal"] = {
+                wager: {rank.value: f"{v.numerator}/{v.denominator}" for rank, v in per.items()}
+                for wager, per in effects.items()
+            }
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    console = make_console()
+    console.print(analysis_view.report_view(report))
+    if effects is not None:
+        console.print(analysis_view.eor_table(effects))
+
+
+@app.command()
+def strategy(
+    game_id: GameArg,
+    rules: RulesOpt = None,
+    decks: Annotated[
+        int | None, typer.Option("--decks", min=1, help="A finite shoe of N decks.")
+    ] = None,
+    infinite: Annotated[
+        bool, typer.Option("--infinite", help="Cards drawn with replacement (an infinite deck).")
+    ] = False,
+    total_only: Annotated[
+        bool,
+        typer.Option("--total-only", help="The banker decides on his total, not his two cards."),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object, exact fractions.")
+    ] = False,
+) -> None:
+    """The best play: the game-theoretic solution of chemin de fer's coup."""
+    from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
+
+    with person_errors():
+        game, game_rules = load_game(game_id, rules)
+        if game.kind != "seats":
+            raise CliError(
+                f"strategy for {game.id} is not built yet (it is planned); "
+                "`cardroom strategy chemin-de-fer` solves chemin de fer"
+            )
+        if infinite and decks is not None:
+            raise CliError("give --infinite or --decks, not both")
+        if infinite:
+            solution = solve_infinite(game_rules)
+        else:
+            solution = solve_shoe(game_rules, decks, banker_sees_cards=not total_only)
+    if as_json:
+        sys.stdout.write(json.dumps(solution.to_json()) + "\n")
+        return
+    sys.stdout.write(solution_text(solution) + "\n")
 
 
 @app.command()

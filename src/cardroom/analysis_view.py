@@ -1,0 +1,90 @@
+"""How exact analyses are shown to people: Rich tables of outcomes and wagers.
+
+An interface module: it only formats the reports of :mod:`cardroom.analysis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from cardroom.analysis.report import GameReport, WagerReport, decimal_text
+from cardroom.analysis.walk import RANK_ORDER
+from cardroom.cards import Rank
+from cardroom.money import format_odds
+
+
+def percent(value: Fraction, places: int = 4) -> str:
+    return f"{decimal_text(value * 100, places)}%"
+
+
+def payout_text(value: Fraction) -> str:
+    if value == 0:
+        return "push"
+    if value < 0:
+        return "loses"
+    return f"pays {format_odds(value)}"
+
+
+def outcomes_table(report: GameReport) -> Table:
+    table = Table(title=f"{report.game}: outcomes", title_justify="left")
+    table.add_column("outcome")
+    table.add_column("probability", justify="right")
+    table.add_column("exact")
+    if report.combinations:
+        table.add_column("combinations", justify="right")
+    for name, p in report.outcomes.items():
+        row = [name, percent(p), f"{p.numerator}/{p.denominator}"]
+        if report.combinations:
+            row.append(f"{report.combinations.get(name, 0):,}")
+        table.add_row(*row)
+    if report.combinations and report.total_combinations is not None:
+        table.add_row("total", "100%", "1", f"{report.total_combinations:,}", style="dim")
+    return table
+
+
+def wager_table(wager: WagerReport) -> Table:
+    edge = wager.house_edge
+    title = (
+        f"{wager.wager}: house edge {percent(edge)} ({edge.numerator}/{edge.denominator}) · "
+        f"std dev {float(wager.std_dev):.4f} · hit frequency {percent(wager.hit_frequency, 2)}"
+    )
+    table = Table(title=title, title_justify="left")
+    table.add_column("resolves as")
+    table.add_column("probability", justify="right")
+    table.add_column("pays", justify="right")
+    table.add_column("contribution", justify="right")
+    for line in wager.lines:
+        table.add_row(
+            line.name,
+            percent(line.probability, 6),
+            payout_text(line.payout),
+            f"{decimal_text(line.contribution, 6)}",
+        )
+    return table
+
+
+def report_view(report: GameReport) -> RenderableType:
+    parts: list[RenderableType] = [Text("Assumptions: " + "; ".join(report.assumptions), "dim")]
+    parts.append(outcomes_table(report))
+    parts += [wager_table(w) for w in report.wagers.values()]
+    return Group(*parts)
+
+
+def eor_table(effects: Mapping[str, Mapping[Rank, Fraction]]) -> Table:
+    """Change in each wager's expected return (in % of the stake) per card removed."""
+    ranks = [r for r in RANK_ORDER if any(r in per for per in effects.values())]
+    table = Table(
+        title="Effects of removal: change in expected return, % of the stake, per card removed",
+        title_justify="left",
+    )
+    table.add_column("wager")
+    for rank in ranks:
+        table.add_column("Jo" if rank is Rank.JOKER else rank.finnish, justify="right")
+    for wager, per in effects.items():
+        table.add_row(wager, *[f"{float(per.get(r, Fraction(0)) * 100):+.4f}" for r in ranks])
+    return table
