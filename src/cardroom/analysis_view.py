@@ -76,15 +76,18 @@ def report_view(report: GameReport) -> RenderableType:
 
 
 def eor_table(effects: Mapping[str, Mapping[Rank, Fraction]]) -> Table:
-    """Change in each wager's expected return (in % of the stake) per card removed."""
+    """Change in each wager's expected return per card removed: a row per rank."""
     ranks = [r for r in RANK_ORDER if any(r in per for per in effects.values())]
     table = Table(
-        title="Effects of removal: change in expected return, % of the stake, per card removed",
+        title="Effects of removal: change in expected return per card removed, "
+        "in hundredths of a percent of the stake",
         title_justify="left",
     )
-    table.add_column("wager")
+    table.add_column("card")
+    for wager in effects:
+        table.add_column(wager, justify="right")
     for rank in ranks:
-        table.add_column("Jo" if rank is Rank.JOKER else rank.finnish, justify="right")
-    for wager, per in effects.items():
-        table.add_row(wager, *[f"{float(per.get(r, Fraction(0)) * 100):+.4f}" for r in ranks])
+        label = "Joker" if rank is Rank.JOKER else rank.finnish
+        row = [f"{float(per.get(rank, Fraction(0)) * 10000):+.3f}" for per in effects.values()]
+        table.add_row(label, *row)
     return table
