@@ -1,0 +1,53 @@
+"""Seconds per exact analysis and per solve (run on demand; prints, asserts nothing).
+
+``python benchmarks/bench_analysis.py [--walk]``: ``--walk`` also times the generic
+walk of the punto banco engine over a full 8-deck shoe, the reference the fast
+counter is tested against (about half a minute).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
+from cardroom.analysis.chemin_de_fer import solve_infinite, solve_shoe
+from cardroom.analysis.walk import composition, exact
+from cardroom.cards import Deck
+from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
+
+
+def timed(label: str, job: Callable[[], object], repeat: int = 3) -> None:
+    """The first (cold: caches empty) and the best of the later runs (warm)."""
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        job()
+        runs.append(time.perf_counter() - start)
+    warm = f"{min(runs[1:]):8.4f} s warm" if len(runs) > 1 else ""
+    print(f"{label:50s} {runs[0]:8.4f} s cold {warm}")
+
+
+def main() -> None:
+    print("exact analysis, one core")
+    pb, b27 = punto_banco_rules(), baccarat27_rules()
+    timed("analyze punto-banco, 8 decks", lambda: analyze_baccarat(pb, "punto-banco"))
+    timed("analyze baccarat27, 8 decks", lambda: analyze_baccarat(b27, "baccarat27"))
+    timed("analyze baccarat27, 6 decks", lambda: analyze_baccarat(b27, "baccarat27", 6))
+    timed("effects of removal, baccarat27, 8 decks", lambda: effects_of_removal(b27, "baccarat27"))
+    timed("chemin de fer, infinite deck", solve_infinite)
+    timed("chemin de fer, 6 decks, banker sees his cards", lambda: solve_shoe(None, 6))
+    timed("chemin de fer, 8 decks, banker sees his cards", lambda: solve_shoe(None, 8))
+    if "--walk" in sys.argv:
+        counts = composition(Deck.shoe(8, 0))
+        stakes = {"player": 10, "banker": 10, "tie": 10}
+        timed(
+            "generic engine walk, punto-banco, 8 decks",
+            lambda: exact(lambda: PuntoBancoRound(pb, stakes), counts),
+            repeat=1,
+        )
+
+
+if __name__ == "__main__":
+    main()
