@@ -501,6 +501,16 @@ def test_a_tie_returns_every_stake() -> None:
     assert events(game, Outcome)[0].outcome == "tie"
     assert [(e.seat, e.net) for e in events(game, SeatSettled)] == [(1, 0), (2, 0), (0, 0)]
     assert game.stacks == (F(100),) * 3
+    assert game.banker == 1  # the source: only a banker who has won keeps the deal
+
+
+def test_a_tie_keeps_the_bank_as_a_rules_option() -> None:
+    game, session, _ = lab(deal=EQUAL_NATURALS, tie_keeps_bank=True)
+    game.put_bank(0, 50)
+    game.stake(1, 20)
+    game.stake(2, 30)
+    session.advance()
+    assert events(game, Outcome)[0].outcome == "tie"
     assert game.banker == 0 and game.default_bank == 50
 
 

@@ -334,3 +334,34 @@ def test_bad_wagers_are_refused(wagers: dict[str, object], message: str) -> None
 def test_several_wagers_at_once() -> None:
     rnd = round_of("Kd 5h As 7d", {"player": 10, "push": 20})
     assert rnd.net == {"player": 15, "push": -20}
+
+
+# -- every ruling is a default a variant may change ----------------------------------------------
+def test_variant_jokers_do_not_make_27() -> None:
+    rnd = Finnish27Round(Finnish27Rules(jokers_make_27=False), ALL)
+    for card in ("Jo", "5h", "9c", "7d"):
+        rnd.deal(Card.parse(card))
+    assert not rnd.is_complete and rnd.total("player") == Total(9)
+
+
+def test_variant_equal_initial_27s_push() -> None:
+    rnd = round_of("Jo Jo 5h 6c", equal_initial_27s="push")
+    assert rnd.outcome == "push" and nets(rnd) == (0, 0, 70)
+    assert round_of("Jo As 5h Kd", equal_initial_27s="push").outcome == "dealer"  # not equal
+
+
+def test_variant_equal_distance_pushes() -> None:
+    rules = Finnish27Rules(equal_distance="push")
+    assert compare(Total(25), Total(25), rules)[0] == "push"
+    assert compare(Total(30), Total(30), rules)[0] == "push"
+
+
+def test_variant_without_the_push_rules() -> None:
+    rules = Finnish27Rules(push_player_over_closer=False, push_dealer_over_as_close=False)
+    assert compare(Total(28), Total(24), rules)[0] == "player"  # closer wins outright
+    assert compare(Total(24), Total(30), rules)[0] == "dealer"  # equal distance: dealer
+
+
+def test_bad_ruling_values_are_refused() -> None:
+    with pytest.raises(ValueError, match="equal_distance"):
+        Finnish27Rules(equal_distance="player")

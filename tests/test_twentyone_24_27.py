@@ -301,3 +301,24 @@ def test_basic_strategy_plays_a_free_hand() -> None:
     rnd = round_of("Tc Kh 9d 5d 2s 3c")  # hard 19 against hard 18: hit, then stand on 21
     assert player_decisions(rnd) == [("hit", False), ("stand", False)]
     assert rnd.outcome == "push"
+
+
+# -- every ruling is a default a variant may change ----------------------------------------------
+def test_variant_both_finnish_27s_go_to_the_dealer() -> None:
+    rnd = round_of("As Ad Kc Kh", both_initial_27s="dealer")
+    assert rnd.outcome == "dealer" and rnd.net == {"player": -10}
+
+
+def test_variant_equal_distance_goes_to_the_dealer() -> None:
+    rnd = round_of("Kh Kc Jd Jc", equal_distance="dealer")
+    assert rnd.outcome == "dealer"
+
+
+def test_variant_jokers_make_27() -> None:
+    rnd = round_of("Jo 5h 9c 7d", jokers_make_27=True)
+    assert rnd.outcome == "player" and rnd.totals()["player"] == 27
+
+
+def test_bad_21_24_27_ruling_values_are_refused() -> None:
+    with pytest.raises(ValueError, match="both_initial_27s"):
+        TwentyOne2427Rules(both_initial_27s="nobody")

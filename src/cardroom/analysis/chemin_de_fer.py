@@ -651,6 +651,7 @@ def equilibrium_bot(
     rules: ChemmyRules | None = None, money: MoneyPolicy | None = None
 ) -> EquilibriumBot:
     """The equilibrium bot for a table with ``rules``: solved for the rules' full shoe, the
-    banker deciding on his total (all the engine tells a bot).
+    banker deciding on his own two cards (the session hands a bot its cards), the same
+    solution ``cardroom strategy chemin-de-fer`` prints.
     """
-    return EquilibriumBot(solve_shoe(rules, banker_sees_cards=False), money=money)
+    return EquilibriumBot(solve_shoe(rules, banker_sees_cards=True), money=money)

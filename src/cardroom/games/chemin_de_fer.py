@@ -142,6 +142,9 @@ class ChemmyRules:
     natural_from: int = 8
     banker_may_pass: bool = True
     keep_whole_bank: bool = False
+    #: after a tie the banker keeps the bank (the source: only a banker who has won
+    #: keeps the deal, "otherwise it passes on"; many casinos keep it)
+    tie_keeps_bank: bool = False
     ace_high_in_draw: bool = False
     banker_forced_by_tableau: bool = False
     tableau: Tableau = field(default_factory=Tableau)
@@ -804,7 +807,10 @@ class ChemmyGame:
                 if seat in self.stakes:
                     self._emit(SeatSettled(seat, self.stakes[seat], Fraction(0), "tie: returned"))
             self._emit(SeatSettled(banker, covered, Fraction(0), "tie: every stake is returned"))
-            self._keep_bank(self.bank, "tie: the banker keeps the bank")
+            if self.rules.tie_keeps_bank:
+                self._keep_bank(self.bank, "tie: the banker keeps the bank")
+            else:
+                self._pass_bank_on(banker, "the banker has not won")
             return
         for seat in self._order:
             if seat in self.stakes:
@@ -848,13 +854,11 @@ class ChemmyGame:
         self.default_bank = default
         self._next_coup()
 
-    def _pass_bank_on(self, banker: int) -> None:
+    def _pass_bank_on(self, banker: int, why: str = "the banker loses") -> None:
         if self._game_over():
             return
         successor = self._next_seat(banker)
-        self._emit(
-            BankerChosen(successor, f"the banker loses: the bank passes to {self.names[successor]}")
-        )
+        self._emit(BankerChosen(successor, f"{why}: the bank passes to {self.names[successor]}"))
         self.banker = successor
         self.default_bank = None
         self._next_coup()
@@ -1255,7 +1259,11 @@ class ChemmySession:
         if game.phase is Phase.PLAYER:
             draws = bot.player_draws(game.total("player"), rng)
         else:
-            draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
+            holding = getattr(bot, "banker_draws_holding", None)
+            if holding is not None:  # a strategy that uses the banker's two cards, not his total
+                draws = bool(holding(tuple(game.hands["banker"]), game.player_third, rng))
+            else:
+                draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
         return game.draw(seat) if draws else game.stand(seat)
 
     def new_events(self, seat: int | None) -> list[CoupEvent]:

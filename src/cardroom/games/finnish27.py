@@ -56,9 +56,11 @@ from cardroom.shoe import ShoeRules
 
 GAME_ID = "finnish27"
 
-#: The source's nine rules, keyed on the dealer's two-card total.
+#: The source's nine rules, keyed on the dealer's two-card total.  The first row
+#: starts at hard 0 and the last covers soft 14 too: those totals (a Joker in a
+#: two-card hand) only exist in a variant where Jokers do not make 27.
 NINE_RULES: tuple[TargetRow, ...] = (
-    TargetRow("hard", 4, 10, hard=23, soft=25),
+    TargetRow("hard", 0, 10, hard=23, soft=25),
     TargetRow("hard", 11, 14, hard=24, soft=25),
     TargetRow("hard", 15, 23, hard=23, soft=25),
     TargetRow("hard", 24, 26, relative=1),
@@ -66,7 +68,7 @@ NINE_RULES: tuple[TargetRow, ...] = (
     TargetRow("soft", 24, 24, hard=24, soft=25),
     TargetRow("soft", 23, 23, hard=23, soft=26),
     TargetRow("soft", 16, 22, hard=24, soft=26),
-    TargetRow("soft", 15, 15, hard=25, soft=26),
+    TargetRow("soft", 14, 15, hard=25, soft=26),
 )
 
 
@@ -158,10 +160,23 @@ class Finnish27Rules:
     dealer_hits_hard_below: int = 24
     dealer_hits_soft_below: int = 25
     player_loses_over: int = 35
+    #: a Joker as a first or second card makes the hand 27 (Joanca, Jo Jo)
+    jokers_make_27: bool = True
+    #: who wins when both initial 27s rank equal: "dealer" or "push"
+    equal_initial_27s: str = "dealer"
+    #: who wins hands equally close to 27 (no push rule applying): "dealer" or "push"
+    equal_distance: str = "dealer"
+    #: push when the player is over 27, the dealer is not and the player is closer
+    push_player_over_closer: bool = True
+    #: push when the dealer is over 27, the player is not and the dealer is as close
+    push_dealer_over_as_close: bool = True
 
     def __post_init__(self) -> None:
+        for name in ("equal_initial_27s", "equal_distance"):
+            if getattr(self, name) not in ("dealer", "push"):
+                raise ValueError(f'{name}: must be "dealer" or "push"')
         try:
-            TargetTable(self.player_table).check_covers(initial_totals(True))
+            TargetTable(self.player_table).check_covers(initial_totals(self.jokers_make_27))
         except ValueError as err:
             raise ValueError(f"player_table: {err}") from None
         if self.player_loses_over < TARGET:
@@ -172,17 +187,29 @@ class Finnish27Rules:
         return TargetTable(self.player_table)
 
 
-def compare(player: Total, dealer: Total) -> tuple[str, str]:
+def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -> tuple[str, str]:
     """Settle two complete hands: the outcome and the rule that decided it."""
+    rules = rules or Finnish27Rules()
     p_over, d_over = player.bust, dealer.bust
-    if p_over and not d_over and player.distance < dealer.distance:
+    if (
+        rules.push_player_over_closer
+        and p_over
+        and not d_over
+        and player.distance < dealer.distance
+    ):
         return "push", f"player {player.value} is over 27 but closer than dealer {dealer.value}"
-    if d_over and not p_over and dealer.distance <= player.distance:
+    if (
+        rules.push_dealer_over_as_close
+        and d_over
+        and not p_over
+        and dealer.distance <= player.distance
+    ):
         return "push", f"dealer {dealer.value} is over 27 but as close as player {player.value}"
     if player.distance < dealer.distance:
         return "player", f"player {player.value} is closer to 27 than dealer {dealer.value}"
     if player.distance == dealer.distance:
-        return "dealer", f"{player.value} and {dealer.value} are equally close: dealer wins ties"
+        who = rules.equal_distance
+        return who, f"{player.value} and {dealer.value} are equally close: {who} on ties"
     return "dealer", f"dealer {dealer.value} is closer to 27 than player {player.value}"
 
 
@@ -218,7 +245,6 @@ class Finnish27Round(FinnishRound):
 
     game = GAME_ID
     wager_ids = ("player", "dealer", "push")
-    JOKERS_MAKE_27 = True
     PLAYER_RANKS_MATTER = True
 
     def __init__(
@@ -241,9 +267,13 @@ class Finnish27Round(FinnishRound):
         if player and dealer:
             if player > dealer:
                 self._win("player", f"player's {player.label} outranks dealer's {dealer.label}")
+            elif player == dealer:
+                self._finish(
+                    self.rules.equal_initial_27s,
+                    f"player's {player.label} equals dealer's {dealer.label}",
+                )
             else:
-                same = "equals" if player == dealer else "is outranked by"
-                self._finish("dealer", f"player's {player.label} {same} dealer's {dealer.label}")
+                self._finish("dealer", f"player's {player.label} is outranked by {dealer.label}")
         elif player:
             self._win("player", f"player's initial {player.label}")
         elif dealer:
@@ -276,7 +306,7 @@ class Finnish27Round(FinnishRound):
             self._dealer_turn()
 
     def _showdown(self, player: Total, dealer: Total) -> None:
-        outcome, reason = compare(player, dealer)
+        outcome, reason = compare(player, dealer, self.rules)
         if outcome == "player":
             self._win("player", reason)
         else:

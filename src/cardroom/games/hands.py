@@ -198,7 +198,11 @@ class TargetTable:
 
 
 class DealerDraw(Protocol):
-    """The part of a Finnish game's rules that says when the dealer draws."""
+    """The part of a Finnish game's rules the shared round needs: initial 27s and the
+    dealer's draw."""
+
+    @property
+    def jokers_make_27(self) -> bool: ...
 
     @property
     def dealer_hits_hard_below(self) -> int: ...
@@ -218,11 +222,11 @@ class FinnishRound(Round):
 
     hand_names = ("player", "dealer")
     DEAL_ORDER: ClassVar[tuple[str, ...]] = ("player", "dealer", "player", "dealer")
-    JOKERS_MAKE_27: ClassVar[bool]
 
     def __init__(self, wagers: Mapping[str, Fraction], dealer: DealerDraw) -> None:
         super().__init__(wagers)
         self._dealer_rules = dealer
+        self.jokers_make_27 = dealer.jokers_make_27
         self._phase = "deal"
         self._hit_pending = False
         self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
@@ -292,13 +296,13 @@ class FinnishRound(Round):
         cards = self.hands[hand]
         cards.append(card)
         label = str(finnish_total(cards)) if len(cards) > 1 else ""
-        if len(cards) == 2 and initial_27(cards, self.JOKERS_MAKE_27):
+        if len(cards) == 2 and initial_27(cards, self.jokers_make_27):
             label = "27"
         self.events.append(CardDealt(hand, card, label))
         if self._phase == "deal":
             if len(self.hands["dealer"]) == 2:
                 self.initial = {
-                    name: initial_27(self.hands[name], self.JOKERS_MAKE_27)
+                    name: initial_27(self.hands[name], self.jokers_make_27)
                     for name in self.hand_names
                 }
                 self._after_deal()

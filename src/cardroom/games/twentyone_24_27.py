@@ -122,17 +122,32 @@ class TwentyOne2427Rules:
     forced: ForcedPlay = field(default_factory=ForcedPlay)
     dealer_hits_hard_below: int = 21
     dealer_hits_soft_below: int = 24
+    #: a Joker as a first or second card makes the hand 27 (not in the source's game)
+    jokers_make_27: bool = False
+    #: when both initial hands are Finnish 27s: "push", "dealer" or "player"
+    both_initial_27s: str = "push"
+    #: hands equally close to 27: "push" or "dealer"
+    equal_distance: str = "push"
+
+    def __post_init__(self) -> None:
+        if self.both_initial_27s not in ("push", "dealer", "player"):
+            raise ValueError('both_initial_27s: must be "push", "dealer" or "player"')
+        if self.equal_distance not in ("push", "dealer"):
+            raise ValueError('equal_distance: must be "push" or "dealer"')
 
 
-def compare(player: Total, dealer: Total) -> tuple[str, str]:
+def compare(
+    player: Total, dealer: Total, rules: TwentyOne2427Rules | None = None
+) -> tuple[str, str]:
     """Settle a player hand of 27 or less against the dealer's complete hand."""
+    equal = "push" if rules is None else rules.equal_distance
     if dealer.bust:
         return "player", f"dealer busts with {dealer.value}"
     if player.distance < dealer.distance:
         return "player", f"player {player.value} is closer to 27 than {dealer.value}"
     if player.distance > dealer.distance:
         return "dealer", f"dealer {dealer.value} is closer to 27 than {player.value}"
-    return "push", f"{player.value} and {dealer.value} are equally close to 27"
+    return equal, f"{player.value} and {dealer.value} are equally close to 27"
 
 
 class Strategy(Protocol):
@@ -147,7 +162,7 @@ class TableStrategy:
     """Plays a hit-to-target table (by default the source's basic strategy)."""
 
     def __init__(self, table: TargetTable = BASIC_STRATEGY, name: str = "basic") -> None:
-        table.check_covers(initial_totals(False))
+        table.check_covers(initial_totals(False))  # the source's game: no Joker 27s
         self.table = table
         self.name = name
 
@@ -169,7 +184,6 @@ class TwentyOne2427Round(FinnishRound):
 
     game = GAME_ID
     wager_ids = ("player",)
-    JOKERS_MAKE_27 = False
 
     def __init__(
         self,
@@ -209,11 +223,11 @@ class TwentyOne2427Round(FinnishRound):
     def _after_deal(self) -> None:
         player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
-            self._finish("push", "both hands are Finnish 27s")
+            self._finish(self.rules.both_initial_27s, "both hands are 27s")
         elif player:
-            self._finish("player", "player's Finnish 27")
+            self._finish("player", f"player's {player.label}")
         elif dealer:
-            self._finish("dealer", "dealer's Finnish 27")
+            self._finish("dealer", f"dealer's {dealer.label}")
         else:
             self._phase = "player"
             self._player_turn()
@@ -240,7 +254,7 @@ class TwentyOne2427Round(FinnishRound):
             self._dealer_turn()
 
     def _showdown(self, player: Total, dealer: Total) -> None:
-        self._finish(*compare(player, dealer))
+        self._finish(*compare(player, dealer, self.rules))
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
         if self.outcome == "player":
