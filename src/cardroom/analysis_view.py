@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cardroom.analysis.finnish import MODEL, StrategyComparison
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.cards import Rank
@@ -71,7 +72,9 @@ def wager_table(wager: WagerReport) -> Table:
 def report_view(report: GameReport) -> RenderableType:
     parts: list[RenderableType] = [Text("Assumptions: " + "; ".join(report.assumptions), "dim")]
     parts.append(outcomes_table(report))
-    parts += [wager_table(w) for w in report.wagers.values()]
+    for wager in report.wagers.values():
+        parts.append(wager_table(wager))
+        parts += [Text(f"Note: {note}", "bold") for note in wager.notes]
     return Group(*parts)
 
 
@@ -91,3 +94,30 @@ def eor_table(effects: Mapping[str, Mapping[Rank, Fraction]]) -> Table:
         row = [f"{float(per.get(rank, Fraction(0)) * 10000):+.3f}" for per in effects.values()]
         table.add_row(label, *row)
     return table
+
+
+def strategy_view(comparison: StrategyComparison) -> RenderableType:
+    """A game's given table beside the best one, differences marked, and the edges."""
+    table = Table(
+        title=f"{comparison.game}: {comparison.given_name} beside {comparison.best_name}",
+        title_justify="left",
+    )
+    table.add_column("dealer's two cards")
+    table.add_column(comparison.given_name)
+    table.add_column(comparison.best_name)
+    table.add_column("differs at")
+    for row in comparison.rows:
+        mark = ", ".join(str(t) for t in row.differences)
+        style = "bold" if row.differences else None
+        table.add_row(
+            str(row.dealer), row.given.label(), row.best.label(), mark or "-", style=style
+        )
+    edges = Table(title="House edge of each wager", title_justify="left")
+    edges.add_column("player's play")
+    wagers = list(next(iter(comparison.house_edges.values())))
+    for wager in wagers:
+        edges.add_column(wager, justify="right")
+    for name, per in comparison.house_edges.items():
+        edges.add_row(name, *(percent(per[w]) for w in wagers))
+    notes = [Text(f"Model: {MODEL}", "dim")] + [Text(f"Note: {n}", "dim") for n in comparison.notes]
+    return Group(table, edges, *notes)

@@ -1813,10 +1813,22 @@ def run_stacked_round(
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object, exact fractions.")]
-NOT_YET = (
-    "the exact analysis of {game} is not built yet (it is planned); cardroom can analyse "
-    "punto-banco and baccarat27 exactly, and solve chemin-de-fer with `cardroom strategy`"
+INFINITE_ONLY = (
+    "the Finnish 27 games are analysed with cards drawn with replacement (an infinite "
+    "shoe), where {what}; an exact finite-shoe analysis of them is not built"
 )
+
+
+def _amount_option(text: str | None, name: str) -> Fraction | None:
+    if text is None:
+        return None
+    try:
+        value = parse_amount(text)
+    except AmountError as err:
+        raise CliError(f"{name}: {err}") from None
+    if value <= 0:
+        raise CliError(f"{name}: must be above 0, not {text}")
+    return value
 
 
 @app.command()
@@ -1826,29 +1838,71 @@ def analyze(
     decks: Annotated[
         int | None, typer.Option("--decks", min=1, help="Decks in the shoe (default: the rules').")
     ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object, exact fractions.")
-    ] = False,
+    as_json: JsonOpt = False,
     eor: Annotated[
         bool, typer.Option("--eor", help="Effects of removal of one card of each rank.")
     ] = False,
+    table_min: Annotated[
+        str | None,
+        typer.Option(
+            "--table-min", help="finnish27: the table minimum the 9-9-9 awards scale with."
+        ),
+    ] = None,
+    stake: Annotated[
+        str | None, typer.Option("--stake", help="finnish27: the player wager's stake.")
+    ] = None,
+    strategy_name: Annotated[
+        str,
+        typer.Option(
+            "--strategy", help="21-24-27: the player's play, basic (the source's) or optimal."
+        ),
+    ] = "basic",
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe."""
     from cardroom import analysis_view
     from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
+    from cardroom.analysis.finnish import analyze_21_24_27, analyze_finnish27, solve_21_24_27
     from cardroom.games.baccarat import BaccaratRules
+    from cardroom.games.finnish27 import Finnish27Rules
 
+    effects = None
     with person_errors():
         game, game_rules = load_game(game_id, rules)
-        if not isinstance(game_rules, BaccaratRules):
-            if game.kind == "seats":
-                raise CliError(
-                    "chemin-de-fer is a game between two deciding sides: "
-                    "`cardroom strategy chemin-de-fer` solves it"
+        if game.kind == "seats":
+            raise CliError(
+                "chemin-de-fer is a game between two deciding sides: "
+                "`cardroom strategy chemin-de-fer` solves it"
+            )
+        finnish_only = {"--table-min": table_min, "--stake": stake}
+        if game.id != "finnish27":
+            for option, given in finnish_only.items():
+                if given is not None:
+                    raise CliError(f"{option} is for finnish27 only")
+        if game.id != "21-24-27" and strategy_name != "basic":
+            raise CliError("--strategy is for 21-24-27 only")
+        if isinstance(game_rules, BaccaratRules):
+            report = analyze_baccarat(game_rules, game.id, decks)
+            effects = effects_of_removal(game_rules, game.id, decks) if eor else None
+        else:
+            if decks is not None:
+                raise CliError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
+            if eor:
+                raise CliError(INFINITE_ONLY.format(what="removing a card changes nothing"))
+            if isinstance(game_rules, Finnish27Rules):
+                report = analyze_finnish27(
+                    game_rules,
+                    _amount_option(table_min, "--table-min"),
+                    _amount_option(stake, "--stake"),
                 )
-            raise CliError(NOT_YET.format(game=game.id))
-        report = analyze_baccarat(game_rules, game.id, decks)
-        effects = effects_of_removal(game_rules, game.id, decks) if eor else None
+            elif strategy_name == "basic":
+                report = analyze_21_24_27(game_rules)
+            elif strategy_name == "optimal":
+                solution = solve_21_24_27(game_rules)
+                report = analyze_21_24_27(
+                    game_rules, solution.hits, label="the optimal strategy (cardroom strategy)"
+                )
+            else:
+                raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
     if as_json:
         data = report.to_json()
         if effects is not None:
@@ -1878,20 +1932,29 @@ def strategy(
         bool,
         typer.Option("--total-only", help="The banker decides on his total, not his two cards."),
     ] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object, exact fractions.")
-    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """The best play: the game-theoretic solution of chemin de fer's coup."""
+    """The best play: 21-24-27's optimal strategy, finnish27's best table, chemin de fer solved."""
+    from cardroom import analysis_view
     from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
+    from cardroom.analysis.finnish import strategy_comparison
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.kind != "seats":
-            raise CliError(
-                f"strategy for {game.id} is not built yet (it is planned); "
-                "`cardroom strategy chemin-de-fer` solves chemin de fer"
-            )
+            if game.id not in ("finnish27", "21-24-27"):
+                raise CliError(
+                    f"{game.id} has no decision to make: nobody chooses anything in it "
+                    "(`cardroom analyze` gives its figures)"
+                )
+            if decks is not None or total_only:
+                raise CliError(INFINITE_ONLY.format(what="--decks and --total-only do not apply"))
+            comparison = strategy_comparison(game.id, game_rules)
+            if as_json:
+                sys.stdout.write(json.dumps(comparison.to_json()) + "\n")
+            else:
+                make_console().print(analysis_view.strategy_view(comparison))
+            return
         if infinite and decks is not None:
             raise CliError("give --infinite or --decks, not both")
         if infinite:

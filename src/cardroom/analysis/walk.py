@@ -46,9 +46,16 @@ def outcome_leaf(rnd: Round) -> Hashable:
 class Walker:
     """Exact distribution over the leaves of a round, from a given shoe composition."""
 
-    def __init__(self, decide: Decide | None = None, leaf: LeafOf = outcome_leaf) -> None:
+    def __init__(
+        self, decide: Decide | None = None, leaf: LeafOf = outcome_leaf, replacement: bool = False
+    ) -> None:
         self.decide = decide
         self.leaf = leaf
+        #: deal with replacement (an infinite shoe): the composition never changes,
+        #: and a card that leaves the round's state as it was (a Joker hit that counts
+        #: 0) is a loop, summed as a geometric series.  The round's state key must
+        #: then ignore such cards, or the walk never ends.
+        self.replacement = replacement
         self.memo: dict[Hashable, Distribution] = {}
         self.nodes = 0
 
@@ -58,11 +65,7 @@ class Walker:
         if rnd.is_complete:
             return {self.leaf(rnd): Fraction(1)}
         if rnd.next_hand is None:
-            if self.decide is None:
-                raise ValueError(f"{rnd.game} asks for a decision and no strategy was given")
-            nxt = rnd.clone()
-            nxt.act(self.decide(rnd))
-            return self.walk(nxt, counts)
+            return self.walk(self._decided(rnd), counts)
         key = (counts, rnd.state_key())
         known = self.memo.get(key)
         if known is not None:
@@ -71,17 +74,38 @@ class Walker:
         if left == 0:
             raise ValueError("the shoe ran out in the middle of a round")
         result: dict[Hashable, Fraction] = {}
+        stay = Fraction(0)
         for index, count in enumerate(counts):
             if not count:
                 continue
             nxt = rnd.clone()
             nxt.deal(_REPRESENTATIVE[index])
-            rest = (*counts[:index], count - 1, *counts[index + 1 :])
             weight = Fraction(count, left)
+            if self.replacement:
+                rest = counts
+                while not nxt.is_complete and nxt.next_hand is None:
+                    nxt = self._decided(nxt)
+                if not nxt.is_complete and nxt.state_key() == key[1]:
+                    stay += weight
+                    continue
+            else:
+                rest = (*counts[:index], count - 1, *counts[index + 1 :])
             for leaf, p in self.walk(nxt, rest).items():
                 result[leaf] = result.get(leaf, Fraction(0)) + weight * p
+        if stay:
+            if stay == 1:
+                raise ValueError("the round can never end: every card leaves it as it was")
+            result = {leaf: p / (1 - stay) for leaf, p in result.items()}
         self.memo[key] = result
         return result
+
+    def _decided(self, rnd: Round) -> Round:
+        """A copy of ``rnd`` after the decision it waits for."""
+        if self.decide is None:
+            raise ValueError(f"{rnd.game} asks for a decision and no strategy was given")
+        nxt = rnd.clone()
+        nxt.act(self.decide(rnd))
+        return nxt
 
 
 def exact(
@@ -89,8 +113,10 @@ def exact(
     counts: Mapping[Rank, int] | tuple[int, ...],
     decide: Decide | None = None,
     leaf: LeafOf = outcome_leaf,
+    replacement: bool = False,
 ) -> Distribution:
-    """The exact distribution of a fresh round's leaves from a shoe of ``counts``."""
+    """The exact distribution of a fresh round's leaves from a shoe of ``counts``
+    (dealt with replacement if ``replacement``: an infinite shoe of those proportions)."""
     if isinstance(counts, Mapping):
         counts = tuple(counts.get(rank, 0) for rank in RANK_ORDER)
-    return Walker(decide, leaf).walk(new_round(), counts)
+    return Walker(decide, leaf, replacement).walk(new_round(), counts)
