@@ -45,12 +45,12 @@ def test_analyze_shows_tables_for_people() -> None:
 
 
 def test_analyze_says_clearly_what_is_not_built_yet() -> None:
-    code, _, err = run("analyze", "finnish27")
-    assert code == 2 and "not built yet" in err
+    code, _, err = run("analyze", "finnish27", "--decks", "6")
+    assert code == 2 and "finite-shoe analysis of them is not built" in err
     code, _, err = run("analyze", "chemin-de-fer")
     assert code == 2 and "cardroom strategy chemin-de-fer" in err
-    code, _, err = run("strategy", "21-24-27")
-    assert code == 2 and "not built yet" in err
+    code, _, err = run("strategy", "baccarat27")
+    assert code == 2 and "no decision" in err
 
 
 def test_strategy_chemin_de_fer_infinite_is_kemeny_snell() -> None:
