@@ -663,7 +663,6 @@ def analyze_21_24_27(
                     showdowns[key] = split
                 for name, r in split.items():
                     add(_WHO[name], name, p * q * r)
-    nets = {"player": rules.win_pays, "push": Fraction(0), "dealer": Fraction(-1)}
     order = [
         ("player's initial 27", "player"),
         ("player wins", "player"),
@@ -674,7 +673,9 @@ def analyze_21_24_27(
         ("dealer wins", "dealer"),
         ("player over 27", "dealer"),
     ]
-    wager_lines = tuple(Line(name, lines.get(name, Fraction(0)), nets[who]) for name, who in order)
+    wager_lines = tuple(
+        Line(name, lines.get(name, Fraction(0)), _net2124(rules, who)) for name, who in order
+    )
     report = WagerReport("player", wager_lines)
     return GameReport(
         "21-24-27", outcomes, {"player": report}, (MODEL, f"the player plays {label}")
@@ -729,20 +730,6 @@ class _Player2124:
                     result[final] = result.get(final, Fraction(0)) + p * q * loop
         self.memo[key] = result
         return result
-
-
-def strategy_json(strategy: TwentyOneStrategy) -> list[dict[str, Any]]:
-    return [
-        {
-            "dealer": str(c.dealer),
-            "player": str(c.player),
-            "stand": f"{c.stand.numerator}/{c.stand.denominator}",
-            "hit": None if c.hit is None else f"{c.hit.numerator}/{c.hit.denominator}",
-            "forced": None if c.forced is None else c.forced.value,
-            "choice": c.choice.value,
-        }
-        for c in strategy.cells
-    ]
 
 
 # -- tables of targets ------------------------------------------------------------
