@@ -4,8 +4,9 @@
 rank comes with its share of the shoe (6 decks of 54: 2/27 for each of the 13
 ranks, 1/27 for the Joker) whatever was dealt before, and each suit is equally
 likely.  This is the "infinite shoe" of blackjack analysis.  Under it a hand's
-future depends only on its total, so the analysis is a small exact recursion
-over totals, in fractions, in well under a second.  It is *not* the finite
+future depends only on its total, so the analysis is an exact recursion over
+totals, in fractions (a few seconds; finnish27's poker bonus, which needs the
+ranks of long hands, takes longer, see below).  It is *not* the finite
 324-card shoe: removing dealt cards shifts the odds slightly (the difference to
 the published 6-deck figures is in the second decimal of a percent, see the
 tests and the README).  An exact finite-shoe analysis of these games is not
@@ -16,41 +17,43 @@ the engine walk.
 **One source of rules.**  Totals come from :func:`~cardroom.games.hands.total_from`,
 the player's play from the rules' own table (:class:`~cardroom.games.hands.TargetTable`)
 or forced-play rules, the comparison of final hands from each game's ``compare``,
-and the bonuses from :func:`~cardroom.games.finnish27.find_bonus` applied to every
-suit assignment.  The order of events (initial 27s, the player's hand, the
-dealer's draw) is re-expressed here, so the tests check these figures against
-the generic walk of the engine itself (:mod:`cardroom.analysis.walk`, run with
-replacement) on variant shoes.
+the bonuses of hands of up to four cards from :func:`~cardroom.games.finnish27.find_bonus`
+applied to every suit assignment, and the poker categories of longer hands from
+:mod:`cardroom.analysis.poker_odds` (counted over suits, checked against the
+game's evaluator).  The order of events (initial 27s, the player's hand, the
+dealer's draw) is re-expressed here, so the tests check these figures, every
+bonus line included, against the generic walk of the engine itself
+(:mod:`cardroom.analysis.walk`, run with replacement) on reduced shoes.
 
-**A Joker drawn as a hit** counts 0: the hand's total does not change, so it is
-a loop back to the same state, summed exactly as a geometric series.
-
-**Not valued:** finnish27's poker bonus on winning hands of five or more cards.
-Its chance depends on the suits of long hands in a way this recursion over
-totals does not follow, so those wins are reported as their own line paying the
-plain 1:1, and the report says that the player wager's edge leaves the poker
-bonus out.
+**A Joker drawn as a hit** counts 0: the hand's total does not change, so for
+the dealer (and for 21-24-27's player) it is a loop back to the same state,
+summed exactly as a geometric series.  finnish27's player hand is followed rank
+by rank (its poker bonus needs every rank), over about 70,000 distinct rank
+multisets; its hit Jokers are put back afterwards with their negative binomial
+chance, since they change neither the total nor the other ranks.
 
 >>> from cardroom.analysis.report import decimal_text
->>> report = analyze_finnish27()
->>> decimal_text(report.outcomes["push"], 6)
-'0.110289'
+>>> report = analyze_21_24_27()
+>>> decimal_text(report.wagers["player"].house_edge, 6)
+'0.010188'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
 from itertools import product
+from math import comb, lcm
 from typing import Any
 
+from cardroom.analysis.poker_odds import counts_by_value, value_counts
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action
-from cardroom.games.finnish27 import BonusTable, Finnish27Rules, find_bonus
+from cardroom.games.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
 from cardroom.games.finnish27 import compare as compare27
 from cardroom.games.hands import (
     TARGET,
@@ -197,67 +200,154 @@ def _starts(odds: DrawOdds, jokers_make_27: bool) -> dict[Start, Fraction]:
 
 
 # -- finnish27 ------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Hand:
-    """A finished player hand of finnish27, as the settlement needs it."""
+#: the ordinary ranks (not the Joker), in RANK_ORDER
+_ORDINARY: tuple[Rank, ...] = tuple(r for r in RANK_ORDER if r is not Rank.JOKER)
+_ACE_INDEX = _ORDINARY.index(Rank.ACE)
 
-    total: Total
-    cards: int  # capped at 5 ("five or more")
-    ranks: tuple[Rank, ...] | None  # the ranks while the hand has three cards or fewer
+#: a hand's cards that are not Jokers, as a count per rank of :data:`_ORDINARY`
+Counts = tuple[int, ...]
 
 
-class _Finnish27Player:
-    """The player's finished hands, memoised across starts and dealer totals."""
+@dataclass
+class _Finishes:
+    """Where the player's hands end, for one way of playing (one hit/stand row).
 
-    def __init__(self, odds: DrawOdds, hits: Hits) -> None:
-        self.odds = odds
-        self.hits = hits
-        self.memo: dict[Hashable, dict[_Hand, Fraction]] = {}
+    ``mass`` is the chance of ending on each total; ``poker`` the chance of each
+    poker bonus key among those hands (five cards or more); ``short`` the chance
+    of each hand of four cards or fewer by its ranks (Jokers included), whose
+    bonus may depend on the dealer's cards.  Every chance is joint with the
+    player's start and excludes initial 27s.
+    """
 
-    def finals(self, dealer: Total, start: Start) -> dict[_Hand, Fraction]:
-        return self._walk(dealer, start.low, start.ace, 2, start.ranks)
+    mass: dict[Total, Fraction]
+    poker: dict[Total, dict[str, Fraction]]
+    short: dict[Total, dict[tuple[Rank, ...], Fraction]]
 
-    def _walk(
-        self, dealer: Total, low: int, ace: bool, cards: int, ranks: tuple[Rank, ...] | None
-    ) -> dict[_Hand, Fraction]:
-        key = (dealer, low, ace, cards, ranks)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        total = total_from(low, ace)
-        result: dict[_Hand, Fraction] = {}
-        if not self.hits(total, dealer):
-            result[_Hand(total, cards, ranks)] = Fraction(1)
-            self.memo[key] = result
-            return result
-        more = min(cards + 1, 5)
-        stay = Fraction(0)
-        for rank, p in self.odds.ranks():
-            if rank is Rank.JOKER and more == cards:
-                stay = p  # a Joker with five cards or more changes nothing
+
+@cache
+def _counts_total(counts: Counts) -> Total:
+    low = sum(n * rank.number for n, rank in zip(counts, _ORDINARY, strict=True))
+    return total_from(low, counts[_ACE_INDEX] > 0)
+
+
+def _player_finishes(
+    odds: DrawOdds,
+    starts: Mapping[Start, Fraction],
+    hits: Callable[[Total], bool],
+) -> _Finishes:
+    """Play every player start to its end, tracking the ranks of the hand.
+
+    A Joker hit changes neither the total nor the ranks that are not Jokers, so
+    the walk runs over ordinary cards only (each with its share of the ordinary
+    cards) and the Jokers are put back afterwards: a hand that took ``k``
+    ordinary hits holds ``j`` hit Jokers with the negative binomial chance
+    ``C(k+j-1, j) pJ**j (1-pJ)**k``.  Weights are integers over a common
+    denominator per number of hits, so the walk over some 10**5 rank
+    multisets needs no fractions.
+    """
+    p_joker = odds.joker
+    ordinary = [odds.odds[RANK_ORDER.index(r)] / (1 - p_joker) for r in _ORDINARY]
+    unit = lcm(*(q.denominator for q in ordinary))
+    weights = [int(q * unit) for q in ordinary]
+    start_unit = lcm(*(p.denominator for p in starts.values()))
+
+    # (counts, Jokers in the start) -> integer weight, one level per ordinary hit
+    level: dict[tuple[Counts, int], int] = {}
+    for start, p in starts.items():
+        if start.kind is not None:
+            continue
+        held = [0] * len(_ORDINARY)
+        for rank in start.ranks:
+            if rank is not Rank.JOKER:
+                held[_ORDINARY.index(rank)] += 1
+        first = (tuple(held), start.ranks.count(Rank.JOKER))
+        level[first] = level.get(first, 0) + int(p * start_unit)
+
+    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight
+    poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
+    short_acc: dict[tuple[Total, int, int, tuple[Rank, ...]], int] = {}
+    mass_acc: dict[tuple[Total, int], int] = {}
+    hitting: dict[Total, bool] = {}
+    k = 0
+    while level:
+        nxt: dict[tuple[Counts, int], int] = {}
+        for (counts, j0), w in level.items():
+            total = _counts_total(counts)
+            hit = hitting.get(total)
+            if hit is None:
+                hit = hitting[total] = hits(total)
+            if hit:
+                for i, step in enumerate(weights):
+                    if step:
+                        child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
+                        nxt[child] = nxt.get(child, 0) + w * step
                 continue
-            new_ranks = _sorted((*ranks, rank)) if ranks is not None and more <= 3 else None
-            child = self._walk(dealer, low + rank.number, ace or rank is Rank.ACE, more, new_ranks)
-            for hand, q in child.items():
-                result[hand] = result.get(hand, Fraction(0)) + p * q
-        if stay:
-            loop = _geometric(stay)
-            result = {hand: q * loop for hand, q in result.items()}
-        self.memo[key] = result
-        return result
+            mass_acc[(total, k)] = mass_acc.get((total, k), 0) + w
+            m = k + 2 - j0
+            for j in range(4 if k else 1):
+                if m + j0 + j <= 4:
+                    key = (total, k, j, _short_ranks(counts, j0 + j))
+                    short_acc[key] = short_acc.get(key, 0) + w
+                    continue
+                for name, n in _poker_split(counts, j0 + j):
+                    pkey = (total, k, j0, j, name)
+                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
+            if k:  # four hit Jokers or more: five of a kind whatever the ranks
+                pkey = (total, k, j0, -1, "five_of_a_kind")
+                poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
+        level = nxt
+        k += 1
+
+    def scale(k: int) -> Fraction:
+        return Fraction(1, start_unit * unit**k)
+
+    def jokers(k: int, j: int) -> Fraction:
+        """The chance of j hit Jokers (-1: four or more) among k ordinary hits."""
+        if j < 0:
+            return 1 - sum((jokers(k, i) for i in range(4)), Fraction(0))
+        return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
+
+    finishes = _Finishes({}, {}, {})
+    for (total, k), w in mass_acc.items():
+        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k)
+    for (total, k, j0, j, name), w in poker_acc.items():
+        # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
+        row = finishes.poker.setdefault(total, {})
+        suits = Fraction(w, 4 ** (k + 2 - j0))
+        row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
+    for (total, k, j, ranks), w in short_acc.items():
+        short = finishes.short.setdefault(total, {})
+        short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
+    return finishes
+
+
+def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
+    def hits(total: Total) -> bool:
+        return play(total, dealer)
+
+    return hits
+
+
+def _short_ranks(counts: Counts, jokers: int) -> tuple[Rank, ...]:
+    ranks = tuple(r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n))
+    return _sorted(ranks + (Rank.JOKER,) * jokers)
+
+
+@cache
+def _poker_split(counts: Counts, jokers: int) -> tuple[tuple[str, int], ...]:
+    """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
+    ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
+    split = value_counts(counts_by_value(ranks), jokers)
+    return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
 
 
 def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
     return tuple(sorted(ranks, key=RANK_ORDER.index))
 
 
-#: the line a win with five or more cards is reported on (its poker bonus is not valued)
-POKER_LINE = "win with five or more cards (poker bonus not valued)"
-
-
 @cache
 def _bonus_split(
-    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank]
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, ...]
 ) -> dict[str | None, Fraction]:
     """The chance of each bonus of a winning hand of these ranks, over its cards' suits."""
     dealer = [_card(r) for r in dealer_ranks]
@@ -271,6 +361,20 @@ def _bonus_split(
         counts[key] = counts.get(key, 0) + 1
     total = sum(counts.values())
     return {key: Fraction(n, total) for key, n in counts.items()}
+
+
+def _short_bonus(
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank]
+) -> dict[str | None, Fraction]:
+    """:func:`_bonus_split`, asking about the dealer's cards only where it can matter.
+
+    The dealer's cards only ever change a bonus the hand earns (9-9-9 against the
+    dealer's 9-9), so a hand that earns none against no dealer cards earns none.
+    """
+    alone = _bonus_split(ranks, ())
+    if alone.keys() == {None}:
+        return alone
+    return _bonus_split(ranks, dealer_ranks)
 
 
 def analyze_finnish27(
@@ -296,11 +400,12 @@ def analyze_finnish27(
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
     starts = _starts(odds, rules.jokers_make_27)
 
-    # (outcome, bonus key or POKER_LINE or None) -> chance
+    # (outcome, bonus key or None) -> chance
     results: dict[tuple[str, str | None], Fraction] = {}
 
     def add(outcome: str, bonus: str | None, p: Fraction) -> None:
-        results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
+        if p:
+            results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
 
     dealers = _by_total(starts)
     dealer_ranks: dict[Start, dict[tuple[Rank, Rank], Fraction]] = {}
@@ -308,18 +413,18 @@ def analyze_finnish27(
         merged = dealer_ranks.setdefault(_merged(start), {})
         merged[start.ranks] = merged.get(start.ranks, Fraction(0)) + p / dealers[_merged(start)]
 
-    def player_wins(ranks: tuple[Rank, ...], cards: int, dealer: Start, p: Fraction) -> None:
-        if cards >= 5:
-            add("player", POKER_LINE, p)
-            return
+    def short_wins(ranks: tuple[Rank, ...], dealer: Start, p: Fraction) -> None:
         for pair, w in dealer_ranks[dealer].items():
-            for key, q in _bonus_split(ranks, pair).items():
+            for key, q in _short_bonus(ranks, pair).items():
                 add("player", key, p * w * q)
 
-    walker = _Finnish27Player(odds, play)
     showdowns: dict[tuple[int, bool, Total], dict[str, Fraction]] = {}
 
     def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
+        if player.value == TARGET:
+            return {"player": Fraction(1)}
+        if player.value > rules.player_loses_over:
+            return {"dealer": Fraction(1)}
         key = (dealer.low, dealer.ace, player)
         known = showdowns.get(key)
         if known is None:
@@ -330,29 +435,44 @@ def analyze_finnish27(
             showdowns[key] = known
         return known
 
-    for player, pp in starts.items():
-        for dealer, pd in dealers.items():
-            p = pp * pd
-            if player.kind or dealer.kind:
-                if player.kind and (dealer.kind is None or player.kind > dealer.kind):
-                    player_wins(player.ranks, 2, dealer, p)
-                elif player.kind and player.kind == dealer.kind:
-                    add(rules.equal_initial_27s, None, p)
-                else:
-                    add("dealer", None, p)
+    # the player's finishes, once per distinct row of the hit/stand table
+    totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
+    rows: dict[tuple[bool, ...], _Finishes] = {}
+    for dealer in dealers:
+        if dealer.kind is not None:
+            continue
+        row = tuple(play(total, dealer.total) for total in totals)
+        if row not in rows:
+            rows[row] = _player_finishes(odds, starts, _against(play, dealer.total))
+
+    for dealer, pd in dealers.items():
+        for player, pp in starts.items():
+            if player.kind is None and dealer.kind is None:
                 continue
-            for hand, q in walker.finals(dealer.total, player).items():
-                pq = p * q
-                if hand.total.value == TARGET:
-                    player_wins(hand.ranks or (), hand.cards, dealer, pq)
-                elif hand.total.value > rules.player_loses_over:
-                    add("dealer", None, pq)
-                else:
-                    for outcome, r in showdown(dealer, hand.total).items():
-                        if outcome == "player":
-                            player_wins(hand.ranks or (), hand.cards, dealer, pq * r)
-                        else:
-                            add(outcome, None, pq * r)
+            p = pp * pd
+            if player.kind and (dealer.kind is None or player.kind > dealer.kind):
+                short_wins(player.ranks, dealer, p)
+            elif player.kind and player.kind == dealer.kind:
+                add(rules.equal_initial_27s, None, p)
+            else:
+                add("dealer", None, p)
+        if dealer.kind is not None:
+            continue
+        finishes = rows[tuple(play(total, dealer.total) for total in totals)]
+        for total, mass in finishes.mass.items():
+            for outcome, r in showdown(dealer, total).items():
+                if outcome != "player":
+                    add(outcome, None, pd * mass * r)
+                    continue
+                win = pd * r
+                plain = mass
+                for key, q in finishes.poker.get(total, {}).items():
+                    add("player", key, win * q)
+                    plain -= q
+                for ranks, q in finishes.short.get(total, {}).items():
+                    short_wins(ranks, dealer, win * q)
+                    plain -= q
+                add("player", None, win * plain)
     return _finnish27_report(rules, results, minimum, stake, label)
 
 
@@ -373,18 +493,12 @@ def _finnish27_report(
         p = results.get(("player", key), Fraction(0))
         net = rules.player_pays + rules.bonus.amount(key, stake, minimum) / stake
         player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, net))
-    poker = results.get(("player", POKER_LINE), Fraction(0))
-    player_lines.append(Line(POKER_LINE, poker, rules.player_pays))
     player_lines += [
         Line("push", outcomes["push"], Fraction(0)),
         Line("loss", outcomes["dealer"], Fraction(-1)),
     ]
-    poker_note = (
-        "the poker bonus of winning hands of five or more cards is not valued: those wins are "
-        "counted at 1:1, so the true return of this wager is higher than shown"
-    )
     wagers = {
-        "player": WagerReport("player", tuple(player_lines), (poker_note,)),
+        "player": WagerReport("player", tuple(player_lines)),
         "dealer": WagerReport(
             "dealer",
             (
@@ -411,7 +525,6 @@ def _finnish27_report(
         MODEL,
         f"the player's hand follows {label}",
         f"flat 9-9-9 awards weighed at a table minimum of {minimum} and a stake of {stake}",
-        "the poker bonus (five cards or more) is not valued",
     )
     return GameReport("finnish27", outcomes, wagers, assumptions)
 
@@ -904,10 +1017,6 @@ def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
             "best for the player wager",
             _rows(rules.strategy.hits, table),
             {"nine-rule table": _edges(given), "best table for the player wager": _edges(better)},
-            (
-                "the best table maximises the player wager's 1:1 part; bonuses aside",
-                "the player wager's edges leave out the poker bonus of hands of five cards or "
-                "more (not valued), so they overstate the house's edge on it",
-            ),
+            ("the best table maximises the player wager's 1:1 part; bonuses aside",),
         )
     raise ValueError(f"game: {game} has no hit/stand table to compare")

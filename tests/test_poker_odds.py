@@ -1,0 +1,87 @@
+"""The poker-category counts over random suits, against brute-force enumeration.
+
+Every suit assignment of the hand's ordinary cards is dealt to the game's own
+evaluator (:func:`cardroom.games.poker.best_category`); the counts must match
+exactly.  The hands below are chosen so each term of the straight-flush
+inclusion-exclusion is exercised (two suits both holding a straight flush needs
+eight cards with one Joker, six with two).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardroom.analysis.poker_odds import category_counts
+from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.games.poker import PokerCategory, best_category
+
+ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
+
+
+def brute_force(ranks: tuple[Rank, ...], jokers: int) -> dict[PokerCategory, int]:
+    found: Counter[PokerCategory] = Counter()
+    for suits in product(tuple(Suit), repeat=len(ranks)):
+        cards = [Card(r, s) for r, s in zip(ranks, suits, strict=True)] + [JOKER] * jokers
+        found[best_category(cards)] += 1
+    return dict(found)
+
+
+def ranks_of(text: str) -> tuple[Rank, ...]:
+    return tuple(Rank(part) for part in text.split())
+
+
+@pytest.mark.parametrize(
+    ("hand", "jokers"),
+    [
+        ("2 3 4 5", 1),  # straight flush, flush, straight
+        ("A 2 3 4 5", 0),  # the wheel
+        ("T J Q K A 2", 0),  # Broadway plus a card
+        ("A 2 3 4 5 A", 0),  # the Ace low and high at once
+        ("2 6 T A", 3),  # two cards four apart make a straight flush with three Jokers
+        ("A 3 5 7 9 J", 2),
+        ("2 3 4 2 3 4", 2),  # two suits may both hold a straight flush
+        ("2 3 4 5 2 3 4 5", 1),
+        ("A 2 6 7 A 2 6", 2),
+        ("9 9 9 9 2", 0),  # four of a kind without a flush
+        ("7 7 7 7 7", 0),  # five of a kind, suits do not matter
+        ("K K", 3),
+        ("8", 4),
+    ],
+)
+def test_counts_match_brute_force(hand: str, jokers: int) -> None:
+    ranks = ranks_of(hand)
+    counts = category_counts(ranks, jokers)
+    assert counts == brute_force(ranks, jokers)
+    assert sum(counts.values()) == 4 ** len(ranks)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(ORDINARY[:9]), min_size=2, max_size=6),
+    st.integers(min_value=0, max_value=3),
+)
+def test_random_hands_match_brute_force(ranks: list[Rank], jokers: int) -> None:
+    if len(ranks) + jokers < 5:
+        jokers = 5 - len(ranks)
+    assert category_counts(ranks, jokers) == brute_force(tuple(ranks), jokers)
+
+
+def test_long_hands_are_counted_without_enumeration() -> None:
+    """Fourteen cards (4**14 assignments): some suit always holds four or more,
+    so with one Joker a flush (or better) is certain."""
+    ranks = ranks_of("A A A 2 2 2 3 3 3 4 4 5 5 6")
+    counts = category_counts(ranks, 1)
+    assert sum(counts.values()) == 4**14
+    assert set(counts) == {PokerCategory.FLUSH, PokerCategory.STRAIGHT_FLUSH}
+
+
+def test_bad_hands_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 5"):
+        category_counts(ranks_of("2 3 4"), 1)
+    with pytest.raises(ValueError, match="Jokers as a count"):
+        category_counts((Rank.TWO, Rank.JOKER, Rank.THREE, Rank.FOUR, Rank.FIVE), 0)
