@@ -1,8 +1,8 @@
 """Seconds per exact analysis and per solve (run on demand; prints, asserts nothing).
 
-``python benchmarks/bench_analysis.py [--walk]``: ``--walk`` also times the generic
-walk of the punto banco engine over a full 8-deck shoe, the reference the fast
-counter is tested against (about half a minute).
+``python benchmarks/bench_analysis.py [--walk]`` (about two minutes): ``--walk``
+also times the generic walk of the punto banco engine over a full 8-deck shoe,
+the reference the fast counter is tested against (about half a minute).
 """
 
 from __future__ import annotations
@@ -13,6 +13,12 @@ from collections.abc import Callable
 
 from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
 from cardroom.analysis.chemin_de_fer import solve_infinite, solve_shoe
+from cardroom.analysis.finnish import (
+    analyze_21_24_27,
+    analyze_finnish27,
+    solve_21_24_27,
+    strategy_comparison,
+)
 from cardroom.analysis.walk import composition, exact
 from cardroom.cards import Deck
 from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
@@ -39,6 +45,19 @@ def main() -> None:
     timed("chemin de fer, infinite deck", solve_infinite)
     timed("chemin de fer, 6 decks, banker sees his cards", lambda: solve_shoe(None, 6))
     timed("chemin de fer, 8 decks, banker sees his cards", lambda: solve_shoe(None, 8))
+    print("Finnish games, cards drawn with replacement")
+    timed("analyze 21-24-27, source's basic strategy", analyze_21_24_27)
+    timed("solve 21-24-27 (optimal strategy)", solve_21_24_27)
+    timed(
+        "analyze 21-24-27, optimal strategy",
+        lambda: analyze_21_24_27(hits=solve_21_24_27().hits, label="optimal"),
+    )
+    timed("analyze finnish27, every bonus", analyze_finnish27, repeat=2)
+    timed(
+        "strategy 21-24-27 (solve and three analyses)",
+        lambda: strategy_comparison("21-24-27", None),
+        repeat=1,
+    )
     if "--walk" in sys.argv:
         counts = composition(Deck.shoe(8, 0))
         stakes = {"player": 10, "banker": 10, "tie": 10}

@@ -21,13 +21,14 @@ from cardroom.analysis.finnish import (
     analyze_21_24_27,
     analyze_finnish27,
     best_finnish27_table,
+    effects_of_removal,
     solve_21_24_27,
     strategy_comparison,
     summarise,
     table_hits,
 )
 from cardroom.analysis.poker_odds import category_counts
-from cardroom.analysis.report import GameReport
+from cardroom.analysis.report import GameReport, Line, WagerReport
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.cards import JOKER, Card, Rank, Suit
 from cardroom.cli import app
@@ -230,7 +231,7 @@ def test_finnish27_outcomes_beside_the_published_figures(finnish27: GameReport) 
     """Source 000 prints 40.09 / 48.88 / 11.03 for the 6-deck shoe.  Drawn with
     replacement the exact figures are 40.06 / 48.91 / 11.03: the same to within
     0.03 points.  The difference is the model (removal of dealt cards in the
-    finite shoe), not the rules: a 2.5-million-round simulation of fresh 6-deck
+    finite shoe), not the rules: a 2.4-million-round simulation of fresh 6-deck
     shoes through the engine gives the published figures (see the README)."""
     published = {"player": 40.09, "dealer": 48.88, "push": 11.03}
     for name, figure in published.items():
@@ -284,9 +285,10 @@ def test_finnish27_player_wager_with_every_bonus(finnish27: GameReport) -> None:
     and the big 9-9-9 awards (99 and 999 times the table minimum) are rarer
     there.  A simulation of 2.4 million rounds, each from a freshly shuffled
     6-deck shoe through the engine (seeds 11 and 12, see the README), gave the
-    player wager an edge of 1.52% (standard error 0.10 points), the source's
-    figure, and fewer of exactly those bonuses: five of a kind 0.0187% of rounds
-    against 0.0216% here, quads 0.122% against 0.136%, trips 0.82% against 0.85%.
+    player wager an edge of 1.52% (standard error 0.11 points) and bonuses worth
+    7.24%: the source's figures.  It also dealt fewer of exactly those bonuses:
+    five of a kind 0.0187% of rounds against 0.0216% here, quads 0.122% against
+    0.136%, trips 0.82% against 0.85%.
     """
     player = finnish27.wagers["player"]
     assert sum(line.probability for line in player.lines) == 1
@@ -375,11 +377,31 @@ def test_cli_strategy_21_24_27() -> None:
     assert "hard 21" in text.output
 
 
+def test_effects_of_removal_take_one_card_of_each_rank_out() -> None:
+    """The wiring of the effects of removal: one analysis of the full shoe and one
+    per rank with a card of that rank taken out (a stub analysis whose edge is a
+    known function of the odds stands in for the real one)."""
+    seen: list[DrawOdds] = []
+
+    def stub(odds: DrawOdds) -> GameReport:
+        seen.append(odds)
+        ace = odds.odds[RANK_ORDER.index(Rank.ACE)]
+        lines = (Line("win", ace, Fraction(1)), Line("loss", 1 - ace, Fraction(-1)))
+        return GameReport("stub", {}, {"bet": WagerReport("bet", lines)})
+
+    effects = effects_of_removal(Finnish27Rules().shoe, stub)
+    assert len(seen) == 15
+    assert set(effects["bet"]) == set(RANK_ORDER)
+    # the edge is 1 - 2 P(Ace): an Ace out raises it, any other card out lowers it
+    assert effects["bet"][Rank.ACE] == 2 * (Fraction(23, 323) - Fraction(24, 324))
+    assert effects["bet"][Rank.KING] == 2 * (Fraction(24, 323) - Fraction(24, 324))
+    assert effects["bet"][Rank.JOKER] == effects["bet"][Rank.KING]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["analyze", "21-24-27", "--decks", "2"], "replacement"),
-        (["analyze", "finnish27", "--eor"], "replacement"),
         (["analyze", "21-24-27", "--stake", "10"], "finnish27 only"),
         (["analyze", "finnish27", "--strategy", "optimal"], "21-24-27 only"),
         (["analyze", "21-24-27", "--strategy", "best"], "basic or optimal"),

@@ -1861,11 +1861,21 @@ def analyze(
     """Exact probabilities and returns of every wager, from a full shoe."""
     from cardroom import analysis_view
     from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
-    from cardroom.analysis.finnish import analyze_21_24_27, analyze_finnish27, solve_21_24_27
+    from cardroom.analysis.finnish import (
+        DrawOdds,
+        analyze_21_24_27,
+        analyze_finnish27,
+        solve_21_24_27,
+    )
+    from cardroom.analysis.finnish import (
+        effects_of_removal as effects_of_removal_with_replacement,
+    )
+    from cardroom.analysis.report import GameReport
     from cardroom.games.baccarat import BaccaratRules
     from cardroom.games.finnish27 import Finnish27Rules
 
     effects = None
+    eor_note: str | None = None
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.kind == "seats":
@@ -1886,23 +1896,36 @@ def analyze(
         else:
             if decks is not None:
                 raise CliError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
-            if eor:
-                raise CliError(INFINITE_ONLY.format(what="removing a card changes nothing"))
             if isinstance(game_rules, Finnish27Rules):
-                report = analyze_finnish27(
-                    game_rules,
-                    _amount_option(table_min, "--table-min"),
-                    _amount_option(stake, "--stake"),
+                minimum = _amount_option(table_min, "--table-min")
+                stake_size = _amount_option(stake, "--stake")
+
+                def finnish(odds: DrawOdds | None = None) -> GameReport:
+                    return analyze_finnish27(game_rules, minimum, stake_size, odds=odds)
+
+                run = finnish
+            elif strategy_name in ("basic", "optimal"):
+                hits = solve_21_24_27(game_rules).hits if strategy_name == "optimal" else None
+                label = (
+                    "the optimal strategy (cardroom strategy)"
+                    if hits
+                    else "the source's 18-row basic strategy"
                 )
-            elif strategy_name == "basic":
-                report = analyze_21_24_27(game_rules)
-            elif strategy_name == "optimal":
-                solution = solve_21_24_27(game_rules)
-                report = analyze_21_24_27(
-                    game_rules, solution.hits, label="the optimal strategy (cardroom strategy)"
-                )
+
+                def twentyone(odds: DrawOdds | None = None) -> GameReport:
+                    return analyze_21_24_27(game_rules, hits, odds, label)
+
+                run = twentyone
             else:
                 raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
+            report = run()
+            if eor:
+                effects = effects_of_removal_with_replacement(game_rules.shoe, run)
+                eor_note = (
+                    "effects of removal in the model with replacement: each rank's share of "
+                    "the shoe before and after one card of it is taken out; the player's play "
+                    "is unchanged (first-order effects, not the finite shoe's)"
+                )
     if as_json:
         data = report.to_json()
         if effects is not None:
@@ -1910,12 +1933,16 @@ def analyze(
                 wager: {rank.value: f"{v.numerator}/{v.denominator}" for rank, v in per.items()}
                 for wager, per in effects.items()
             }
+            if eor_note:
+                data["effects_of_removal_model"] = eor_note
         sys.stdout.write(json.dumps(data) + "\n")
         return
     console = make_console()
     console.print(analysis_view.report_view(report))
     if effects is not None:
         console.print(analysis_view.eor_table(effects))
+        if eor_note:
+            console.print(eor_note)
 
 
 @app.command()

@@ -77,6 +77,7 @@ __all__ = [
     "analyze_21_24_27",
     "analyze_finnish27",
     "best_finnish27_table",
+    "effects_of_removal",
     "solve_21_24_27",
     "strategy_comparison",
     "summarise",
@@ -604,6 +605,33 @@ def table_hits(table: Mapping[Total, Mapping[Total, bool]]) -> Hits:
     return hits
 
 
+# -- effects of removal ------------------------------------------------------------
+def effects_of_removal(
+    shoe: ShoeRules, analyze: Callable[[DrawOdds], GameReport]
+) -> dict[str, dict[Rank, Fraction]]:
+    """Wager -> rank -> change in expected return per unit staked when one card of
+    that rank leaves the full shoe, **in the model with replacement**: each analysis
+    draws with replacement from the shoe's proportions, before and after the card
+    is taken out.  The player's play stays as it was (``analyze`` fixes it).
+
+    This is the first-order effect a card counter uses; it is not the finite-shoe
+    effect (which needs the finite-shoe analysis this module does not build).
+    """
+    counts = {
+        rank: shoe.decks * (shoe.jokers_per_deck if rank is Rank.JOKER else 4)
+        for rank in RANK_ORDER
+    }
+    base = analyze(DrawOdds.of_counts(counts))
+    result: dict[str, dict[Rank, Fraction]] = {wager: {} for wager in base.wagers}
+    for rank in RANK_ORDER:
+        if not counts[rank]:
+            continue
+        after = analyze(DrawOdds.of_counts({**counts, rank: counts[rank] - 1}))
+        for wager, report in base.wagers.items():
+            result[wager][rank] = report.house_edge - after.wagers[wager].house_edge
+    return result
+
+
 # -- 21-24-27 -------------------------------------------------------------------
 @dataclass(frozen=True)
 class StrategyCell:
@@ -863,10 +891,13 @@ class TargetSummary:
     exceptions: tuple[Total, ...]
 
     def label(self) -> str:
-        def one(value: int | None) -> str:
-            return "forced" if value is None else str(value)
-
-        text = f"hit to hard {one(self.hard)}, soft {one(self.soft)}"
+        if self.hard is not None and self.soft is not None:
+            text = f"hit to hard {self.hard}, soft {self.soft}"
+        else:
+            text = ", ".join(
+                f"{kind} forced" if value is None else f"hit to {kind} {value}"
+                for kind, value in (("hard", self.hard), ("soft", self.soft))
+            )
         if self.exceptions:
             text += " (except " + ", ".join(str(t) for t in self.exceptions) + ")"
         return text
