@@ -1995,6 +1995,113 @@ def strategy(
 
 
 @app.command()
+def simulate(
+    game_id: GameArg,
+    rounds_wanted: Annotated[
+        int, typer.Option("--rounds", min=1, help="Rounds to play.", show_default=False)
+    ],
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the run.")] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Worker processes (default: every core)."),
+    ] = None,
+    rules: RulesOpt = None,
+    as_json: JsonOpt = False,
+    strategy_name: Annotated[
+        str, typer.Option("--strategy", help="21-24-27: the player's play, basic or optimal.")
+    ] = "basic",
+    session_rounds: Annotated[
+        int | None,
+        typer.Option("--session-rounds", min=1, help="Also report sessions of this many rounds."),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="FILE.png", help="Draw the session results (Matplotlib)."),
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (worker processes) or ray.")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray: the cluster's address.")
+    ] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact/--no-exact", help="Show the exact analysis beside it.")
+    ] = True,
+) -> None:
+    """Play many rounds through real shoes, fast, with every wager staked."""
+    import os
+
+    from cardroom import simulation_view
+    from cardroom.simulation.runner import batches, exact_means, run
+
+    with person_errors():
+        game, game_rules = load_game(game_id, rules)
+        if strategy_name not in ("basic", "optimal"):
+            raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
+        if strategy_name != "basic" and game.id != "21-24-27":
+            raise CliError("--strategy is for 21-24-27 only")
+        if plot is not None and not session_rounds:
+            raise CliError("--plot draws the sessions: give --session-rounds too")
+        if address is not None and backend != "ray":
+            raise CliError("--address is for --backend ray")
+        if session_rounds and session_rounds > rounds_wanted:
+            raise CliError("--session-rounds: a session cannot be longer than the run")
+        count = workers or os.cpu_count() or 1
+        plan = batches(rounds_wanted, session_rounds or 0)
+        show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
+        if show_bar:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.speed} rounds/s"),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            with bar:
+                task = bar.add_task(game.id, total=rounds_wanted)
+                result = run(
+                    game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
+                    strategy_name, backend, address,
+                    lambda n: bar.advance(task, n),
+                )  # fmt: skip
+        else:
+            result = run(
+                game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
+                strategy_name, backend, address,
+            )  # fmt: skip
+        means = exact_means(game.id, game_rules, strategy_name) if exact else {}
+        note = ""
+        if means and game.id in ("finnish27", "21-24-27"):
+            note = (
+                "exact: off the top of a full shoe with cards drawn with replacement "
+                "(cardroom analyze); real shoes differ a little (see the README)"
+            )
+        elif means:
+            note = "exact: off the top of a full shoe (cardroom analyze)"
+        if plot is not None:
+            simulation_view.session_plot(result, means, plot)
+    if as_json:
+        data = simulation_view.run_json(result, means)
+        if plot is not None:
+            data["plot"] = str(plot)
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    console = make_console()
+    console.print(simulation_view.run_view(result, means, note))
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+@app.command()
 def rounds(game_id: GameArg, rules: RulesOpt = None) -> None:
     """The test lab's tool: one stacked round per line of standard input, JSON out.
 

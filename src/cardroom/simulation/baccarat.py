@@ -1,0 +1,176 @@
+"""The punto banco kernel (``punto-banco`` and ``baccarat27``).
+
+The kernel's tables come from the engine: card points from
+:func:`~cardroom.games.baccarat.card_value`, the draws from the rules'
+:class:`~cardroom.games.baccarat.Tableau` methods, and each wager's net result by
+outcome, banker total and pairs from the rules' paytable.  The flow of a coup
+(deal P B P B, naturals, the player's draw, the banker's) is re-expressed, and
+the differential test plays it against the engine on the same shoes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numba import njit
+
+from cardroom.analysis.walk import RANK_ORDER
+from cardroom.cards import Card, Rank, Suit
+from cardroom.games.baccarat import BaccaratRules, card_value
+from cardroom.simulation.common import BatchResult, ShoeTables, card_of, new_shoe, units
+
+__all__ = ["BaccaratKernel"]
+
+OUTCOMES = ("player", "banker", "tie")
+
+
+def _card_with_value(value: int) -> Card:
+    rank = Rank.TEN if value == 0 else next(r for r in RANK_ORDER if r.number == value)
+    return Card(rank, Suit.SPADES)
+
+
+@dataclass(frozen=True)
+class BaccaratKernel:
+    """A compiled punto banco game for one set of rules."""
+
+    rules: BaccaratRules
+    outcome_names: tuple[str, ...] = OUTCOMES
+
+    @property
+    def wager_ids(self) -> tuple[str, ...]:
+        return self.rules.wager_ids
+
+    @property
+    def unit(self) -> int:
+        r = self.rules
+        pays = [r.player_pays, r.banker_pays, r.tie_pays, r.pair_pays, r.b27_pays]
+        return units(pays + [special.pays for special in r.banker_pays_by_total])
+
+    def tables(self) -> tuple[np.ndarray, ...]:
+        rules, unit = self.rules, self.unit
+        shoe = ShoeTables.of(rules.shoe)
+        value = np.array([card_value(card_of(c)) for c in range(52)] + [0], np.int8)
+        tableau = rules.tableau
+        player_draws = np.array([tableau.player_draws(t) for t in range(10)], np.bool_)
+        banker_draws = np.zeros((10, 11), np.bool_)
+        naturals = np.array([tableau.is_natural(t) for t in range(10)], np.bool_)
+        for banker in range(10):
+            for third in range(10):
+                banker_draws[banker, third] = tableau.banker_draws(banker, _card_with_value(third))
+            banker_draws[banker, 10] = tableau.banker_draws(banker, None)
+        # a coup's cell: ((outcome * 10 + banker total) * 2 + player pair) * 2 + banker pair
+        net = np.zeros((len(self.wager_ids), 120), np.int64)
+        for w, wager in enumerate(self.wager_ids):
+            for cell in range(120):
+                outcome, rest = divmod(cell, 40)
+                total, pairs = divmod(rest, 4)
+                ppair, bpair = divmod(pairs, 2)
+                value_net = _net(rules, wager, OUTCOMES[outcome], total, bool(ppair), bool(bpair))
+                net[w, cell] = int(value_net * unit)
+        return shoe.base, value, naturals, player_draws, banker_draws, net
+
+    def run(
+        self,
+        state: np.ndarray,
+        rounds: int,
+        session: int = 0,
+        record: bool = False,
+    ) -> tuple[BatchResult, np.ndarray]:
+        """Play ``rounds`` coups through shoes shuffled from ``state``.
+
+        With ``record``, also return each coup's cell (for the tests).
+        """
+        base, value, naturals, player_draws, banker_draws, net = self.tables()
+        shoe = self.rules.shoe
+        cells = np.zeros(net.shape[1], np.int64)
+        sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
+        rec_cell = np.zeros(rounds if record else 0, np.int16)
+        played, shoes = _play(
+            state, base, value, naturals, player_draws, banker_draws, net,
+            shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
+            cells, sessions, record, rec_cell,
+        )  # fmt: skip
+        return BatchResult.of_cells(
+            played, shoes, cells, net, self.cell_outcome(), sessions
+        ), rec_cell
+
+    def cell_outcome(self) -> np.ndarray:
+        """The outcome (index into outcome_names) of each cell."""
+        return np.arange(120, dtype=np.int64) // 40
+
+    def cell_nets(self) -> np.ndarray:
+        return self.tables()[-1]
+
+
+def _net(
+    rules: BaccaratRules, wager: str, outcome: str, banker: int, ppair: bool, bpair: bool
+) -> Fraction:
+    """A wager's net result per unit staked (the paytable of BaccaratRound.settle)."""
+    if wager in ("player", "banker"):
+        if outcome == "tie":
+            return Fraction(0)
+        if outcome != wager:
+            return Fraction(-1)
+        return rules.player_pays if wager == "player" else rules.banker_odds(banker)
+    if wager == "tie":
+        return rules.tie_pays if outcome == "tie" else Fraction(-1)
+    if wager in ("player_pair", "banker_pair"):
+        return rules.pair_pays if (ppair if wager == "player_pair" else bpair) else Fraction(-1)
+    if wager == "b27":
+        win = outcome == "banker" and banker in rules.b27_totals
+        return rules.b27_pays if win else Fraction(-1)
+    raise ValueError(f"wager: {wager} is not a punto banco wager")
+
+
+@njit(cache=True)
+def _play(
+    state: np.ndarray, base: np.ndarray, value: np.ndarray, naturals: np.ndarray,
+    player_draws: np.ndarray, banker_draws: np.ndarray, net: np.ndarray,
+    burn: int, burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
+    cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """Play ``rounds`` coups; count each coup's cell (outcome, banker total, pairs)."""
+    size = base.shape[0]
+    cards = base.copy()
+    wagers = net.shape[0]
+    mod10 = np.arange(20).astype(np.int64) % 10
+    rank = np.arange(53).astype(np.int64) // 4
+    pos = size
+    shoes = 0
+    played = 0
+    while played < rounds:
+        if shoes == 0 or pos >= reshuffle_after:
+            pos = new_shoe(state, cards, burn, burn_by_first_card)
+            shoes += 1
+        if pos + 6 > size:  # a coup takes at most six cards; the engine never runs out
+            break
+        p1 = cards[pos]
+        b1 = cards[pos + 1]
+        p2 = cards[pos + 2]
+        b2 = cards[pos + 3]
+        pos += 4
+        player = mod10[value[p1] + value[p2]]
+        banker = mod10[value[b1] + value[b2]]
+        if not (naturals[player] or naturals[banker]):
+            third = 10
+            if player_draws[player]:
+                third = value[cards[pos]]
+                pos += 1
+                player = mod10[player + third]
+            if banker_draws[banker, third]:
+                banker = mod10[banker + value[cards[pos]]]
+                pos += 1
+        outcome = 0 if player > banker else (1 if banker > player else 2)
+        cell = ((outcome * 10 + banker) * 2 + (rank[p1] == rank[p2])) * 2 + (rank[b1] == rank[b2])
+        cells[cell] += 1
+        if session:
+            s = played // session
+            if s < sessions.shape[0]:
+                for w in range(wagers):
+                    sessions[s, w] += net[w, cell]
+        if record:
+            rec_cell[played] = cell
+        played += 1
+    return played, shoes

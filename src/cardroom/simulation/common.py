@@ -1,0 +1,114 @@
+"""What every kernel shares: card codes, the shoe's handling, and the batch result.
+
+A card is a small integer: ``rank * 4 + suit`` with ranks in the order of
+:data:`cardroom.analysis.walk.RANK_ORDER` (Ace first) and suits in the order of
+:class:`cardroom.cards.Suit`; a Joker is 52.  A shoe is the engine's own card
+list (``ShoeRules.cards()``) as codes; a shuffle permutes an index array into it,
+exactly as :class:`cardroom.shoe.Shoe` applies a shuffler's permutation, so the
+engine can be dealt the very same shoes in the differential tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+from numba import njit
+
+from cardroom.analysis.walk import RANK_ORDER
+from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.shoe import ShoeRules
+from cardroom.simulation.prng import shuffle_in_place
+
+__all__ = ["JOKER_CODE", "BatchResult", "ShoeTables", "card_of", "code_of", "units"]
+
+JOKER_CODE = 52
+_SUITS = tuple(Suit)
+
+
+def code_of(card: Card) -> int:
+    if card.rank is Rank.JOKER:
+        return JOKER_CODE
+    assert card.suit is not None
+    return RANK_ORDER.index(card.rank) * 4 + _SUITS.index(card.suit)
+
+
+def card_of(code: int) -> Card:
+    if code == JOKER_CODE:
+        return JOKER
+    return Card(RANK_ORDER[code // 4], _SUITS[code % 4])
+
+
+def units(values: list[Fraction]) -> int:
+    """The smallest number of parts of a stake in which every value is whole."""
+    return lcm(*(Fraction(v).denominator for v in values))
+
+
+@dataclass(frozen=True)
+class ShoeTables:
+    """A shoe's cards as codes and its handling, for a kernel."""
+
+    base: np.ndarray  # codes, in the order of ShoeRules.cards()
+    burn: int
+    burn_by_first_card: bool
+    reshuffle_after: int
+
+    @classmethod
+    def of(cls, rules: ShoeRules) -> ShoeTables:
+        base = np.array([code_of(card) for card in rules.cards()], dtype=np.int8)
+        return cls(base, rules.burn, rules.burn_by_first_card, rules.reshuffle_after)
+
+
+@dataclass
+class BatchResult:
+    """What one batch of rounds added up to (exact integers; nets in 1/unit stakes).
+
+    A kernel counts each round in a *cell* (outcome, bonus, totals: whatever
+    decides every wager's net), so the sums follow from the cell counts.
+    """
+
+    rounds: int
+    shoes: int
+    cells: np.ndarray  # rounds per cell
+    outcomes: np.ndarray  # rounds per outcome
+    net: np.ndarray  # per wager: sum of net results, in units
+    net_squared: np.ndarray  # per wager: sum of squared net results, in units**2
+    sessions: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+
+    @classmethod
+    def of_cells(
+        cls,
+        rounds: int,
+        shoes: int,
+        cells: np.ndarray,
+        net: np.ndarray,
+        outcome_of: np.ndarray,
+        sessions: np.ndarray,
+        outcomes: int | None = None,
+    ) -> BatchResult:
+        """Sums from cell counts: ``net[w, cell]`` and ``outcome_of[cell]``."""
+        counts = np.bincount(outcome_of, weights=cells, minlength=outcomes or 0)
+        return cls(
+            rounds,
+            shoes,
+            cells,
+            np.rint(counts).astype(np.int64),
+            net @ cells,
+            (net * net) @ cells,
+            sessions,
+        )
+
+
+@njit(inline="always")
+def new_shoe(state: np.ndarray, cards: np.ndarray, burn: int, burn_by_first_card: bool) -> int:
+    """Shuffle ``cards`` in place (each shuffle continues from the last order, as
+    :func:`cardroom.simulation.prng.shuffled_orders` does with indices), burn as the
+    rules say, and return the position of the next card."""
+    n: int = cards.shape[0]
+    shuffle_in_place(state, cards)
+    if burn_by_first_card:
+        number = int(cards[0]) // 4 + 1 if cards[0] != JOKER_CODE else 0
+        return min(1 + min(number, 10), n)
+    return min(burn, n)

@@ -1,0 +1,308 @@
+"""Runs of many rounds: fixed seeded batches, on local workers or on Ray.
+
+A run of ``rounds`` rounds is cut into batches of a fixed size (the last one
+shorter), whatever the number of workers.  Batch ``i`` shuffles from the state
+``SeedSequence(seed, spawn_key=(i,))`` gives, and each batch starts a fresh shoe,
+so the summed counts depend only on the seed, the rounds and the rules: one
+worker, two workers or a Ray cluster give the same numbers.
+
+Sessions (``session`` rounds each) never straddle batches: the batch size is
+then a multiple of the session length, and a last incomplete session is left out.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numpy as np
+
+from cardroom.simulation.common import BatchResult
+from cardroom.simulation.prng import batch_state
+
+__all__ = [
+    "BATCH_ROUNDS",
+    "Kernel",
+    "RunResult",
+    "WagerFigures",
+    "batches",
+    "kernel_for",
+    "run",
+]
+
+#: rounds per batch (a run's results do not depend on how batches meet workers)
+BATCH_ROUNDS = 1 << 20
+
+
+class Kernel(Protocol):
+    """A compiled game: what the runner needs of it."""
+
+    @property
+    def wager_ids(self) -> tuple[str, ...]: ...
+
+    @property
+    def outcome_names(self) -> tuple[str, ...]: ...
+
+    @property
+    def unit(self) -> int: ...
+
+    def run(
+        self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
+    ) -> tuple[BatchResult, np.ndarray]: ...
+
+
+def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
+    """The kernel of ``game_id`` under ``rules`` (21-24-27: the player's ``strategy``)."""
+    from cardroom.games.baccarat import BaccaratRules
+
+    if isinstance(rules, BaccaratRules):
+        from cardroom.simulation.baccarat import BaccaratKernel
+
+        kernel: Kernel = BaccaratKernel(rules)
+        return kernel
+    from cardroom.games.finnish27 import Finnish27Rules
+    from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
+
+    if isinstance(rules, Finnish27Rules):
+        from cardroom.simulation.finnish import Finnish27Kernel
+
+        kernel = Finnish27Kernel(rules)
+        return kernel
+    if isinstance(rules, TwentyOne2427Rules):
+        from cardroom.simulation.finnish import TwentyOne2427Kernel
+
+        kernel = TwentyOne2427Kernel.build(rules, strategy)
+        return kernel
+    raise ValueError(f"game: {game_id} has no simulation kernel yet")
+
+
+def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> list[int]:
+    """The rounds of each batch of a run."""
+    if rounds <= 0:
+        raise ValueError("rounds: must be at least 1")
+    if session < 0:
+        raise ValueError("session-rounds: must be at least 1")
+    if session:
+        size = max(1, size // session) * session
+    full, rest = divmod(rounds, size)
+    return [size] * full + ([rest] if rest else [])
+
+
+def _run_batch(
+    game_id: str, rules: Any, strategy: str, seed: int, index: int, rounds: int, session: int
+) -> BatchResult:
+    kernel = kernel_for(game_id, rules, strategy)
+    result, _ = kernel.run(batch_state(seed, index), rounds, session)
+    if result.rounds < rounds:
+        raise ValueError(
+            "rules: the shoe ran out in the middle of a round; the reshuffle point leaves "
+            "too few cards behind it for the simulation"
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class WagerFigures:
+    """One wager's simulated mean net result per unit staked, with its spread."""
+
+    mean: float
+    std_dev: float
+    std_error: float
+    exact: Fraction | None = None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        half = 1.959963984540054 * self.std_error
+        return (self.mean - half, self.mean + half)
+
+    @property
+    def z(self) -> float | None:
+        """Standard errors between the simulated mean and the exact value."""
+        if self.exact is None or self.std_error == 0:
+            return None
+        return (self.mean - float(self.exact)) / self.std_error
+
+
+@dataclass
+class RunResult:
+    """A whole run: exact integer sums, and the figures that follow."""
+
+    game: str
+    rounds: int
+    seed: int
+    seconds: float
+    shoes: int
+    outcome_names: tuple[str, ...]
+    wager_ids: tuple[str, ...]
+    unit: int
+    outcomes: np.ndarray
+    net: np.ndarray
+    net_squared: np.ndarray
+    sessions: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+    session_rounds: int = 0
+    workers: int = 1
+    backend: str = "local"
+
+    def wager(self, index: int, exact: Fraction | None = None) -> WagerFigures:
+        n = self.rounds
+        mean = int(self.net[index]) / (n * self.unit)
+        square = int(self.net_squared[index]) / (n * self.unit**2)
+        std = math.sqrt(max(square - mean * mean, 0.0))
+        return WagerFigures(mean, std, std / math.sqrt(n), exact)
+
+    def outcome_counts(self) -> dict[str, int]:
+        return {name: int(c) for name, c in zip(self.outcome_names, self.outcomes, strict=True)}
+
+    def session_nets(self, index: int) -> np.ndarray:
+        """Each complete session's net result for one wager, per unit staked."""
+        return self.sessions[:, index] / self.unit
+
+
+def run(
+    game_id: str,
+    rules: Any,
+    rounds: int,
+    seed: int = 0,
+    workers: int = 1,
+    session: int = 0,
+    strategy: str = "basic",
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play ``rounds`` rounds of ``game_id`` in seeded batches and add them up.
+
+    ``progress`` is called with the rounds of each batch as it completes.
+    """
+    if workers < 1:
+        raise ValueError("workers: must be at least 1")
+    if seed < 0:
+        raise ValueError("seed: must be 0 or more")
+    plan = batches(rounds, session)
+    kernel = kernel_for(game_id, rules, strategy)
+    start = time.perf_counter()
+    jobs = [(game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan)]
+    if backend == "ray":
+        results = _run_ray(jobs, address, progress)
+    elif backend != "local":
+        raise ValueError(f"backend: local or ray, not {backend!r}")
+    elif workers == 1 or len(plan) == 1:
+        results = []
+        for job in jobs:
+            results.append(_run_batch(*job))
+            if progress:
+                progress(job[5])
+    else:
+        results = _run_pool(jobs, workers, progress)
+    seconds = time.perf_counter() - start
+    return _merge(game_id, seed, kernel, results, seconds, session, workers, backend)
+
+
+def _run_pool(
+    jobs: Sequence[tuple[Any, ...]], workers: int, progress: Callable[[int], None] | None
+) -> list[BatchResult]:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: list[Future[BatchResult]] = [pool.submit(_run_batch, *job) for job in jobs]
+        if progress is not None:
+            report = progress
+            for future, job in zip(futures, jobs, strict=True):
+                future.add_done_callback(_reporter(report, int(job[5])))
+        return [future.result() for future in futures]
+
+
+def _reporter(progress: Callable[[int], None], rounds: int) -> Callable[[Any], None]:
+    def done(_future: Any) -> None:
+        progress(rounds)
+
+    return done
+
+
+def _run_ray(
+    jobs: Sequence[tuple[Any, ...]], address: str | None, progress: Callable[[int], None] | None
+) -> list[BatchResult]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(
+            "backend: Ray is not installed; install it with `pip install cardroom[ray]`"
+        ) from None
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    remote = ray.remote(_run_batch)
+    refs = [remote.remote(*job) for job in jobs]
+    pending = list(refs)
+    sizes = {ref: job[5] for ref, job in zip(refs, jobs, strict=True)}
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        if progress:
+            for ref in done:
+                progress(sizes[ref])
+    return list(ray.get(refs))
+
+
+def _total(parts: Sequence[np.ndarray], size: int) -> np.ndarray:
+    total = np.zeros(size, dtype=object)
+    for part in parts:
+        total += np.array([int(x) for x in part], dtype=object)
+    return total
+
+
+def _merge(
+    game_id: str,
+    seed: int,
+    kernel: Kernel,
+    results: Sequence[BatchResult],
+    seconds: float,
+    session: int,
+    workers: int,
+    backend: str,
+) -> RunResult:
+    wagers = len(kernel.wager_ids)
+    sessions = [r.sessions for r in results if r.sessions.size]
+    return RunResult(
+        game=game_id,
+        rounds=sum(r.rounds for r in results),
+        seed=seed,
+        seconds=seconds,
+        shoes=sum(r.shoes for r in results),
+        outcome_names=kernel.outcome_names,
+        wager_ids=kernel.wager_ids,
+        unit=kernel.unit,
+        # summed as Python integers: squares of big payouts over billions of rounds
+        # would overflow 64 bits
+        outcomes=_total([r.outcomes for r in results], len(kernel.outcome_names)),
+        net=_total([r.net for r in results], wagers),
+        net_squared=_total([r.net_squared for r in results], wagers),
+        sessions=np.concatenate(sessions) if sessions else np.zeros((0, wagers), np.int64),
+        session_rounds=session,
+        workers=workers,
+        backend=backend,
+    )
+
+
+def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, Fraction]:
+    """Each wager's exact expected net result per unit staked, off the top of a
+    full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: with cards
+    drawn with replacement)."""
+    from cardroom.games.baccarat import BaccaratRules
+    from cardroom.games.finnish27 import Finnish27Rules
+
+    if isinstance(rules, BaccaratRules):
+        from cardroom.analysis.baccarat import analyze_baccarat
+
+        report = analyze_baccarat(rules, game_id)
+    elif isinstance(rules, Finnish27Rules):
+        from cardroom.analysis.finnish import analyze_finnish27
+
+        report = analyze_finnish27(rules)
+    else:
+        from cardroom.analysis.finnish import analyze_21_24_27, solve_21_24_27
+
+        hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
+        report = analyze_21_24_27(rules, hits)
+    return {wager: -w.house_edge for wager, w in report.wagers.items()}

@@ -1,0 +1,152 @@
+"""How a simulation run is shown: Rich tables, JSON, and the session plot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from cardroom.simulation.runner import RunResult
+
+__all__ = ["run_json", "run_view", "session_plot", "session_summary"]
+
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def session_summary(result: RunResult, index: int) -> dict[str, Any]:
+    """Percentiles of a session's net result (units of stake) and the chance of
+    finishing ahead, even or behind."""
+    nets = result.session_nets(index)
+    return {
+        "sessions": int(nets.size),
+        "rounds_per_session": result.session_rounds,
+        "percentiles": {str(p): float(np.percentile(nets, p)) for p in PERCENTILES},
+        "mean": float(nets.mean()),
+        "ahead": float((nets > 0).mean()),
+        "even": float((nets == 0).mean()),
+        "behind": float((nets < 0).mean()),
+    }
+
+
+def run_json(result: RunResult, exact: Mapping[str, Fraction]) -> dict[str, Any]:
+    wagers: dict[str, Any] = {}
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, exact.get(wager))
+        entry: dict[str, Any] = {
+            "mean": figures.mean,
+            "ci95": list(figures.ci95),
+            "std_dev": figures.std_dev,
+            "std_error": figures.std_error,
+        }
+        if figures.exact is not None:
+            entry["exact"] = _fraction(figures.exact)
+            entry["exact_decimal"] = float(figures.exact)
+            entry["z"] = figures.z
+        if result.session_rounds and result.sessions.size:
+            entry["sessions"] = session_summary(result, i)
+        wagers[wager] = entry
+    return {
+        "game": result.game,
+        "rounds": result.rounds,
+        "seed": result.seed,
+        "seconds": result.seconds,
+        "rounds_per_second": result.rounds / result.seconds if result.seconds else None,
+        "workers": result.workers,
+        "backend": result.backend,
+        "shoes": result.shoes,
+        "outcomes": result.outcome_counts(),
+        "wagers": wagers,
+    }
+
+
+def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) -> RenderableType:
+    rate = result.rounds / result.seconds if result.seconds else float("nan")
+    head = Text(
+        f"{result.game}: {result.rounds:,} rounds through {result.shoes:,} shoes, seed "
+        f"{result.seed}, {result.workers} worker(s) ({result.backend}), {result.seconds:.2f} s "
+        f"= {rate:,.0f} rounds/s"
+    )
+    outcomes = Table(title="Outcomes", title_justify="left")
+    outcomes.add_column("outcome")
+    outcomes.add_column("rounds", justify="right")
+    outcomes.add_column("share", justify="right")
+    for name, count in result.outcome_counts().items():
+        outcomes.add_row(name, f"{count:,}", f"{count / result.rounds:.4%}")
+    wagers = Table(
+        title="Net result per unit staked (95% confidence interval)", title_justify="left"
+    )
+    for column in ("wager", "mean", "95% CI", "std dev", "exact", "std errors apart"):
+        wagers.add_column(column, justify="left" if column == "wager" else "right")
+    for i, wager in enumerate(result.wager_ids):
+        f = result.wager(i, exact.get(wager))
+        lo, hi = f.ci95
+        wagers.add_row(
+            wager,
+            f"{f.mean:+.5f}",
+            f"[{lo:+.5f}, {hi:+.5f}]",
+            f"{f.std_dev:.4f}",
+            "-" if f.exact is None else f"{float(f.exact):+.5f}",
+            "-" if f.z is None else f"{f.z:+.2f}",
+        )
+    parts: list[RenderableType] = [head, outcomes, wagers]
+    if exact_note:
+        parts.append(Text(exact_note))
+    if result.session_rounds and result.sessions.size:
+        sessions = Table(
+            title=f"Sessions of {result.session_rounds:,} rounds: net result in stakes",
+            title_justify="left",
+        )
+        sessions.add_column("wager")
+        for p in PERCENTILES:
+            sessions.add_column(f"p{p}", justify="right")
+        sessions.add_column("ahead", justify="right")
+        for i, wager in enumerate(result.wager_ids):
+            s = session_summary(result, i)
+            sessions.add_row(
+                wager,
+                *(f"{s['percentiles'][str(p)]:+.1f}" for p in PERCENTILES),
+                f"{s['ahead']:.1%}",
+            )
+        parts.append(sessions)
+        parts.append(Text(f"{result.sessions.shape[0]:,} complete sessions"))
+    return Group(*parts)
+
+
+def session_plot(result: RunResult, exact: Mapping[str, Fraction], path: Path) -> None:
+    """Histograms of the session results, one panel per wager, with the exact
+    expectation of a session marked where it is known."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError(
+            "--plot: Matplotlib is not installed; install it with `pip install cardroom[plot]`"
+        ) from None
+    wagers = result.wager_ids
+    fig, axes = plt.subplots(len(wagers), 1, figsize=(8, 2.6 * len(wagers)), squeeze=False)
+    for i, wager in enumerate(wagers):
+        ax = axes[i][0]
+        nets = result.session_nets(i)
+        ax.hist(nets, bins=60, color="#4c72b0")
+        if wager in exact:
+            expected = float(exact[wager]) * result.session_rounds
+            ax.axvline(expected, color="#c44e52", label=f"exact expectation {expected:+.2f}")
+            ax.legend(loc="upper right")
+        ax.set_title(f"{result.game} {wager}: {nets.size:,} sessions of {result.session_rounds:,}")
+        ax.set_xlabel("net result of a session, in stakes")
+        ax.set_ylabel("sessions")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

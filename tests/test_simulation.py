@@ -1,0 +1,195 @@
+"""The simulation kernels against the engine, the shuffle, and the runner.
+
+The differential tests deal the very same shoes to a kernel and to the engine
+(:class:`cardroom.table.Table` with a shuffler that replays the kernel's
+shuffles) and demand, round by round, the same outcome, the same bonus or totals,
+and the same net result on every wager.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from cardroom.analysis.finnish import solve_21_24_27
+from cardroom.games import get_game
+from cardroom.games.base import Action, Round
+from cardroom.games.baccarat import BaccaratRound
+from cardroom.games.finnish27 import Finnish27Round
+from cardroom.games.hands import finnish_total
+from cardroom.games.twentyone_24_27 import TableStrategy
+from cardroom.money import Ledger
+from cardroom.shoe import Shoe
+from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, poker_category
+from cardroom.simulation.prng import batch_state, shuffled_orders
+from cardroom.simulation.runner import batches, exact_means, kernel_for, run
+from cardroom.table import Table
+
+ROUNDS = 100_000
+
+
+class Replay:
+    """A shuffler that hands out given permutations, one per shuffle."""
+
+    def __init__(self, orders: np.ndarray) -> None:
+        self.orders: Iterator[np.ndarray] = iter(orders)
+
+    def permutation(self, n: int) -> list[int]:
+        order = next(self.orders)
+        assert len(order) == n
+        return [int(i) for i in order]
+
+
+def engine_cell(game_id: str, rnd: Round) -> int:
+    """The kernel's cell of an engine round."""
+    if isinstance(rnd, BaccaratRound):
+        outcome = ("player", "banker", "tie").index(rnd.outcome or "")
+        banker = rnd.total("banker")
+        return ((outcome * 10 + banker) * 2 + rnd.pair("player")) * 2 + rnd.pair("banker")
+    outcome = ("player", "dealer", "push").index(rnd.outcome or "")
+    if isinstance(rnd, Finnish27Round):
+        bonus = 0 if rnd.bonus_key is None else BONUS_KEYS.index(rnd.bonus_key) + 1
+        return outcome * BONUSES + bonus
+    return outcome
+
+
+def decider(game_id: str, strategy: str, rules: Any) -> Callable[[Round], Action] | None:
+    if game_id != "21-24-27":
+        return None
+    if strategy == "basic":
+        return TableStrategy().play
+    solution = solve_21_24_27(rules)
+
+    def decide(rnd: Round) -> Action:
+        player = finnish_total(rnd.hands["player"])
+        dealer = finnish_total(rnd.hands["dealer"][:2])
+        return Action.HIT if solution.hits(player, dealer) else Action.STAND
+
+    return decide
+
+
+@pytest.mark.parametrize(
+    ("game_id", "strategy"),
+    [
+        ("punto-banco", "basic"),
+        ("baccarat27", "basic"),
+        ("finnish27", "basic"),
+        ("21-24-27", "basic"),
+        ("21-24-27", "optimal"),
+    ],
+)
+def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str) -> None:
+    game = get_game(game_id)
+    rules = game.load_rules()
+    kernel = kernel_for(game_id, rules, strategy)
+    result, cells = kernel.run(batch_state(2026, 7), ROUNDS, record=True)
+    assert result.rounds == ROUNDS
+    orders = shuffled_orders(batch_state(2026, 7), rules.shoe.size, result.shoes)
+    table = Table(game, rules, Shoe(rules.shoe, Replay(orders)), Ledger(Fraction(10**9)))
+    stake = rules.table.minimum
+    wagers = {w: stake for w in kernel.wager_ids}
+    net = kernel.cell_nets() if hasattr(kernel, "cell_nets") else None
+    decide = decider(game_id, strategy, rules)
+    mismatches = 0
+    for i in range(ROUNDS):
+        rnd = table.play(wagers, decide)
+        table.finish(rnd)
+        cell = engine_cell(game_id, rnd)
+        if cell != cells[i]:
+            mismatches += 1
+            assert mismatches < 5, f"round {i}: engine {rnd.outcome} cell {cell}, kernel {cells[i]}"
+        if net is not None:
+            for w, wager in enumerate(kernel.wager_ids):
+                assert rnd.net[wager] / stake == Fraction(int(net[w, cell]), kernel.unit)
+    assert mismatches == 0
+    assert table.source.shuffles == result.shoes
+
+
+def test_rounds_add_up_and_ledger_sums_match() -> None:
+    kernel = kernel_for("finnish27", get_game("finnish27").load_rules())
+    result, cells = kernel.run(batch_state(1, 0), 20_000, record=True)
+    assert result.cells.sum() == 20_000 == result.outcomes.sum()
+    assert np.array_equal(np.bincount(cells, minlength=result.cells.size), result.cells)
+
+
+def test_shuffle_is_uniform() -> None:
+    """Each card's position after a shuffle: chi-square over a 13-card deck, and
+    every ordered pair of positions of two cards."""
+    orders = shuffled_orders(batch_state(5, 0), 13, 60_000)
+    where = np.argsort(orders, axis=1)  # where each card went
+    for card in (0, 6, 12):
+        counts = np.bincount(where[:, card], minlength=13)
+        assert stats.chisquare(counts).pvalue > 0.001
+    pairs = np.bincount(where[:, 0] * 13 + where[:, 1], minlength=169)
+    pairs = pairs[[a * 13 + b for a in range(13) for b in range(13) if a != b]]
+    assert stats.chisquare(pairs).pvalue > 0.001
+
+
+def test_seeds_give_their_own_stream() -> None:
+    a = shuffled_orders(batch_state(1, 0), 52, 3)
+    assert np.array_equal(a, shuffled_orders(batch_state(1, 0), 52, 3))
+    assert not np.array_equal(a, shuffled_orders(batch_state(1, 1), 52, 3))
+    assert not np.array_equal(a, shuffled_orders(batch_state(2, 0), 52, 3))
+    with pytest.raises(ValueError, match="seed"):
+        batch_state(-1, 0)
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    rules = get_game("punto-banco").load_rules()
+    one = run("punto-banco", rules, 2_500_000, seed=9, workers=1)
+    two = run("punto-banco", rules, 2_500_000, seed=9, workers=2)
+    assert len(batches(2_500_000)) == 3
+    assert one.rounds == two.rounds == 2_500_000
+    assert list(one.outcomes) == list(two.outcomes)
+    assert list(one.net) == list(two.net) and list(one.net_squared) == list(two.net_squared)
+    other = run("punto-banco", rules, 2_500_000, seed=10, workers=2)
+    assert list(other.outcomes) != list(one.outcomes)
+
+
+def test_batches_keep_sessions_whole() -> None:
+    assert batches(10, 0, size=4) == [4, 4, 2]
+    assert batches(10, 3, size=4) == [3, 3, 3, 1]
+    with pytest.raises(ValueError, match="rounds"):
+        batches(0)
+
+
+@pytest.mark.parametrize("game_id", ["punto-banco", "baccarat27", "21-24-27"])
+def test_simulation_agrees_with_the_exact_analysis(game_id: str) -> None:
+    """Means within 4 standard errors of the exact values (off the top: the cut
+    card and the reshuffle point shift real shoes very slightly)."""
+    rules = get_game(game_id).load_rules()
+    result = run(game_id, rules, 400_000, seed=3)
+    exact = exact_means(game_id, rules)
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, exact[wager])
+        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
+    """The compiled evaluator against the engine's on random hands with Jokers."""
+    from cardroom.games.poker import best_category
+    from cardroom.simulation.common import card_of
+
+    rng = np.random.default_rng(4)
+    for _ in range(3000):
+        n = int(rng.integers(5, 12))
+        codes = rng.integers(0, 53, n)
+        cards = [card_of(int(c)) for c in codes]
+        counts = np.zeros(15, np.int64)
+        suit_len = np.zeros(4, np.int64)
+        suit_mask = np.zeros(4, np.int64)
+        jokers = 0
+        for c in codes:
+            if c == 52:
+                jokers += 1
+                continue
+            value = 14 if c // 4 == 0 else c // 4 + 1
+            counts[value] += 1
+            suit_len[c % 4] += 1
+            suit_mask[c % 4] |= 1 << value
+        assert poker_category(counts, suit_len, suit_mask, jokers) == best_category(cards)
