@@ -18,8 +18,8 @@ from scipy import stats
 
 from cardroom.analysis.finnish import solve_21_24_27
 from cardroom.games import get_game
-from cardroom.games.base import Action, Round
 from cardroom.games.baccarat import BaccaratRound
+from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import Finnish27Round
 from cardroom.games.hands import finnish_total
 from cardroom.games.twentyone_24_27 import TableStrategy
@@ -93,7 +93,8 @@ def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str) -> None:
     table = Table(game, rules, Shoe(rules.shoe, Replay(orders)), Ledger(Fraction(10**9)))
     stake = rules.table.minimum
     wagers = {w: stake for w in kernel.wager_ids}
-    net = kernel.cell_nets() if hasattr(kernel, "cell_nets") else None
+    net = kernel.cell_nets()
+    unit = kernel.unit
     decide = decider(game_id, strategy, rules)
     mismatches = 0
     for i in range(ROUNDS):
@@ -103,9 +104,8 @@ def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str) -> None:
         if cell != cells[i]:
             mismatches += 1
             assert mismatches < 5, f"round {i}: engine {rnd.outcome} cell {cell}, kernel {cells[i]}"
-        if net is not None:
-            for w, wager in enumerate(kernel.wager_ids):
-                assert rnd.net[wager] / stake == Fraction(int(net[w, cell]), kernel.unit)
+        for w, wager in enumerate(kernel.wager_ids):
+            assert rnd.net[wager] / stake == Fraction(int(net[w, cell]), unit)
     assert mismatches == 0
     assert table.source.shuffles == result.shoes
 
@@ -193,3 +193,18 @@ def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
             suit_len[c % 4] += 1
             suit_mask[c % 4] |= 1 << value
         assert poker_category(counts, suit_len, suit_mask, jokers) == best_category(cards)
+
+
+def test_ray_backend_gives_the_local_results() -> None:
+    """A local Ray instance runs the same batches: identical sums."""
+    ray = pytest.importorskip("ray")
+    rules = get_game("punto-banco").load_rules()
+    local = run("punto-banco", rules, 1_500_000, seed=4, workers=1)
+    try:
+        remote = run("punto-banco", rules, 1_500_000, seed=4, backend="ray")
+    finally:
+        ray.shutdown()
+    assert remote.backend == "ray"
+    assert list(remote.outcomes) == list(local.outcomes)
+    assert list(remote.net) == list(local.net)
+    assert list(remote.net_squared) == list(local.net_squared)

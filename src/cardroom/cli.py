@@ -2032,7 +2032,7 @@ def simulate(
     import os
 
     from cardroom import simulation_view
-    from cardroom.simulation.runner import batches, exact_means, run
+    from cardroom.simulation.runner import batches
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
@@ -2042,6 +2042,8 @@ def simulate(
             raise CliError("--strategy is for 21-24-27 only")
         if plot is not None and not session_rounds:
             raise CliError("--plot draws the sessions: give --session-rounds too")
+        if backend not in ("local", "ray"):
+            raise CliError(f"--backend: local or ray, not {backend!r}")
         if address is not None and backend != "ray":
             raise CliError("--address is for --backend ray")
         if session_rounds and session_rounds > rounds_wanted:
@@ -2049,36 +2051,15 @@ def simulate(
         count = workers or os.cpu_count() or 1
         plan = batches(rounds_wanted, session_rounds or 0)
         show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
-        if show_bar:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.speed} rounds/s"),
-                TimeRemainingColumn(),
-                transient=True,
-            )
-            with bar:
-                task = bar.add_task(game.id, total=rounds_wanted)
-                result = run(
-                    game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
-                    strategy_name, backend, address,
-                    lambda n: bar.advance(task, n),
-                )  # fmt: skip
-        else:
-            result = run(
+        try:
+            result, means = _simulate(
                 game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
-                strategy_name, backend, address,
+                strategy_name, backend, address, exact, show_bar,
             )  # fmt: skip
-        means = exact_means(game.id, game_rules, strategy_name) if exact else {}
+            if plot is not None:
+                simulation_view.session_plot(result, means, plot)
+        except ValueError as err:
+            raise CliError(str(err)) from None
         note = ""
         if means and game.id in ("finnish27", "21-24-27"):
             note = (
@@ -2087,8 +2068,6 @@ def simulate(
             )
         elif means:
             note = "exact: off the top of a full shoe (cardroom analyze)"
-        if plot is not None:
-            simulation_view.session_plot(result, means, plot)
     if as_json:
         data = simulation_view.run_json(result, means)
         if plot is not None:
@@ -2099,6 +2078,56 @@ def simulate(
     console.print(simulation_view.run_view(result, means, note))
     if plot is not None:
         console.print(f"plot written to {plot}")
+
+
+def _simulate(
+    game_id: str,
+    game_rules: Any,
+    rounds_wanted: int,
+    seed: int,
+    count: int,
+    session: int,
+    strategy_name: str,
+    backend: str,
+    address: str | None,
+    exact: bool,
+    show_bar: bool,
+) -> tuple[Any, dict[str, Fraction]]:
+    """Run the simulation (with a progress bar if asked) and the exact means."""
+    from cardroom.simulation.runner import exact_means, run
+
+    if show_bar:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(show_speed=True),  # rounds per second
+            TimeRemainingColumn(),
+            transient=True,
+        )
+        with bar:
+            task = bar.add_task(game_id, total=rounds_wanted)
+            result = run(
+                game_id, game_rules, rounds_wanted, seed, count, session,
+                strategy_name, backend, address,
+                lambda n: bar.advance(task, n),
+            )  # fmt: skip
+    else:
+        result = run(
+            game_id, game_rules, rounds_wanted, seed, count, session,
+            strategy_name, backend, address,
+        )  # fmt: skip
+    means = exact_means(game_id, game_rules, strategy_name) if exact else {}
+    return result, means
 
 
 @app.command()

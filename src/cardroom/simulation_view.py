@@ -85,7 +85,7 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
     wagers = Table(
         title="Net result per unit staked (95% confidence interval)", title_justify="left"
     )
-    for column in ("wager", "mean", "95% CI", "std dev", "exact", "std errors apart"):
+    for column in ("wager", "mean", "95% low", "95% high", "std dev", "exact", "z"):
         wagers.add_column(column, justify="left" if column == "wager" else "right")
     for i, wager in enumerate(result.wager_ids):
         f = result.wager(i, exact.get(wager))
@@ -93,12 +93,15 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
         wagers.add_row(
             wager,
             f"{f.mean:+.5f}",
-            f"[{lo:+.5f}, {hi:+.5f}]",
+            f"{lo:+.5f}",
+            f"{hi:+.5f}",
             f"{f.std_dev:.4f}",
             "-" if f.exact is None else f"{float(f.exact):+.5f}",
             "-" if f.z is None else f"{f.z:+.2f}",
         )
     parts: list[RenderableType] = [head, outcomes, wagers]
+    if exact:
+        parts.append(Text("z: standard errors between the simulated mean and the exact value"))
     if exact_note:
         parts.append(Text(exact_note))
     if result.session_rounds and result.sessions.size:

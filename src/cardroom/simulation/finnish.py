@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numba import njit
 
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
 from cardroom.games.finnish27 import (
     POKER_BONUS,
@@ -33,6 +33,7 @@ from cardroom.games.finnish27 import (
     Finnish27Round,
     Finnish27Rules,
     compare,
+    find_bonus,
 )
 from cardroom.games.hands import Total, initial_27, total_from
 from cardroom.games.poker import PokerCategory
@@ -121,7 +122,7 @@ class Finnish27Kernel:
     outcome_names: tuple[str, ...] = OUTCOMES
     wager_ids: tuple[str, ...] = ("player", "dealer", "push")
 
-    @property
+    @cached_property
     def unit(self) -> int:
         return units([v for row in self.cell_fractions() for v in row])
 
@@ -142,9 +143,7 @@ class Finnish27Kernel:
 
     def cell_nets(self) -> np.ndarray:
         unit = self.unit
-        return np.array(
-            [[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64
-        )
+        return np.array([[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64)
 
     def tables(self) -> dict[str, np.ndarray]:
         return _finnish27_tables(self.rules)
@@ -160,7 +159,7 @@ class Finnish27Kernel:
             dealer = _total_of(d)
             for p in range(size):
                 player = _total_of(p)
-                if d % 2 and dealer.value > 27 or p % 2 and player.value > 27:
+                if (d % 2 and dealer.value > 27) or (p % 2 and player.value > 27):
                     continue  # a soft total is never over 27
                 try:
                     hits[d, p] = rules.strategy.hits(player, dealer)
@@ -172,12 +171,10 @@ class Finnish27Kernel:
         for category, key in POKER_BONUS.items():
             poker[category] = bonus_of[key]
         bonus2 = np.zeros((14, 14), np.int64)
-        from cardroom.games.finnish27 import find_bonus
-
         for a in range(14):
             for b in range(14):
-                key = find_bonus([_sample(a), _sample(b)], [])
-                bonus2[a, b] = bonus_of[key] if key else 0
+                found = find_bonus([_sample(a), _sample(b)], [])
+                bonus2[a, b] = bonus_of[found] if found else 0
         named = np.array(
             [
                 bonus_of[k]
@@ -199,7 +196,9 @@ class Finnish27Kernel:
             "totals": totals,
             "initial": _initial_table(rules.jokers_make_27),
             "hits": hits,
-            "dealer_hits": _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
+            "dealer_hits": _dealer_table(
+                rules.dealer_hits_hard_below, rules.dealer_hits_soft_below
+            ),
             "settle": settle,
             "poker": poker,
             "bonus2": bonus2,
@@ -208,7 +207,6 @@ class Finnish27Kernel:
 
     def cell_outcome(self) -> np.ndarray:
         return np.arange(3 * BONUSES, dtype=np.int64) // BONUSES
-
 
     def run(
         self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
@@ -310,7 +308,7 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
     """The bonus index of a winning player hand of ``n`` cards (0: none).  The last
     three arrays are scratch space (15, 4 and 4 integers)."""
     if n == 2:
-        return bonus2[ranks[hand[0]], ranks[hand[1]]]
+        return int(bonus2[ranks[hand[0]], ranks[hand[1]]])
     if n == 3:
         a = ranks[hand[0]] + 1 if hand[0] != JOKER_CODE else 0
         b = ranks[hand[1]] + 1 if hand[1] != JOKER_CODE else 0
@@ -326,12 +324,12 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         )
         if lo == 8 and mid == 9 and hi == 10:
             if one_suit and hand[0] % 4 == SPADES:
-                return named[2]
-            return named[1] if one_suit else named[0]
+                return int(named[2])
+            return int(named[1] if one_suit else named[0])
         if lo == 9 and hi == 9:
             if ranks[dealer1] == 8 and ranks[dealer2] == 8:
-                return named[5]
-            return named[4] if one_suit else named[3]
+                return int(named[5])
+            return int(named[4] if one_suit else named[3])
         return 0
     if n < 5:
         return 0
@@ -348,7 +346,7 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         counts[value] += 1
         suit_len[code % 4] += 1
         suit_mask[code % 4] |= 1 << value
-    return poker[poker_category(counts, suit_len, suit_mask, jokers)]
+    return int(poker[poker_category(counts, suit_len, suit_mask, jokers)])
 
 
 @njit(cache=True)
@@ -488,9 +486,13 @@ class TwentyOne2427Kernel:
                     continue  # not a dealer's two-card total
         return cls(rules, decisions, strategy)
 
-    @property
+    @cached_property
     def unit(self) -> int:
         return units([v for row in self.cell_fractions() for v in row])
+
+    def cell_nets(self) -> np.ndarray:
+        unit = self.unit
+        return np.array([[int(v * unit) for v in self.cell_fractions()[0]]], np.int64)
 
     def cell_fractions(self) -> list[list[Fraction]]:
         stake = self.rules.table.minimum
@@ -508,15 +510,9 @@ class TwentyOne2427Kernel:
         self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
     ) -> tuple[BatchResult, np.ndarray]:
         rules = self.rules
-        unit = self.unit
-        net = np.array([[int(v * unit) for v in self.cell_fractions()[0]]], np.int64)
+        net = self.cell_nets()
         points, ranks = _card_tables()
-        size = 2 * (MAX_LOW + 1)
-        settle = np.zeros((size, size), np.int64)
-        for p in range(size):
-            for d in range(size):
-                player, dealer = _total_of(p), _total_of(d)
-                settle[p, d] = OUTCOMES.index(compare2124(player, dealer, rules)[0])
+        settle = _settle_2124(rules)
         both27 = OUTCOMES.index(rules.both_initial_27s)
         shoe = rules.shoe
         cells = np.zeros(3, np.int64)
@@ -531,6 +527,18 @@ class TwentyOne2427Kernel:
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
         return result, rec_cell
+
+
+@lru_cache(maxsize=8)
+def _settle_2124(rules: TwentyOne2427Rules) -> np.ndarray:
+    """``[player, dealer]`` -> outcome index, from the game's ``compare``."""
+    size = 2 * (MAX_LOW + 1)
+    settle = np.zeros((size, size), np.int64)
+    for p in range(size):
+        for d in range(size):
+            player, dealer = _total_of(p), _total_of(d)
+            settle[p, d] = OUTCOMES.index(compare2124(player, dealer, rules)[0])
+    return settle
 
 
 @njit(cache=True)

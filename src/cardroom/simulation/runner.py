@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
@@ -51,13 +52,17 @@ class Kernel(Protocol):
     @property
     def unit(self) -> int: ...
 
+    def cell_nets(self) -> np.ndarray: ...
+
     def run(
         self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
     ) -> tuple[BatchResult, np.ndarray]: ...
 
 
+@lru_cache(maxsize=16)
 def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
-    """The kernel of ``game_id`` under ``rules`` (21-24-27: the player's ``strategy``)."""
+    """The kernel of ``game_id`` under ``rules`` (21-24-27: the player's ``strategy``);
+    built once per process, since its tables come from many calls into the engine."""
     from cardroom.games.baccarat import BaccaratRules
 
     if isinstance(rules, BaccaratRules):

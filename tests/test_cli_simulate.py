@@ -1,0 +1,84 @@
+"""`cardroom simulate`: JSON, sessions, the plot, and refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_has_counts_means_and_intervals() -> None:
+    code, out, _ = run(
+        "simulate", "baccarat27", "--rounds", "200000", "--seed", "1", "--workers", "1", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["rounds"] == 200_000 and data["seconds"] > 0
+    assert sum(data["outcomes"].values()) == 200_000
+    assert set(data["wagers"]) == {
+        "player", "banker", "tie", "player_pair", "banker_pair", "b27"
+    }  # fmt: skip
+    banker = data["wagers"]["banker"]
+    lo, hi = banker["ci95"]
+    assert lo < banker["mean"] < hi
+    assert banker["exact"].count("/") == 1 and abs(banker["z"]) < 4
+
+
+def test_same_seed_same_counts_whatever_the_workers() -> None:
+    args = ["simulate", "punto-banco", "--rounds", "1200000", "--seed", "8", "--json"]
+    one = json.loads(run(*args, "--workers", "1")[1])
+    two = json.loads(run(*args, "--workers", "2")[1])
+    assert one["outcomes"] == two["outcomes"]
+    assert one["wagers"]["banker"]["mean"] == two["wagers"]["banker"]["mean"]
+
+
+def test_sessions_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "sessions.png"
+    code, out, _ = run(
+        "simulate", "21-24-27", "--rounds", "50000", "--session-rounds", "100",
+        "--no-exact", "--workers", "1", "--plot", str(plot), "--json",
+    )  # fmt: skip
+    assert code == 0
+    sessions = json.loads(out)["wagers"]["player"]["sessions"]
+    assert sessions["sessions"] == 500 and sessions["rounds_per_session"] == 100
+    assert 0 < sessions["ahead"] < 1
+    assert sessions["percentiles"]["5"] <= sessions["percentiles"]["50"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_human_output_shows_exact_beside_simulated() -> None:
+    code, out, _ = run("simulate", "punto-banco", "--rounds", "100000", "--workers", "1")
+    assert code == 0
+    assert "95% confidence interval" in out and "standard errors between" in out
+    assert "off the top" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "nope", "--rounds", "10"], "unknown game"),
+        (["simulate", "finnish27", "--rounds", "0"], "--rounds"),
+        (["simulate", "finnish27", "--rounds", "ten"], "--rounds"),
+        (["simulate", "finnish27", "--rounds", "10", "--seed", "-1"], "--seed"),
+        (["simulate", "finnish27", "--rounds", "10", "--strategy", "optimal"], "21-24-27 only"),
+        (["simulate", "21-24-27", "--rounds", "10", "--strategy", "best"], "basic or optimal"),
+        (["simulate", "finnish27", "--rounds", "10", "--plot", "x.png"], "--session-rounds"),
+        (["simulate", "finnish27", "--rounds", "10", "--backend", "mpi"], "local or ray"),
+        (["simulate", "finnish27", "--rounds", "10", "--session-rounds", "20"], "longer"),
+    ],
+)
+def test_bad_input_is_refused(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
