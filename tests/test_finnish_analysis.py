@@ -222,12 +222,17 @@ def test_optimal_strategy_cannot_be_improved_by_one_change() -> None:
         assert (cell.hit > cell.stand) == (cell.choice is Action.HIT)
 
 
-@pytest.fixture(scope="module")
-def finnish27() -> GameReport:
-    return analyze_finnish27()
+def test_finnish27_full_analysis() -> None:
+    """The full-shoe analysis (about 25 s) once, with each check below."""
+    report = analyze_finnish27()
+    check_finnish27_outcomes_beside_the_published_figures(report)
+    check_finnish27_dealer_and_push_edges(report)
+    check_finnish27_two_card_bonuses_are_exact(report)
+    check_finnish27_three_card_bonus_suits(report)
+    check_finnish27_player_wager_with_every_bonus(report)
 
 
-def test_finnish27_outcomes_beside_the_published_figures(finnish27: GameReport) -> None:
+def check_finnish27_outcomes_beside_the_published_figures(finnish27: GameReport) -> None:
     """Source 000 prints 40.09 / 48.88 / 11.03 for the 6-deck shoe.  Drawn with
     replacement the exact figures are 40.06 / 48.91 / 11.03: the same to within
     0.03 points.  The difference is the model (removal of dealt cards in the
@@ -243,7 +248,7 @@ def test_finnish27_outcomes_beside_the_published_figures(finnish27: GameReport) 
     assert f"{float(finnish27.outcomes['dealer']):.10f}" == "0.4890999263"
 
 
-def test_finnish27_dealer_and_push_edges(finnish27: GameReport) -> None:
+def check_finnish27_dealer_and_push_edges(finnish27: GameReport) -> None:
     """Published: dealer 0.99%, push 11.76%; here 0.93% and 11.77% (the outcome
     shares above, times the 4:5 and 7:1 payouts)."""
     dealer = finnish27.wagers["dealer"].house_edge
@@ -255,7 +260,7 @@ def test_finnish27_dealer_and_push_edges(finnish27: GameReport) -> None:
     assert abs(float(push) * 100 - 11.76) < 0.02
 
 
-def test_finnish27_two_card_bonuses_are_exact(finnish27: GameReport) -> None:
+def check_finnish27_two_card_bonuses_are_exact(finnish27: GameReport) -> None:
     lines = {line.name: line.probability for line in finnish27.wagers["player"].lines}
     jo, card = Fraction(1, 27), Fraction(2, 27)
     # Jo Jo beats everything but a dealer's Jo Jo (equal: dealer)
@@ -264,7 +269,7 @@ def test_finnish27_two_card_bonuses_are_exact(finnish27: GameReport) -> None:
     assert lines["win + Finnish 27 1:2"] == 2 * card**2 * (1 - jo**2 - 2 * card**2)
 
 
-def test_finnish27_three_card_bonus_suits(finnish27: GameReport) -> None:
+def check_finnish27_three_card_bonus_suits(finnish27: GameReport) -> None:
     lines = {line.name: line.probability for line in finnish27.wagers["player"].lines}
     mixed = lines["win + 8-9-10 mixed suits 1:2"]
     assert lines["win + 8-9-10 spades 2:1"] * 60 == mixed
@@ -275,7 +280,7 @@ def test_finnish27_three_card_bonus_suits(finnish27: GameReport) -> None:
     )
 
 
-def test_finnish27_player_wager_with_every_bonus(finnish27: GameReport) -> None:
+def check_finnish27_player_wager_with_every_bonus(finnish27: GameReport) -> None:
     """Source 000: player wager edge 1.55%, bonuses worth 7.24% (a $10 table and
     stake).  Drawn with replacement: 1.1433%, bonuses 7.71%.
 
