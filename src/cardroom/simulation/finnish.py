@@ -252,7 +252,7 @@ def _straight(mask: int, jokers: int) -> bool:
     return False
 
 
-@njit
+@njit(inline="always")
 def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
                    jokers: int) -> int:  # fmt: skip
     """The best category (a :class:`PokerCategory` value) of five or more cards:
@@ -301,7 +301,7 @@ def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarr
     return 0
 
 
-@njit
+@njit(inline="always")
 def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarray,
            bonus2: np.ndarray, named: np.ndarray, poker: np.ndarray,
            counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray) -> int:  # fmt: skip
@@ -426,9 +426,12 @@ def _play27(
                 outcome = settle[player, dealer]
         bonus = 0
         if outcome == 0:
-            bonus = _bonus(
-                hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
-            )
+            if n == 2:
+                bonus = bonus2[ranks[p1], ranks[p2]]
+            elif n >= 3 and n != 4:
+                bonus = _bonus(
+                    hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
+                )
         cell = outcome * BONUSES + bonus
         cells[cell] += 1
         if session:
