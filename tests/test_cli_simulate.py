@@ -76,6 +76,7 @@ def test_human_output_shows_exact_beside_simulated() -> None:
         (["simulate", "finnish27", "--rounds", "10", "--plot", "x.png"], "--session-rounds"),
         (["simulate", "finnish27", "--rounds", "10", "--backend", "mpi"], "local or ray"),
         (["simulate", "finnish27", "--rounds", "10", "--session-rounds", "20"], "longer"),
+        (["simulate", "chemin-de-fer", "--rounds", "10"], "no simulation kernel yet"),
     ],
 )
 def test_bad_input_is_refused(args: list[str], message: str) -> None:

@@ -289,11 +289,11 @@ def check_finnish27_player_wager_with_every_bonus(finnish27: GameReport) -> None
     among 311 cards, not 1 in 13, so trips, full houses, quads, five of a kind
     and the big 9-9-9 awards (99 and 999 times the table minimum) are rarer
     there.  A simulation of 2.4 million rounds, each from a freshly shuffled
-    6-deck shoe through the engine (seeds 11 and 12, see the README), gave the
-    player wager an edge of 1.52% (standard error 0.11 points) and bonuses worth
-    7.24%: the source's figures.  It also dealt fewer of exactly those bonuses:
-    five of a kind 0.0187% of rounds against 0.0216% here, quads 0.122% against
-    0.136%, trips 0.82% against 0.85%.
+    6-deck shoe through the engine (benchmarks/fresh_shoe_check.py, seeds 11 and
+    12), gave the player wager an edge of 1.49% (standard error 0.11 points) and
+    bonuses worth 7.22%: the source's figures.  It also dealt fewer of exactly
+    those bonuses: five of a kind 0.0172% of rounds against 0.0216% here, quads
+    0.123% against 0.136%, trips 0.82% against 0.85%.
     """
     player = finnish27.wagers["player"]
     assert sum(line.probability for line in player.lines) == 1
