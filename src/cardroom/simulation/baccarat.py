@@ -19,7 +19,14 @@ from numba import njit
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.baccarat import BaccaratRules, card_value
-from cardroom.simulation.common import BatchResult, ShoeTables, card_of, new_shoe, units
+from cardroom.simulation.common import (
+    BatchResult,
+    ShoeTables,
+    card_of,
+    count_round,
+    new_shoe,
+    units,
+)
 
 __all__ = ["BaccaratKernel"]
 
@@ -134,7 +141,6 @@ def _play(
     """Play ``rounds`` coups; count each coup's cell (outcome, banker total, pairs)."""
     size = base.shape[0]
     cards = base.copy()
-    wagers = net.shape[0]
     mod10 = np.arange(20).astype(np.int64) % 10
     rank = np.arange(53).astype(np.int64) // 4
     pos = size
@@ -164,13 +170,6 @@ def _play(
                 pos += 1
         outcome = 0 if player > banker else (1 if banker > player else 2)
         cell = ((outcome * 10 + banker) * 2 + (rank[p1] == rank[p2])) * 2 + (rank[b1] == rank[b2])
-        cells[cell] += 1
-        if session:
-            s = played // session
-            if s < sessions.shape[0]:
-                for w in range(wagers):
-                    sessions[s, w] += net[w, cell]
-        if record:
-            rec_cell[played] = cell
+        count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1
     return played, shoes

@@ -112,3 +112,19 @@ def new_shoe(state: np.ndarray, cards: np.ndarray, burn: int, burn_by_first_card
         number = int(cards[0]) // 4 + 1 if cards[0] != JOKER_CODE else 0
         return min(1 + min(number, 10), n)
     return min(burn, n)
+
+
+@njit(inline="always")
+def count_round(
+    cell: int, played: int, cells: np.ndarray, session: int, sessions: np.ndarray,
+    net: np.ndarray, record: bool, rec_cell: np.ndarray,
+) -> None:  # fmt: skip
+    """Count a round in its cell, its session's sums and (for the tests) the record."""
+    cells[cell] += 1
+    if session:
+        s = played // session
+        if s < sessions.shape[0]:
+            for w in range(net.shape[0]):
+                sessions[s, w] += net[w, cell]
+    if record:
+        rec_cell[played] = cell

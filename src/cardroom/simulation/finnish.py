@@ -544,6 +544,9 @@ def _settle_2124(rules: TwentyOne2427Rules) -> np.ndarray:
     return settle
 
 
+# The deal, the player's draw and the dealer's draw are written out in each kernel
+# rather than shared through compiled helpers: helpers returning tuples measured
+# about half the speed here.
 @njit(cache=True)
 def _play2124(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
