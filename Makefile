@@ -34,3 +34,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	# Numba's on-disk kernel cache (it does not notice edits to inlined helpers)
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
