@@ -174,6 +174,27 @@ class DealerDraw:
         return result
 
 
+def _showdowns(
+    dealer_draw: DealerDraw, label: Callable[[Total, Total], str]
+) -> Callable[[Start, Total], dict[str, Fraction]]:
+    """The chance of each ``label(player, dealer's final total)`` of a finished player
+    total against a dealer's start, memoised on the dealer's total and the player's."""
+    memo: dict[tuple[int, bool, Total], dict[str, Fraction]] = {}
+
+    def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
+        key = (dealer.low, dealer.ace, player)
+        known = memo.get(key)
+        if known is None:
+            known = {}
+            for final, r in dealer_draw.finals(dealer.low, dealer.ace).items():
+                name = label(player, final)
+                known[name] = known.get(name, Fraction(0)) + r
+            memo[key] = known
+        return known
+
+    return showdown
+
+
 @dataclass(frozen=True)
 class Start:
     """One two-card start of a hand: an initial 27 or a total, and its ranks."""
@@ -419,32 +440,28 @@ def analyze_finnish27(
             for key, q in _short_bonus(ranks, pair).items():
                 add("player", key, p * w * q)
 
-    showdowns: dict[tuple[int, bool, Total], dict[str, Fraction]] = {}
+    against_dealer = _showdowns(
+        dealer_draw, lambda player, final: compare27(player, final, rules)[0]
+    )
 
     def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
         if player.value == TARGET:
             return {"player": Fraction(1)}
         if player.value > rules.player_loses_over:
             return {"dealer": Fraction(1)}
-        key = (dealer.low, dealer.ace, player)
-        known = showdowns.get(key)
-        if known is None:
-            known = {}
-            for final, r in dealer_draw.finals(dealer.low, dealer.ace).items():
-                outcome, _ = compare27(player, final, rules)
-                known[outcome] = known.get(outcome, Fraction(0)) + r
-            showdowns[key] = known
-        return known
+        return against_dealer(dealer, player)
 
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
     rows: dict[tuple[bool, ...], _Finishes] = {}
+    finishes_of: dict[Start, _Finishes] = {}
     for dealer in dealers:
         if dealer.kind is not None:
             continue
         row = tuple(play(total, dealer.total) for total in totals)
         if row not in rows:
             rows[row] = _player_finishes(odds, starts, _against(play, dealer.total))
+        finishes_of[dealer] = rows[row]
 
     for dealer, pd in dealers.items():
         for player, pp in starts.items():
@@ -459,7 +476,7 @@ def analyze_finnish27(
                 add("dealer", None, p)
         if dealer.kind is not None:
             continue
-        finishes = rows[tuple(play(total, dealer.total) for total in totals)]
+        finishes = finishes_of[dealer]
         for total, mass in finishes.mass.items():
             for outcome, r in showdown(dealer, total).items():
                 if outcome != "player":
@@ -772,7 +789,14 @@ def analyze_21_24_27(
         lines[line] = lines.get(line, Fraction(0)) + p
 
     walker = _Player2124(rules, odds, play)
-    showdowns: dict[tuple[int, bool, Total], dict[str, Fraction]] = {}
+
+    def line(player: Total, final: Total) -> str:
+        outcome, _ = compare2124(player, final, rules)
+        if outcome == "player" and final.bust:
+            return "dealer over 27"
+        return {"player": "player wins", "dealer": "dealer wins", "push": "push"}[outcome]
+
+    showdown = _showdowns(dealer_draw, line)
     for player, pp in _by_total(starts).items():
         for dealer, pd in _by_total(starts).items():
             p = pp * pd
@@ -789,20 +813,7 @@ def analyze_21_24_27(
                 if total.bust:
                     add("dealer", "player over 27", p * q)
                     continue
-                key = (dealer.low, dealer.ace, total)
-                split = showdowns.get(key)
-                if split is None:
-                    split = {}
-                    for final, r in dealer_draw.finals(dealer.low, dealer.ace).items():
-                        outcome, _ = compare2124(total, final, rules)
-                        name = {"player": "player wins", "dealer": "dealer wins", "push": "push"}[
-                            outcome
-                        ]
-                        if outcome == "player" and final.bust:
-                            name = "dealer over 27"
-                        split[name] = split.get(name, Fraction(0)) + r
-                    showdowns[key] = split
-                for name, r in split.items():
+                for name, r in showdown(dealer, total).items():
                     add(_WHO[name], name, p * q * r)
     order = [
         ("player's initial 27", "player"),
