@@ -22,11 +22,31 @@ from cardroom.simulation.runner import run
 from cardroom.table import Table
 
 ROUNDS = {"punto-banco": 200_000_000, "baccarat27": 200_000_000, "finnish27": 50_000_000,
-          "21-24-27": 100_000_000}  # fmt: skip
+          "21-24-27": 100_000_000, "chemin-de-fer": 200_000_000}  # fmt: skip
 ENGINE_ROUNDS = 20_000
 
 
+def chemmy_engine_rate() -> float:
+    """The seated session with two equilibrium bots, as the kernel plays it."""
+    import numpy as np
+
+    from cardroom.analysis.chemin_de_fer import equilibrium_bot
+    from cardroom.games.chemin_de_fer import ChemmyGame, ChemmySession
+
+    rules = get_game("chemin-de-fer").load_rules()
+    bot = equilibrium_bot(rules)
+    game = ChemmyGame(rules, [("Ann", 10**12), ("Bob", 10**12)])
+    shoe = Shoe(rules.shoe, SeededShuffler(1))
+    session = ChemmySession(game, shoe, {0: bot, 1: bot}, np.random.default_rng(1))
+    session.play_coups(1)  # the draw for the bank
+    start = time.perf_counter()
+    session.play_coups(ENGINE_ROUNDS)
+    return ENGINE_ROUNDS / (time.perf_counter() - start)
+
+
 def engine_rate(game_id: str) -> float:
+    if game_id == "chemin-de-fer":
+        return chemmy_engine_rate()
     game = get_game(game_id)
     rules = game.load_rules()
     table = Table(game, rules, Shoe(rules.shoe, SeededShuffler(1)), Ledger(Fraction(10**12)))

@@ -64,6 +64,23 @@ def test_human_output_shows_exact_beside_simulated() -> None:
     assert "off the top" in out
 
 
+def test_chemin_de_fer_both_sides_play_the_equilibrium() -> None:
+    code, out, _ = run(
+        "simulate", "chemin-de-fer", "--rounds", "300000", "--seed", "2", "--workers", "1",
+        "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert set(data["outcomes"]) == {"player", "banker", "tie"}
+    assert set(data["wagers"]) == {"player", "banker"}
+    banker, player = data["wagers"]["banker"], data["wagers"]["player"]
+    assert banker["mean"] == -player["mean"]  # no commission: the coup is zero-sum
+    assert abs(banker["z"]) < 4
+    assert banker["exact"] == "974653793197999/75340147272374985"  # 6 decks, about 1.2937%
+    code, out, _ = run("simulate", "chemin-de-fer", "--rounds", "1000", "--workers", "1")
+    assert code == 0 and "solved equilibrium" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -76,7 +93,7 @@ def test_human_output_shows_exact_beside_simulated() -> None:
         (["simulate", "finnish27", "--rounds", "10", "--plot", "x.png"], "--session-rounds"),
         (["simulate", "finnish27", "--rounds", "10", "--backend", "mpi"], "local or ray"),
         (["simulate", "finnish27", "--rounds", "10", "--session-rounds", "20"], "longer"),
-        (["simulate", "chemin-de-fer", "--rounds", "10"], "no simulation kernel yet"),
+        (["simulate", "chemin-de-fer", "--rounds", "10", "--strategy", "optimal"], "only"),
     ],
 )
 def test_bad_input_is_refused(args: list[str], message: str) -> None:

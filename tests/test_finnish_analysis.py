@@ -23,7 +23,6 @@ from cardroom.analysis.finnish import (
     best_finnish27_table,
     effects_of_removal,
     solve_21_24_27,
-    strategy_comparison,
     summarise,
     table_hits,
 )
@@ -38,7 +37,6 @@ from cardroom.games.hands import Total, finnish_total
 from cardroom.games.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
-    TwentyOne2427Rules,
 )
 
 runner = CliRunner()
@@ -208,7 +206,7 @@ def test_optimal_strategy_cannot_be_improved_by_one_change() -> None:
     best = analyze_21_24_27(hits=solution.hits, odds=odds).wagers["player"].expected
     basic = analyze_21_24_27(odds=odds).wagers["player"].expected
     assert best >= basic
-    free = [c for c in solution.cells if c.free][::60]
+    free = [c for c in solution.cells if c.free][::120]
     assert free
     for cell in free:
         flipped = {(cell.player, cell.dealer)}
@@ -230,6 +228,7 @@ def test_finnish27_full_analysis() -> None:
     check_finnish27_two_card_bonuses_are_exact(report)
     check_finnish27_three_card_bonus_suits(report)
     check_finnish27_player_wager_with_every_bonus(report)
+    check_simulated_outcome_shares(report)
 
 
 def check_finnish27_outcomes_beside_the_published_figures(finnish27: GameReport) -> None:
@@ -319,19 +318,6 @@ def test_21_24_27_basic_strategy_edge_is_about_one_percent() -> None:
     assert f"{float(edge):.8f}" == "0.01018818"
 
 
-def test_21_24_27_strategy_table_differs_from_the_source_in_two_cells() -> None:
-    comparison = strategy_comparison("21-24-27", TwentyOne2427Rules())
-    differ = {
-        str(r.dealer): [str(t) for t in r.differences] for r in comparison.rows if r.differences
-    }
-    assert differ == {"hard 7": ["soft 23"], "hard 8": ["hard 21"]}
-    edges = comparison.house_edges
-    assert (
-        edges["optimal total-dependent strategy"]["player"]
-        < edges["source's basic strategy"]["player"]
-    )
-
-
 def test_best_finnish27_table_beats_the_nine_rules_on_the_player_wager() -> None:
     odds = DrawOdds.of_counts(SHOES[0])
     table = best_finnish27_table(odds=odds)
@@ -371,13 +357,16 @@ def test_cli_analyze_21_24_27_json() -> None:
     assert Fraction(json.loads(optimal.output)["wagers"]["player"]["house_edge"]) < edge
 
 
-def test_cli_strategy_21_24_27() -> None:
+def test_cli_strategy_21_24_27_differs_from_the_source_in_two_cells() -> None:
     result = runner.invoke(app, ["strategy", "21-24-27", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert "replacement" in data["model"]
-    assert {r["dealer"] for r in data["rows"] if r["differences"]} == {"hard 7", "hard 8"}
-    text = runner.invoke(app, ["strategy", "21-24-27"])
+    differ = {r["dealer"]: r["differences"] for r in data["rows"] if r["differences"]}
+    assert differ == {"hard 7": ["soft 23"], "hard 8": ["hard 21"]}
+    edges = {name: Fraction(e["player"]) for name, e in data["house_edges"].items()}
+    assert edges["optimal total-dependent strategy"] < edges["source's basic strategy"]
+    text = runner.invoke(app, ["strategy", "21-24-27"])  # the same comparison, kept
     assert text.exit_code == 0
     assert "hard 21" in text.output
 
@@ -418,3 +407,26 @@ def test_cli_refuses_what_the_finnish_analysis_cannot_do(args: list[str], messag
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def check_simulated_outcome_shares(report: GameReport) -> None:
+    """The simulation kernel's outcome shares and its dealer and push wagers (which
+    depend on the outcome only) within 4 standard errors of the exact analysis.  That
+    analysis draws cards with replacement, 0.03 points from real shoes on these shares,
+    well inside the error of 400,000 rounds; the player wager is left out because its
+    bonuses differ more between the model and real shoes (see the README).  (Here, so
+    the slow analysis runs once.)"""
+    from cardroom.games import get_game
+    from cardroom.simulation.runner import run
+
+    rules = get_game("finnish27").load_rules()
+    result = run("finnish27", rules, 400_000, seed=3)
+    counts = result.outcome_counts()
+    for outcome, p in report.outcomes.items():
+        share = counts[outcome] / result.rounds
+        error = (float(p) * (1 - float(p)) / result.rounds) ** 0.5
+        assert abs(share - float(p)) < 4 * error, (outcome, share, float(p))
+    for i, wager in enumerate(result.wager_ids):
+        if wager != "player":
+            figures = result.wager(i, -report.wagers[wager].house_edge)
+            assert figures.z is not None and abs(figures.z) < 4, (wager, figures)

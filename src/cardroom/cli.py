@@ -2028,7 +2028,11 @@ def simulate(
         bool, typer.Option("--exact/--no-exact", help="Show the exact analysis beside it.")
     ] = True,
 ) -> None:
-    """Play many rounds through real shoes, fast, with every wager staked."""
+    """Play many rounds through real shoes, fast, with every wager staked.
+
+    chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
+    playing the solved equilibrium; the wagers are the punter's side and the bank's.
+    """
     import os
 
     from cardroom import simulation_view
@@ -2061,7 +2065,12 @@ def simulate(
         except ValueError as err:
             raise CliError(str(err)) from None
         note = ""
-        if means and game.id in ("finnish27", "21-24-27"):
+        if means and game.id == "chemin-de-fer":
+            note = (
+                "both sides play the solved equilibrium (cardroom strategy chemin-de-fer); "
+                "exact: its value off the top of a full shoe"
+            )
+        elif means and game.id in ("finnish27", "21-24-27"):
             note = (
                 "exact: off the top of a full shoe with cards drawn with replacement "
                 "(cardroom analyze); real shoes differ a little (see the README)"

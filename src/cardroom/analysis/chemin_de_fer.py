@@ -56,7 +56,7 @@ import numpy as np
 
 from cardroom.analysis.report import decimal_text, fraction_text
 from cardroom.cards import Card, Deck
-from cardroom.games.baccarat import card_value
+from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
     ChemmyAction,
@@ -512,6 +512,27 @@ def solve_counts(
     return solve_lines(lines, None, banker_sees_cards)
 
 
+def bot_values(rules: ChemmyRules | None = None) -> tuple[Fraction, Fraction]:
+    """(banker's, player's) exact expectation per unit staked, off the top of the rules'
+    full shoe, when both sides play :func:`equilibrium_bot` -- what ``cardroom simulate
+    chemin-de-fer`` plays.  Under ``banker_forced_by_tableau`` the engine draws for the
+    banker by the tableau, so those are the banker's draws here too.
+    """
+    rules = rules or ChemmyRules()
+    solution = solve_shoe(rules, banker_sees_cards=True)
+    if not rules.banker_forced_by_tableau:
+        return solution.value, solution.player_value
+    lines = coup_lines(rules, value_counts(rules.shoe.decks), banker_sees_cards=True)
+    tableau = rules.tableau
+    banker: dict[InfoSet, Fraction] = {}
+    for info in lines.lines:
+        key, third = info
+        total = key if isinstance(key, int) else sum(key) % 10
+        card = None if third is None else card_with_value(third)
+        banker[info] = _ONE if tableau.banker_draws(total, card) else _ZERO
+    return lines.expectation(solution.player_draw_at_5, banker)
+
+
 # -- text ----------------------------------------------------------------------------------------
 def _cell(draw: Fraction) -> str:
     if draw == 1:
@@ -592,11 +613,15 @@ class EquilibriumDraws:
         shoe = "infinite" if solution.decks is None else f"{solution.decks}-decks"
         self.name = f"equilibrium-{shoe}-{knows}"
 
-    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+    def player_draw_chance(self, total: int) -> Fraction:
+        """The player's chance to draw on ``total`` (0 or 1 off the free total)."""
         free = self.solution.free_total
         if total != free:  # the engine makes forced plays itself; keep to the rules anyway
-            return total < free
-        return _decide(self.solution.player_draw_at_5, rng)
+            return _ONE if total < free else _ZERO
+        return self.solution.player_draw_at_5
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+        return _decide(self.player_draw_chance(total), rng)
 
     def banker_draws(
         self, banker_total: int, player_third: Card | None, rng: np.random.Generator
@@ -614,11 +639,15 @@ class EquilibriumDraws:
         """The banker's draw knowing his two ``cards`` (works for every solution)."""
         if len(cards) != 2:
             raise ValueError("cards: the banker decides on his two cards")
-        values = sorted(card_value(card) for card in cards)
-        key: BankerKey = (
-            (values[0], values[1]) if self.solution.banker_sees_cards else sum(values) % 10
-        )
-        return _decide(self.solution.banker_draw(key, _third(player_third)), rng)
+        values = (card_value(cards[0]), card_value(cards[1]))
+        return _decide(self.banker_draw_chance(values, _third(player_third)), rng)
+
+    def banker_draw_chance(self, values: tuple[int, int], third: Third) -> Fraction:
+        """The banker's chance to draw holding cards of ``values`` (0-9), the player's
+        third card's value being ``third`` (None: the player stood)."""
+        low, high = sorted(values)
+        key: BankerKey = (low, high) if self.solution.banker_sees_cards else (low + high) % 10
+        return self.solution.banker_draw(key, third)
 
 
 def _third(card: Card | None) -> Third:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import product
 from math import comb, lcm
 from typing import Any
@@ -1017,9 +1017,13 @@ def _edges(report: GameReport) -> dict[str, Fraction]:
     return {name: wager.house_edge for name, wager in report.wagers.items()}
 
 
+@lru_cache(maxsize=4)
 def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
     """``21-24-27``: the source's basic strategy beside the optimal one;
-    ``finnish27``: the rules' nine-rule table beside the best table for the player wager."""
+    ``finnish27``: the rules' nine-rule table beside the best table for the player wager.
+
+    Kept for the next call with the same (immutable) rules: it takes seconds to a minute.
+    """
     if game == "21-24-27":
         rules = rules or TwentyOne2427Rules()
         solution = solve_21_24_27(rules)

@@ -29,7 +29,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from cardroom.cards import Card
+from cardroom.cards import Card, Rank, Suit
 from cardroom.events import CardDealt, Decision, Event
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.money import format_odds
@@ -43,6 +43,15 @@ def card_value(card: Card) -> int:
     """A card's baccarat points: Ace 1, 2-9 their number, tens and pictures 0."""
     number = card.rank.number
     return number if number < 10 else 0
+
+
+def card_with_value(value: int) -> Card:
+    """A card that counts ``value`` (0-9): Ace to Nine, or a Ten for 0 (spades: suits do
+    not count)."""
+    if not 0 <= value <= 9:
+        raise ValueError(f"value: a baccarat card counts 0 to 9, not {value}")
+    rank = Rank.TEN if value == 0 else next(r for r in Rank if r.number == value)
+    return Card(rank, Suit.SPADES)
 
 
 def baccarat_total(cards: Iterable[Card]) -> int:

@@ -953,8 +953,9 @@ class ChemmyGame:
             low=turn.low if mine and turn is not None else None,
             high=turn.high if mine and turn is not None else None,
             default_bank=self.default_bank,
-            can_banco=self.can_banco(seat),
-            can_pass_bank=self.can_pass_bank(seat),
+            # (each check needs its phase: asking only then spares building a refusal)
+            can_banco=self.phase is Phase.COVER and self.can_banco(seat),
+            can_pass_bank=self.phase is Phase.BANK and self.can_pass_bank(seat),
         )
 
     def _check_seat(self, seat: int) -> None:

@@ -16,9 +16,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.cards import Card, Rank, Suit
-from cardroom.games.baccarat import BaccaratRules, card_value
+from cardroom.games.baccarat import BaccaratRules, card_value, card_with_value
 from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
@@ -31,11 +29,6 @@ from cardroom.simulation.common import (
 __all__ = ["BaccaratKernel"]
 
 OUTCOMES = ("player", "banker", "tie")
-
-
-def _card_with_value(value: int) -> Card:
-    rank = Rank.TEN if value == 0 else next(r for r in RANK_ORDER if r.number == value)
-    return Card(rank, Suit.SPADES)
 
 
 @dataclass(frozen=True)
@@ -65,7 +58,7 @@ class BaccaratKernel:
         naturals = np.array([tableau.is_natural(t) for t in range(10)], np.bool_)
         for banker in range(10):
             for third in range(10):
-                banker_draws[banker, third] = tableau.banker_draws(banker, _card_with_value(third))
+                banker_draws[banker, third] = tableau.banker_draws(banker, card_with_value(third))
             banker_draws[banker, 10] = tableau.banker_draws(banker, None)
         # a coup's cell: ((outcome * 10 + banker total) * 2 + player pair) * 2 + banker pair
         net = np.zeros((len(self.wager_ids), 120), np.int64)

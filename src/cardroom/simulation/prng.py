@@ -14,7 +14,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["batch_state", "shuffle", "shuffle_in_place", "shuffled_orders"]
+__all__ = [
+    "batch_state",
+    "jumped",
+    "next_u64",
+    "shuffle",
+    "shuffle_in_place",
+    "shuffled_orders",
+    "uniform_ticks",
+]
 
 _U64 = np.uint64
 
@@ -33,6 +41,52 @@ def batch_state(seed: int, batch: int) -> np.ndarray:
 @njit(inline="always")
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << _U64(k)) | (x >> _U64(64 - k))
+
+
+@njit(inline="always")
+def next_u64(state: np.ndarray) -> np.uint64:
+    """The next output of the generator whose four words are ``state`` (advanced in place)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    result = _rotl(s1 * _U64(5), 7) * _U64(9)
+    t = s1 << _U64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return result
+
+
+_JUMP = np.array(
+    [0x180EC6D33CFD0ABA, 0xD5A61266F0C9392C, 0xA9582618E03FC9AA, 0x39ABDC4529B1661C],
+    dtype=np.uint64,
+)
+
+
+@njit(cache=True)
+def jumped(state: np.ndarray) -> np.ndarray:
+    """A copy of ``state`` moved 2**128 outputs ahead (xoshiro's jump): a second stream
+    that cannot overlap the first within any run."""
+    work = state.copy()
+    out = np.zeros(4, np.uint64)
+    for word in _JUMP:
+        for bit in range(64):
+            if (word >> _U64(bit)) & _U64(1):
+                out ^= work
+            next_u64(work)
+    return out
+
+
+@njit(cache=True)
+def uniform_ticks(state: np.ndarray, count: int) -> np.ndarray:
+    """``count`` outputs as 53-bit integers ``k``: the uniform numbers ``k / 2**53`` a
+    kernel compares its mixed decisions with (for the tests)."""
+    out = np.empty(count, np.int64)
+    for i in range(count):
+        out[i] = np.int64(next_u64(state) >> _U64(11))
+    return out
 
 
 @njit(inline="always")
@@ -72,13 +126,13 @@ def shuffle_in_place(state: np.ndarray, cards: np.ndarray) -> None:
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
-@njit
+@njit(cache=True)
 def shuffle(state: np.ndarray, order: np.ndarray) -> None:
     """Shuffle ``order`` in place (Fisher-Yates)."""
     shuffle_in_place(state, order)
 
 
-@njit
+@njit(cache=True)
 def shuffled_orders(state: np.ndarray, size: int, count: int) -> np.ndarray:
     """``count`` successive shuffles of one index array, as the kernels make them."""
     order = np.arange(size).astype(np.int16)

@@ -83,7 +83,14 @@ def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
 
         kernel = TwentyOne2427Kernel.build(rules, strategy)
         return kernel
-    raise ValueError(f"game: {game_id} has no simulation kernel yet")
+    from cardroom.games.chemin_de_fer import ChemmyRules
+
+    if isinstance(rules, ChemmyRules):
+        from cardroom.simulation.chemin_de_fer import ChemmyKernel
+
+        kernel = ChemmyKernel(rules)
+        return kernel
+    raise ValueError(f"game: {game_id} has no simulation kernel")
 
 
 def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> list[int]:
@@ -293,10 +300,16 @@ def _merge(
 def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, Fraction]:
     """Each wager's exact expected net result per unit staked, off the top of a
     full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: with cards
-    drawn with replacement)."""
+    drawn with replacement; chemin-de-fer: the equilibrium both bots play)."""
     from cardroom.games.baccarat import BaccaratRules
+    from cardroom.games.chemin_de_fer import ChemmyRules
     from cardroom.games.finnish27 import Finnish27Rules
 
+    if isinstance(rules, ChemmyRules):
+        from cardroom.analysis.chemin_de_fer import bot_values
+
+        banker, player = bot_values(rules)
+        return {"player": player, "banker": banker}
     if isinstance(rules, BaccaratRules):
         from cardroom.analysis.baccarat import analyze_baccarat
 

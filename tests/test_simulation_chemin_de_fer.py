@@ -1,0 +1,154 @@
+"""The chemin de fer kernel against the engine's seated session, coup by coup.
+
+The session (two seats, both the equilibrium bot) is dealt the kernel's shoes through a
+replaying shuffler and makes its mixed decisions with a generator that replays the
+kernel's decision stream, so the two must agree on every coup: the outcome, both totals,
+and each side's net result per unit staked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import cast
+
+import numpy as np
+import pytest
+
+from cardroom.analysis.chemin_de_fer import bot_values, equilibrium_bot, solve_shoe
+from cardroom.events import BankPut, HandShown, Outcome, PlayerChosen, SeatSettled
+from cardroom.games.chemin_de_fer import ChemmyGame, ChemmyRules, ChemmySession
+from cardroom.shoe import Shoe
+from cardroom.simulation.chemin_de_fer import DRAW, STAND, ChemmyKernel, threshold
+from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
+from cardroom.simulation.runner import exact_means, run
+
+from .test_simulation import Replay
+
+OUTCOMES = ("player", "banker", "tie")
+
+
+class ReplayedUniforms:
+    """Stands in for the bots' ``np.random.Generator``: ``random()`` gives ``k / 2**53``
+    for the kernel's successive 53-bit numbers ``k``."""
+
+    def __init__(self, ticks: np.ndarray) -> None:
+        self.ticks: Iterator[np.int64] = iter(ticks)
+        self.used = 0
+
+    def random(self) -> float:
+        self.used += 1
+        return int(next(self.ticks)) / 2**53
+
+
+def play_against_engine(rules: ChemmyRules, coups: int, seed: int) -> int:
+    """Play ``coups`` coups both ways and demand identical results; returns the number
+    of mixed decisions the engine's bots made (so a test can see they were exercised)."""
+    kernel = ChemmyKernel(rules)
+    state = batch_state(seed, 3)
+    result, cells = kernel.run(state.copy(), coups, record=True)
+    assert result.rounds == coups
+    orders = shuffled_orders(state.copy(), rules.shoe.size, result.shoes)
+    uniforms = ReplayedUniforms(uniform_ticks(jumped(state), coups))
+    game = ChemmyGame(rules, [("Ann", 10**12), ("Bob", 10**12)])
+    bot = equilibrium_bot(rules)
+    rng = cast(np.random.Generator, uniforms)
+    session = ChemmySession(game, Shoe(rules.shoe, Replay(orders)), {0: bot, 1: bot}, rng)
+    assert session.advance() is None and game.coup == 1  # the draw for the bank
+    net = kernel.cell_nets()
+    for i in range(coups):
+        start = len(game.log)
+        assert session.advance() is None
+        events = [entry.event for entry in game.log[start:]]
+        shown = {e.hand: e.total for e in events if isinstance(e, HandShown)}
+        outcome = next(e.outcome for e in events if isinstance(e, Outcome))
+        cell = (OUTCOMES.index(outcome) * 10 + shown["player"]) * 10 + shown["banker"]
+        assert cell == cells[i], f"coup {i}: engine {outcome} {shown}, kernel cell {cells[i]}"
+        settled = {e.seat: e for e in events if isinstance(e, SeatSettled)}
+        banker = settled[next(e.seat for e in events if isinstance(e, BankPut))]
+        player = settled[next(e.seat for e in events if isinstance(e, PlayerChosen))]
+        assert player.net / player.stake == Fraction(int(net[0, cell]), kernel.unit)
+        assert banker.net / banker.stake == Fraction(int(net[1, cell]), kernel.unit)
+    assert session.source.shuffles == result.shoes
+    return uniforms.used
+
+
+def test_kernel_plays_the_session_s_coups() -> None:
+    """100,000 coups of the default game: the same outcome, totals and nets."""
+    mixed = play_against_engine(ChemmyRules(), 100_000, seed=2026)
+    assert mixed > 5_000  # the player's draw at 5 is mixed, and more
+
+
+def test_kernel_plays_a_variant_as_the_session_does() -> None:
+    """A commission on the banker's wins, the banker drawing by the casino tableau, a
+    tie keeping the bank, the Ace high in the draw: the same coups again."""
+    rules = ChemmyRules(
+        commission=Fraction(1, 20),
+        banker_forced_by_tableau=True,
+        tie_keeps_bank=True,
+        ace_high_in_draw=True,
+    )
+    assert ChemmyKernel(rules).unit == 20
+    assert play_against_engine(rules, 8_000, seed=7) > 400  # the player still mixes at 5
+
+
+def test_decision_codes() -> None:
+    assert threshold(Fraction(0)) == STAND and threshold(Fraction(1)) == DRAW
+    assert threshold(Fraction(1, 2)) == 2**52
+    third = threshold(Fraction(1, 3))  # the first k with k / 2**53 >= 1/3
+    assert Fraction(third - 1, 2**53) < Fraction(1, 3) <= Fraction(third, 2**53)
+    tables = ChemmyKernel(ChemmyRules()).tables()
+    player, banker = tables[2], tables[3]
+    solution = solve_shoe(ChemmyRules())
+    assert list(player[:5]) == [DRAW] * 5 and list(player[6:8]) == [STAND] * 2
+    assert player[5] == threshold(solution.player_draw_at_5)
+    for (key, third_value), chance in solution.banker.items():
+        assert isinstance(key, tuple)
+        column = 10 if third_value is None else third_value
+        assert banker[key[0], key[1], column] == banker[key[1], key[0], column]
+        assert banker[key[0], key[1], column] == threshold(chance)
+
+
+def test_decision_stream_is_the_jumped_generator() -> None:
+    """The kernel's decisions read the batch state jumped 2**128 ahead: golden values
+    from the reference C code of xoshiro256** (state 1, 2, 3, 4)."""
+    state = np.array([1, 2, 3, 4], np.uint64)
+    assert [int(t) for t in uniform_ticks(state.copy(), 3)] == [
+        11520 >> 11,
+        0,
+        1509978240 >> 11,
+    ]
+    uniform_ticks(state, 3)
+    assert [int(w) for w in jumped(state)] == [
+        9087704859701656341,
+        12008401286956209623,
+        630758442362283606,
+        7690202542619134164,
+    ]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [ChemmyRules(), ChemmyRules(commission=Fraction(1, 20), banker_forced_by_tableau=True)],
+)
+def test_simulation_agrees_with_the_exact_values(rules: ChemmyRules) -> None:
+    """Each side's mean within 4 standard errors of the exact value of what the bots play
+    (off the top of a full shoe)."""
+    exact = exact_means("chemin-de-fer", rules)
+    banker, player = bot_values(rules)
+    assert exact == {"player": player, "banker": banker}
+    if not rules.commission:
+        assert banker == -player == solve_shoe(rules).value
+    result = run("chemin-de-fer", rules, 600_000, seed=5)
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, exact[wager])
+        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+    shares = result.outcomes / result.rounds
+    assert 0.09 < shares[2] < 0.1 and shares[1] > shares[0]
+
+
+if __name__ == "__main__":
+    import time
+
+    t = time.time()
+    print(play_against_engine(ChemmyRules(), 20_000, seed=1), time.time() - t)
