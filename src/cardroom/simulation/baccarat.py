@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -49,27 +50,8 @@ class BaccaratKernel:
         return units(pays + [special.pays for special in r.banker_pays_by_total])
 
     def tables(self) -> tuple[np.ndarray, ...]:
-        rules, unit = self.rules, self.unit
-        shoe = ShoeTables.of(rules.shoe)
-        value = np.array([card_value(card_of(c)) for c in range(52)] + [0], np.int8)
-        tableau = rules.tableau
-        player_draws = np.array([tableau.player_draws(t) for t in range(10)], np.bool_)
-        banker_draws = np.zeros((10, 11), np.bool_)
-        naturals = np.array([tableau.is_natural(t) for t in range(10)], np.bool_)
-        for banker in range(10):
-            for third in range(10):
-                banker_draws[banker, third] = tableau.banker_draws(banker, card_with_value(third))
-            banker_draws[banker, 10] = tableau.banker_draws(banker, None)
-        # a coup's cell: ((outcome * 10 + banker total) * 2 + player pair) * 2 + banker pair
-        net = np.zeros((len(self.wager_ids), 120), np.int64)
-        for w, wager in enumerate(self.wager_ids):
-            for cell in range(120):
-                outcome, rest = divmod(cell, 40)
-                total, pairs = divmod(rest, 4)
-                ppair, bpair = divmod(pairs, 2)
-                value_net = _net(rules, wager, OUTCOMES[outcome], total, bool(ppair), bool(bpair))
-                net[w, cell] = int(value_net * unit)
-        return shoe.base, value, naturals, player_draws, banker_draws, net
+        """Card codes, points, naturals, the draws, and each wager's net by cell."""
+        return _tables(self.rules, self.wager_ids, self.unit)
 
     def run(
         self,
@@ -104,6 +86,32 @@ class BaccaratKernel:
         return self.tables()[-1]
 
 
+@lru_cache(maxsize=16)
+def _tables(rules: BaccaratRules, wager_ids: tuple[str, ...], unit: int) -> tuple[np.ndarray, ...]:
+    """The tables of :meth:`BaccaratKernel.tables`, built once per process."""
+    shoe = ShoeTables.of(rules.shoe)
+    value = np.array([card_value(card_of(c)) for c in range(52)] + [0], np.int8)
+    tableau = rules.tableau
+    # 0/1 flags as integers: the kernel computes with them
+    player_draws = np.array([tableau.player_draws(t) for t in range(10)], np.int64)
+    banker_draws = np.zeros((10, 11), np.int64)
+    naturals = np.array([tableau.is_natural(t) for t in range(10)], np.int64)
+    for banker in range(10):
+        for third in range(10):
+            banker_draws[banker, third] = tableau.banker_draws(banker, card_with_value(third))
+        banker_draws[banker, 10] = tableau.banker_draws(banker, None)
+    # a coup's cell: ((outcome * 10 + banker total) * 2 + player pair) * 2 + banker pair
+    net = np.zeros((len(wager_ids), 120), np.int64)
+    for w, wager in enumerate(wager_ids):
+        for cell in range(120):
+            outcome, rest = divmod(cell, 40)
+            total, pairs = divmod(rest, 4)
+            ppair, bpair = divmod(pairs, 2)
+            value_net = _net(rules, wager, OUTCOMES[outcome], total, bool(ppair), bool(bpair))
+            net[w, cell] = int(value_net * unit)
+    return shoe.base, value, naturals, player_draws, banker_draws, net
+
+
 def _net(
     rules: BaccaratRules, wager: str, outcome: str, banker: int, ppair: bool, bpair: bool
 ) -> Fraction:
@@ -134,35 +142,39 @@ def _play(
     """Play ``rounds`` coups; count each coup's cell (outcome, banker total, pairs)."""
     size = base.shape[0]
     cards = base.copy()
-    mod10 = np.arange(20).astype(np.int64) % 10
-    rank = np.arange(53).astype(np.int64) // 4
+    points = np.zeros(size, np.int64)  # each card's points, filled after every shuffle
     pos = size
     shoes = 0
     played = 0
     while played < rounds:
         if shoes == 0 or pos >= reshuffle_after:
             pos = new_shoe(state, cards, burn, burn_by_first_card)
+            for i in range(size):
+                points[i] = value[cards[i]]
             shoes += 1
         if pos + 6 > size:  # a coup takes at most six cards; the engine never runs out
             break
-        p1 = cards[pos]
-        b1 = cards[pos + 1]
-        p2 = cards[pos + 2]
-        b2 = cards[pos + 3]
-        pos += 4
-        player = mod10[value[p1] + value[p2]]
-        banker = mod10[value[b1] + value[b2]]
-        if not (naturals[player] or naturals[banker]):
-            third = 10
-            if player_draws[player]:
-                third = value[cards[pos]]
-                pos += 1
-                player = mod10[player + third]
-            if banker_draws[banker, third]:
-                banker = mod10[banker + value[cards[pos]]]
-                pos += 1
-        outcome = 0 if player > banker else (1 if banker > player else 2)
-        cell = ((outcome * 10 + banker) * 2 + (rank[p1] == rank[p2])) * 2 + (rank[b1] == rank[b2])
+        # Written without branches (0/1 flags pick the cards, totals drop 10 by
+        # arithmetic): which way a coup goes cannot be predicted, and a chain of table
+        # look-ups and mispredicted branches cost more than the coup itself.
+        player = points[pos] + points[pos + 2]
+        player -= 10 * (player >= 10)
+        banker = points[pos + 1] + points[pos + 3]
+        banker -= 10 * (banker >= 10)
+        play_on = 1 - (naturals[player] | naturals[banker])
+        player_draws_now = play_on & player_draws[player]
+        fifth = points[pos + 4]
+        third = 10 + player_draws_now * (fifth - 10)
+        player += player_draws_now * fifth
+        player -= 10 * (player >= 10)
+        banker_draws_now = play_on & banker_draws[banker, third]
+        banker += banker_draws_now * points[pos + 4 + player_draws_now]
+        banker -= 10 * (banker >= 10)
+        player_pair = (cards[pos] >> 2) == (cards[pos + 2] >> 2)  # a code's rank: code // 4
+        banker_pair = (cards[pos + 1] >> 2) == (cards[pos + 3] >> 2)
+        pos += 4 + player_draws_now + banker_draws_now
+        outcome = (banker > player) + 2 * (banker == player)
+        cell = ((outcome * 10 + banker) * 2 + player_pair) * 2 + banker_pair
         count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1
     return played, shoes
