@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 from typing import cast
 
 import numpy as np
 import pytest
 
-from cardroom.analysis.chemin_de_fer import bot_values, equilibrium_bot, solve_shoe
-from cardroom.events import BankPut, HandShown, Outcome, PlayerChosen, SeatSettled
+from cardroom.analysis.chemin_de_fer import (
+    EquilibriumBot,
+    bot_values,
+    equilibrium_bot,
+    solve_shoe,
+)
+from cardroom.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
 from cardroom.games.chemin_de_fer import ChemmyGame, ChemmyRules, ChemmySession
 from cardroom.shoe import Shoe
 from cardroom.simulation.chemin_de_fer import DRAW, STAND, ChemmyKernel, threshold
@@ -41,19 +47,27 @@ class ReplayedUniforms:
         return int(next(self.ticks)) / 2**53
 
 
-def play_against_engine(rules: ChemmyRules, coups: int, seed: int) -> int:
+@lru_cache(maxsize=4)
+def bot_for(rules: ChemmyRules) -> EquilibriumBot:
+    return equilibrium_bot(rules)
+
+
+def play_against_engine(rules: ChemmyRules, coups: int, seed: int) -> tuple[int, int]:
     """Play ``coups`` coups both ways and demand identical results; returns the number
-    of mixed decisions the engine's bots made (so a test can see they were exercised)."""
+    of mixed decisions the engine's bots made and of ties in the draw for the bank (so
+    a test can see both were exercised)."""
     kernel = ChemmyKernel(rules)
     state = batch_state(seed, 3)
     result, cells = kernel.run(state.copy(), coups, record=True)
     assert result.rounds == coups
     orders = shuffled_orders(state.copy(), rules.shoe.size, result.shoes)
     uniforms = ReplayedUniforms(uniform_ticks(jumped(state), coups))
-    game = ChemmyGame(rules, [("Ann", 10**12), ("Bob", 10**12)])
-    bot = equilibrium_bot(rules)
+    seats = [(f"seat {i}", 10**12) for i in range(kernel.seats)]
+    game = ChemmyGame(rules, seats)
+    bot = bot_for(rules)
     rng = cast(np.random.Generator, uniforms)
-    session = ChemmySession(game, Shoe(rules.shoe, Replay(orders)), {0: bot, 1: bot}, rng)
+    bots = dict.fromkeys(range(kernel.seats), bot)
+    session = ChemmySession(game, Shoe(rules.shoe, Replay(orders)), bots, rng)
     assert session.advance() is None and game.coup == 1  # the draw for the bank
     net = kernel.cell_nets()
     for i in range(coups):
@@ -70,26 +84,38 @@ def play_against_engine(rules: ChemmyRules, coups: int, seed: int) -> int:
         assert player.net / player.stake == Fraction(int(net[0, cell]), kernel.unit)
         assert banker.net / banker.stake == Fraction(int(net[1, cell]), kernel.unit)
     assert session.source.shuffles == result.shoes
-    return uniforms.used
+    ties = sum(isinstance(entry.event, DrawTie) for entry in game.log)
+    return uniforms.used, ties
 
 
 def test_kernel_plays_the_session_s_coups() -> None:
     """100,000 coups of the default game: the same outcome, totals and nets."""
-    mixed = play_against_engine(ChemmyRules(), 100_000, seed=2026)
+    mixed, _ = play_against_engine(ChemmyRules(), 100_000, seed=2026)
     assert mixed > 5_000  # the player's draw at 5 is mixed, and more
 
 
 def test_kernel_plays_a_variant_as_the_session_does() -> None:
     """A commission on the banker's wins, the banker drawing by the casino tableau, a
-    tie keeping the bank, the Ace high in the draw: the same coups again."""
+    tie keeping the bank, the Ace high in the draw, at least three seats (so the draw
+    for the bank can leave two of three tied): the same coups again."""
     rules = ChemmyRules(
         commission=Fraction(1, 20),
         banker_forced_by_tableau=True,
         tie_keeps_bank=True,
         ace_high_in_draw=True,
+        min_seats=3,
     )
-    assert ChemmyKernel(rules).unit == 20
-    assert play_against_engine(rules, 8_000, seed=7) > 400  # the player still mixes at 5
+    assert ChemmyKernel(rules).unit == 20 and ChemmyKernel(rules).seats == 3
+    mixed, _ = play_against_engine(rules, 8_000, seed=7)
+    assert mixed > 400  # the player still mixes at 5
+
+
+def test_the_draw_for_the_bank_is_dealt_as_the_session_deals_it() -> None:
+    """Many games of a few coups at three seats, the Ace high: the draw for the bank
+    (and its ties) takes the same cards, so the coups after it agree."""
+    rules = ChemmyRules(min_seats=3, ace_high_in_draw=True)
+    ties = sum(play_against_engine(rules, 2, seed)[1] for seed in range(250))
+    assert ties >= 10
 
 
 def test_decision_codes() -> None:
@@ -97,8 +123,7 @@ def test_decision_codes() -> None:
     assert threshold(Fraction(1, 2)) == 2**52
     third = threshold(Fraction(1, 3))  # the first k with k / 2**53 >= 1/3
     assert Fraction(third - 1, 2**53) < Fraction(1, 3) <= Fraction(third, 2**53)
-    tables = ChemmyKernel(ChemmyRules()).tables()
-    player, banker = tables[2], tables[3]
+    _, _, _, player, banker, _ = ChemmyKernel(ChemmyRules()).tables()
     solution = solve_shoe(ChemmyRules())
     assert list(player[:5]) == [DRAW] * 5 and list(player[6:8]) == [STAND] * 2
     assert player[5] == threshold(solution.player_draw_at_5)
@@ -145,6 +170,16 @@ def test_simulation_agrees_with_the_exact_values(rules: ChemmyRules) -> None:
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
     shares = result.outcomes / result.rounds
     assert 0.09 < shares[2] < 0.1 and shares[1] > shares[0]
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    """Each batch's decision stream comes from the batch's own state: the same sums
+    with one worker or two."""
+    rules = ChemmyRules()
+    one = run("chemin-de-fer", rules, 2_200_000, seed=6, workers=1)
+    two = run("chemin-de-fer", rules, 2_200_000, seed=6, workers=2)
+    assert list(one.outcomes) == list(two.outcomes)
+    assert list(one.net) == list(two.net) and list(one.net_squared) == list(two.net_squared)
 
 
 if __name__ == "__main__":

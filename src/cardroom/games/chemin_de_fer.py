@@ -170,6 +170,12 @@ class ChemmyRules:
     def is_natural(self, total: int) -> bool:
         return total >= self.natural_from
 
+    def draw_rank(self, card: Card) -> int:
+        """A card's rank in the draw for the bank: Ace 1 (14 with ``ace_high_in_draw``)
+        ... King 13."""
+        number = card.rank.number
+        return 14 if number == 1 and self.ace_high_in_draw else number
+
     def player_rule(self, total: int) -> tuple[ChemmyAction | None, str]:
         """The player's forced play on ``total`` (None: free), and the rule, in words."""
         draw_below, stand_from = self.player_must_draw_below, self.player_must_stand_from
@@ -463,13 +469,10 @@ class ChemmyGame:
         self.phase = Phase.DEAL
         self._wanted = CardWanted(hand, seat, face_up)
 
-    def _rank(self, card: Card) -> int:
-        number = card.rank.number
-        return 14 if number == 1 and self.rules.ace_high_in_draw else number
-
     def _end_draw(self) -> None:
-        best = max(self._rank(card) for card in self._draw.values())
-        top = [seat for seat in self._contenders if self._rank(self._draw[seat]) == best]
+        rank = self.rules.draw_rank
+        best = max(rank(card) for card in self._draw.values())
+        top = [seat for seat in self._contenders if rank(self._draw[seat]) == best]
         high = self._draw[top[0]]
         self._draw = {}
         if len(top) > 1:

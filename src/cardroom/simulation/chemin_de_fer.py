@@ -1,11 +1,13 @@
-"""The chemin de fer kernel: two seats, both played by the equilibrium bot.
+"""The chemin de fer kernel: a table whose seats all play the equilibrium bot.
 
 What it plays is what a :class:`~cardroom.games.chemin_de_fer.ChemmySession` plays at a
-table of two seats whose bots are :func:`~cardroom.analysis.chemin_de_fer.equilibrium_bot`
-and whose stacks never run short: one draw for the bank at the start of the game (the two
-seats draw a card each, again while their ranks tie; the cards are discarded), then coups
-in which the other seat calls "Banco", so every coup is one stake against one bank.  Who
-holds the bank does not change the cards or the play, so the kernel does not follow it.
+table of two seats (or the fewest the rules allow) whose bots are
+:func:`~cardroom.analysis.chemin_de_fer.equilibrium_bot` and whose stacks never run
+short: one draw for the bank at the start of the game (a card each in seat order, the
+seats tied for the highest card drawing again; the cards are discarded), then coups in
+which the seat after the banker calls "Banco", so every coup is one stake against one
+bank.  Who holds the bank does not change the cards or the play, so the kernel does not
+follow it.
 
 Each coup counts in a *cell*: ``(outcome * 10 + player total) * 10 + banker total``.  Two
 wagers are reported per unit staked: ``player`` (the punter's side: 1:1) and ``banker``
@@ -73,11 +75,17 @@ class ChemmyKernel:
     wager_ids: tuple[str, ...] = WAGERS
 
     @property
+    def seats(self) -> int:
+        """The seats at the simulated table: two, or the fewest the rules allow."""
+        return max(SEATS, self.rules.min_seats)
+
+    @property
     def unit(self) -> int:
         return units([Fraction(1), 1 - self.rules.commission])
 
     def tables(self) -> tuple[np.ndarray, ...]:
-        """Card values, naturals, the player's and the banker's draw codes, and nets."""
+        """Card values, ranks in the draw for the bank, naturals, the player's and the
+        banker's draw codes, and nets."""
         return _tables(self.rules, self.unit)
 
     def cell_outcome(self) -> np.ndarray:
@@ -97,14 +105,14 @@ class ChemmyKernel:
 
         With ``record``, also return each coup's cell (for the tests).
         """
-        value, naturals, player, banker, net = self.tables()
+        value, draw_rank, naturals, player, banker, net = self.tables()
         shoe = ShoeTables.of(self.rules.shoe)
         cells = np.zeros(net.shape[1], np.int64)
         sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
         rec_cell = np.zeros(rounds if record else 0, np.int16)
         played, shoes = _play(
-            state, jumped(state), shoe.base, value, naturals, player, banker, net,
-            shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
+            state, jumped(state), shoe.base, value, draw_rank, self.seats, naturals, player,
+            banker, net, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
             cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions)
@@ -116,6 +124,7 @@ def _tables(rules: ChemmyRules, unit: int) -> tuple[np.ndarray, ...]:
     """The tables of :meth:`ChemmyKernel.tables` (built once per process: the bot is solved)."""
     bot = equilibrium_bot(rules).draws
     value = np.array([card_value(card_of(c)) for c in range(52)], np.int8)
+    draw_rank = np.array([rules.draw_rank(card_of(c)) for c in range(52)], np.int8)
     naturals = np.array([rules.is_natural(t) for t in range(10)], np.bool_)
     player = np.zeros(10, np.int64)
     for total in range(10):
@@ -144,7 +153,7 @@ def _tables(rules: ChemmyRules, unit: int) -> tuple[np.ndarray, ...]:
             net[0, cell], net[1, cell] = unit, -unit
         elif outcome == 1:
             net[0, cell], net[1, cell] = -unit, won
-    return value, naturals, player, banker, net
+    return value, draw_rank, naturals, player, banker, net
 
 
 @njit(inline="always")
@@ -161,23 +170,34 @@ def _draws(code: int, decisions: np.ndarray) -> bool:
 @njit(cache=True)
 def _play(
     state: np.ndarray, decisions: np.ndarray, base: np.ndarray, value: np.ndarray,
-    naturals: np.ndarray, player_code: np.ndarray, banker_code: np.ndarray, net: np.ndarray,
-    burn: int, burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
-    cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+    draw_rank: np.ndarray, seats: int, naturals: np.ndarray, player_code: np.ndarray,
+    banker_code: np.ndarray, net: np.ndarray, burn: int, burn_by_first_card: bool,
+    reshuffle_after: int, rounds: int, session: int, cells: np.ndarray, sessions: np.ndarray,
+    record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
     cards = base.copy()
     pos = new_shoe(state, cards, burn, burn_by_first_card)
     shoes = 1
-    # the draw for the bank: a card each, again while the ranks tie
+    # the draw for the bank: a card each in seat order; the seats tied for the highest
+    # card draw again, only they
+    contenders = seats
     while True:
-        if pos + SEATS > size:
+        if pos + contenders > size:
             return 0, shoes
-        first = cards[pos] // 4
-        second = cards[pos + 1] // 4
-        pos += SEATS
-        if first != second:
+        best = -1
+        tied = 0
+        for seat in range(contenders):
+            rank = draw_rank[cards[pos + seat]]
+            if rank > best:
+                best = rank
+                tied = 1
+            elif rank == best:
+                tied += 1
+        pos += contenders
+        if tied == 1:
             break
+        contenders = tied
     played = 0
     while played < rounds:
         if pos >= reshuffle_after:
