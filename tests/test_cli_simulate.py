@@ -100,3 +100,11 @@ def test_bad_input_is_refused(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_a_shoe_too_big_to_shuffle_is_refused_before_any_work(tmp_path: Path) -> None:
+    rules = tmp_path / "huge.toml"
+    rules.write_text("[shoe]\ndecks = 700\n")
+    code, _, err = run("simulate", "punto-banco", "--rounds", "10", "--rules", str(rules))
+    assert code == 2
+    assert "at most 32,767 cards, not 36,400" in err

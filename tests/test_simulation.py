@@ -208,3 +208,14 @@ def test_ray_backend_gives_the_local_results() -> None:
     assert list(remote.outcomes) == list(local.outcomes)
     assert list(remote.net) == list(local.net)
     assert list(remote.net_squared) == list(local.net_squared)
+
+
+@pytest.mark.parametrize("game_id", ["punto-banco", "finnish27", "chemin-de-fer"])
+def test_shared_tables_cannot_be_changed(game_id: str) -> None:
+    """The tables are built once per process and shared by every batch."""
+    kernel: Any = kernel_for(game_id, get_game(game_id).load_rules())
+    tables = kernel.tables()
+    arrays = list(tables.values()) if isinstance(tables, dict) else list(tables)
+    assert arrays and not any(array.flags.writeable for array in arrays)
+    with pytest.raises(ValueError, match="read-only"):
+        arrays[-1][0] = 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
+from itertools import product
 from typing import cast
 
 import numpy as np
@@ -21,9 +22,11 @@ from cardroom.analysis.chemin_de_fer import (
     bot_values,
     equilibrium_bot,
     solve_shoe,
+    value_counts,
 )
 from cardroom.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
-from cardroom.games.chemin_de_fer import ChemmyGame, ChemmyRules, ChemmySession
+from cardroom.games.baccarat import card_with_value
+from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, ChemmySession
 from cardroom.shoe import Shoe
 from cardroom.simulation.chemin_de_fer import DRAW, STAND, ChemmyKernel, threshold
 from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
@@ -95,14 +98,12 @@ def test_kernel_plays_the_session_s_coups() -> None:
 
 
 def test_kernel_plays_a_variant_as_the_session_does() -> None:
-    """A commission on the banker's wins, the banker drawing by the casino tableau, a
-    tie keeping the bank, the Ace high in the draw, at least three seats (so the draw
-    for the bank can leave two of three tied): the same coups again."""
+    """A commission on the banker's wins (nets of 19/20), the banker drawing by the
+    casino tableau, at least three seats: the same coups again.  (The draw for the
+    bank's ties have their own test below.)"""
     rules = ChemmyRules(
         commission=Fraction(1, 20),
         banker_forced_by_tableau=True,
-        tie_keeps_bank=True,
-        ace_high_in_draw=True,
         min_seats=3,
     )
     assert ChemmyKernel(rules).unit == 20 and ChemmyKernel(rules).seats == 3
@@ -130,8 +131,9 @@ def test_decision_codes() -> None:
     for (key, third_value), chance in solution.banker.items():
         assert isinstance(key, tuple)
         column = 10 if third_value is None else third_value
-        assert banker[key[0], key[1], column] == banker[key[1], key[0], column]
         assert banker[key[0], key[1], column] == threshold(chance)
+        assert banker[key[1], key[0], column] == threshold(chance)  # either order dealt
+    assert any(code > 0 for code in banker.flat)  # the banker does mix somewhere
 
 
 def test_decision_stream_is_the_jumped_generator() -> None:
@@ -170,6 +172,64 @@ def test_simulation_agrees_with_the_exact_values(rules: ChemmyRules) -> None:
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
     shares = result.outcomes / result.rounds
     assert 0.09 < shares[2] < 0.1 and shares[1] > shares[0]
+
+
+def enumerated_values(rules: ChemmyRules, player_draw: Fraction) -> tuple[Fraction, Fraction]:
+    """(banker's, player's) expectation when the banker draws by the casino tableau and
+    the player draws at his free total with chance ``player_draw``: every sequence of
+    six card values (player, banker, player, banker, then the third cards), weighted by
+    its number of ordered draws from the rules' full shoe, counted with NumPy."""
+    counts = np.array(value_counts(rules.shoe.decks), np.int64)
+    cards = np.array(list(product(range(10), repeat=6)), np.int64)
+    rows = np.arange(len(cards))
+    ways = np.ones(len(cards), np.int64)
+    taken = np.zeros((len(cards), 10), np.int64)
+    for k in range(6):
+        ways *= np.maximum(counts[cards[:, k]] - taken[rows, cards[:, k]], 0)
+        taken[rows, cards[:, k]] += 1
+    player = (cards[:, 0] + cards[:, 2]) % 10
+    banker = (cards[:, 1] + cards[:, 3]) % 10
+    natural = np.array([rules.is_natural(t) for t in range(10)])[player]
+    natural |= np.array([rules.is_natural(t) for t in range(10)])[banker]
+    seen = [card_with_value(t) for t in range(10)] + [None]  # 10: the player stood
+    tableau = np.array([[rules.tableau.banker_draws(b, c) for c in seen] for b in range(10)])
+    rule = [rules.player_rule(t)[0] for t in range(10)]
+    must = np.array([r is ChemmyAction.DRAW for r in rule])[player]
+    free = np.array([r is None for r in rule])[player]
+
+    def wins(draws: np.ndarray) -> tuple[int, int]:
+        draws &= ~natural
+        third = np.where(draws, cards[:, 4], 10)
+        final_player = np.where(draws, (player + cards[:, 4]) % 10, player)
+        banker_draws = tableau[banker, third] & ~natural
+        banker_card = np.where(draws, cards[:, 5], cards[:, 4])
+        final_banker = np.where(banker_draws, (banker + banker_card) % 10, banker)
+        return (
+            int(ways[final_player > final_banker].sum()),
+            int(ways[final_banker > final_player].sum()),
+        )
+
+    stand_p, stand_b = wins(must.copy())
+    draw_p, draw_b = wins(must | free)
+    total = int(ways.sum())
+    player_wins = (1 - player_draw) * stand_p + player_draw * draw_p
+    banker_wins = (1 - player_draw) * stand_b + player_draw * draw_b
+    return (
+        ((1 - rules.commission) * banker_wins - player_wins) / total,
+        (player_wins - banker_wins) / total,
+    )
+
+
+@pytest.mark.parametrize("commission", [Fraction(0), Fraction(1, 20)])
+def test_bot_values_under_the_casino_tableau_match_a_plain_count(commission: Fraction) -> None:
+    """The exact figure ``simulate`` shows when the banker draws by the tableau: the
+    solver's lines played with the tableau equal a count over every card sequence; it is
+    not the free banker's value."""
+    rules = ChemmyRules(commission=commission, banker_forced_by_tableau=True)
+    solution = solve_shoe(rules)
+    values = bot_values(rules)
+    assert values == enumerated_values(rules, solution.player_draw_at_5)
+    assert values != (solution.value, solution.player_value)
 
 
 def test_results_do_not_depend_on_workers() -> None:

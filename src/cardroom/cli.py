@@ -2066,9 +2066,14 @@ def simulate(
             raise CliError(str(err)) from None
         note = ""
         if means and game.id == "chemin-de-fer":
+            banker = (
+                "the banker draws by the casino tableau"
+                if game_rules.banker_forced_by_tableau
+                else "both sides play the solved equilibrium"
+            )
             note = (
-                "both sides play the solved equilibrium (cardroom strategy chemin-de-fer); "
-                "exact: its value off the top of a full shoe"
+                f"{banker} (cardroom strategy chemin-de-fer); exact: the value of that play "
+                "off the top of a full shoe"
             )
         elif means and game.id in ("finnish27", "21-24-27"):
             note = (

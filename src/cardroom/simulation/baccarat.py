@@ -24,6 +24,7 @@ from cardroom.simulation.common import (
     card_of,
     count_round,
     new_shoe,
+    read_only,
     units,
 )
 
@@ -109,7 +110,8 @@ def _tables(rules: BaccaratRules, wager_ids: tuple[str, ...], unit: int) -> tupl
             ppair, bpair = divmod(pairs, 2)
             value_net = _net(rules, wager, OUTCOMES[outcome], total, bool(ppair), bool(bpair))
             net[w, cell] = int(value_net * unit)
-    return shoe.base, value, naturals, player_draws, banker_draws, net
+    tables = (shoe.base, value, naturals, player_draws, banker_draws, net)
+    return tuple(read_only(table) for table in tables)
 
 
 def _net(

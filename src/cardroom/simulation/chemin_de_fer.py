@@ -42,6 +42,7 @@ from cardroom.simulation.common import (
     card_of,
     count_round,
     new_shoe,
+    read_only,
     units,
 )
 from cardroom.simulation.prng import jumped, next_u64
@@ -153,7 +154,8 @@ def _tables(rules: ChemmyRules, unit: int) -> tuple[np.ndarray, ...]:
             net[0, cell], net[1, cell] = unit, -unit
         elif outcome == 1:
             net[0, cell], net[1, cell] = -unit, won
-    return value, draw_rank, naturals, player, banker, net
+    tables = (value, draw_rank, naturals, player, banker, net)
+    return tuple(read_only(table) for table in tables)
 
 
 @njit(inline="always")

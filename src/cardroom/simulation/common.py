@@ -22,9 +22,20 @@ from cardroom.cards import JOKER, Card, Rank, Suit
 from cardroom.shoe import ShoeRules
 from cardroom.simulation.prng import shuffle_in_place
 
-__all__ = ["JOKER_CODE", "BatchResult", "ShoeTables", "card_of", "code_of", "units"]
+__all__ = [
+    "JOKER_CODE",
+    "MAX_SHOE",
+    "BatchResult",
+    "ShoeTables",
+    "card_of",
+    "code_of",
+    "read_only",
+    "units",
+]
 
 JOKER_CODE = 52
+#: the largest shoe a kernel shuffles (positions are 16-bit: see prng.shuffle_in_place)
+MAX_SHOE = (1 << 15) - 1
 _SUITS = tuple(Suit)
 
 
@@ -39,6 +50,12 @@ def card_of(code: int) -> Card:
     if code == JOKER_CODE:
         return JOKER
     return Card(RANK_ORDER[code // 4], _SUITS[code % 4])
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, no longer writable: the kernels' tables are built once and shared."""
+    array.flags.writeable = False
+    return array
 
 
 def units(values: list[Fraction]) -> int:
@@ -57,6 +74,10 @@ class ShoeTables:
 
     @classmethod
     def of(cls, rules: ShoeRules) -> ShoeTables:
+        if rules.size > MAX_SHOE:
+            raise ValueError(
+                f"shoe: the simulator shuffles at most {MAX_SHOE:,} cards, not {rules.size:,}"
+            )
         base = np.array([code_of(card) for card in rules.cards()], dtype=np.int8)
         return cls(base, rules.burn, rules.burn_by_first_card, rules.reshuffle_after)
 

@@ -49,6 +49,7 @@ from cardroom.simulation.common import (
     ShoeTables,
     card_of,
     new_shoe,
+    read_only,
     units,
 )
 
@@ -232,7 +233,8 @@ class Finnish27Kernel:
 @lru_cache(maxsize=8)
 def _finnish27_tables(rules: Finnish27Rules) -> dict[str, np.ndarray]:
     """The kernel's tables for ``rules`` (built once per process)."""
-    return Finnish27Kernel(rules)._build_tables()
+    tables = Finnish27Kernel(rules)._build_tables()
+    return {name: read_only(table) for name, table in tables.items()}
 
 
 @njit(inline="always")

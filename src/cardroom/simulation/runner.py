@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardroom.simulation.common import BatchResult
+from cardroom.simulation.common import BatchResult, ShoeTables
 from cardroom.simulation.prng import batch_state
 
 __all__ = [
@@ -196,6 +196,7 @@ def run(
     if seed < 0:
         raise ValueError("seed: must be 0 or more")
     plan = batches(rounds, session)
+    ShoeTables.of(rules.shoe)  # a shoe the kernels cannot take is refused before any work
     kernel = kernel_for(game_id, rules, strategy)
     start = time.perf_counter()
     jobs = [(game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan)]
