@@ -95,11 +95,17 @@ def _category_counts(counts: tuple[int, ...], jokers: int) -> tuple[tuple[PokerC
     return tuple(result.items())
 
 
+_RANK_OF_VALUE = {
+    value: Rank.ACE if value == 14 else next(r for r in _RANKS if r.number == value)
+    for value in range(2, 15)
+}
+
+
 def _plain_category(counts: tuple[int, ...], jokers: int) -> PokerCategory:
     """The evaluator's category for these ranks dealt round the suits (no flush)."""
     cards: list[Card] = []
     for value in range(2, 15):
-        rank = Rank.ACE if value == 14 else next(r for r in _RANKS if r.number == value)
+        rank = _RANK_OF_VALUE[value]
         for _ in range(counts[value]):
             cards.append(Card(rank, _SUITS[len(cards) % 4]))
     return best_category(cards + [JOKER] * jokers)
@@ -141,22 +147,19 @@ def _exactly(k: int, present: int, c: int) -> int:
     )
 
 
-_STEPS: dict[tuple[int, int, int, int], int] = {}
+#: per (k, need): state * 16 + subset -> the next state (memoised; an int key hashes fast)
+_STEPS: dict[tuple[int, int], dict[int, int]] = {}
 
 
 def _step(state: int, subset: int, k: int, need: int) -> int:
-    """Advance each of k suits' last-four-ranks history by one rank (memoised)."""
-    key = (state, subset, k, need)
-    new = _STEPS.get(key)
-    if new is None:
-        new = 0
-        for i in range(k):
-            field = state >> (5 * i) & 31
-            if field != _DONE:
-                history = (field << 1 | (subset >> i & 1)) & 31
-                field = _DONE if history.bit_count() >= need else history & 15
-            new |= field << (5 * i)
-        _STEPS[key] = new
+    """Advance each of k suits' last-four-ranks history by one rank."""
+    new = 0
+    for i in range(k):
+        field = state >> (5 * i) & 31
+        if field != _DONE:
+            history = (field << 1 | (subset >> i & 1)) & 31
+            field = _DONE if history.bit_count() >= need else history & 15
+        new |= field << (5 * i)
     return new
 
 
@@ -173,6 +176,7 @@ def _all_suits_count(counts: tuple[int, ...], need: int, k: int) -> int:
         if not weight:
             continue
         ace_subset = (1 << aces_in) - 1
+        steps = _STEPS.setdefault((k, need), {})
         states = {_step(0, ace_subset, k, need): weight}  # value 1: the low Ace
         for value in range(2, 15):
             c = counts[value]
@@ -186,10 +190,11 @@ def _all_suits_count(counts: tuple[int, ...], need: int, k: int) -> int:
             options = [(subset, ways) for subset, ways in options if ways]
             nxt: dict[int, int] = {}
             for state, w in states.items():
+                base = state << 4
                 for subset, ways in options:
-                    key = _STEPS.get((state, subset, k, need))
+                    key = steps.get(base | subset)
                     if key is None:
-                        key = _step(state, subset, k, need)
+                        key = steps[base | subset] = _step(state, subset, k, need)
                     nxt[key] = nxt.get(key, 0) + w * ways
             states = nxt
         total += states.get(done_all, 0)
