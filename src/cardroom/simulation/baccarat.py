@@ -23,6 +23,7 @@ from cardroom.simulation.common import (
     ShoeTables,
     card_of,
     count_round,
+    counters,
     new_shoe,
     read_only,
     units,
@@ -67,9 +68,7 @@ class BaccaratKernel:
         """
         base, value, naturals, player_draws, banker_draws, net = self.tables()
         shoe = self.rules.shoe
-        cells = np.zeros(net.shape[1], np.int64)
-        sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
-        rec_cell = np.zeros(rounds if record else 0, np.int16)
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play(
             state, base, value, naturals, player_draws, banker_draws, net,
             shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,

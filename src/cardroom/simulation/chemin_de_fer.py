@@ -41,6 +41,7 @@ from cardroom.simulation.common import (
     ShoeTables,
     card_of,
     count_round,
+    counters,
     new_shoe,
     read_only,
     units,
@@ -108,9 +109,7 @@ class ChemmyKernel:
         """
         value, draw_rank, naturals, player, banker, net = self.tables()
         shoe = ShoeTables.of(self.rules.shoe)
-        cells = np.zeros(net.shape[1], np.int64)
-        sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
-        rec_cell = np.zeros(rounds if record else 0, np.int16)
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play(
             state, jumped(state), shoe.base, value, draw_rank, self.seats, naturals, player,
             banker, net, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,

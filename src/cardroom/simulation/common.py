@@ -29,6 +29,7 @@ __all__ = [
     "ShoeTables",
     "card_of",
     "code_of",
+    "counters",
     "read_only",
     "units",
 ]
@@ -120,6 +121,17 @@ class BatchResult:
             (net * net) @ cells,
             sessions,
         )
+
+
+def counters(
+    net: np.ndarray, rounds: int, session: int, record: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A batch's empty counts for a kernel whose nets are ``net[wager, cell]``: rounds per
+    cell, each session's sum per wager, and (for the tests) each round's cell."""
+    cells = np.zeros(net.shape[1], np.int64)
+    sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
+    rec_cell = np.zeros(rounds if record else 0, np.int16)
+    return cells, sessions, rec_cell
 
 
 @njit(inline="always")

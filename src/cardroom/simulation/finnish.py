@@ -48,6 +48,7 @@ from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
     card_of,
+    counters,
     new_shoe,
     read_only,
     units,
@@ -216,9 +217,7 @@ class Finnish27Kernel:
         net = self.cell_nets()
         rules = self.rules
         shoe = rules.shoe
-        cells = np.zeros(3 * BONUSES, np.int64)
-        sessions = np.zeros((rounds // session if session else 0, net.shape[0]), np.int64)
-        rec_cell = np.zeros(rounds if record else 0, np.int16)
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
@@ -520,9 +519,7 @@ class TwentyOne2427Kernel:
         settle = _settle_2124(rules)
         both27 = OUTCOMES.index(rules.both_initial_27s)
         shoe = rules.shoe
-        cells = np.zeros(3, np.int64)
-        sessions = np.zeros((rounds // session if session else 0, 1), np.int64)
-        rec_cell = np.zeros(rounds if record else 0, np.int16)
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play2124(
             state, ShoeTables.of(shoe).base, points, ranks, _total_table(),
             _initial_table(rules.jokers_make_27), self.decisions,
