@@ -9,6 +9,7 @@ and the same net result on every wager.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +24,7 @@ from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import Finnish27Round
 from cardroom.games.hands import finnish_total
 from cardroom.games.twentyone_24_27 import TableStrategy
-from cardroom.shoe import Shoe
+from cardroom.shoe import Shoe, ShoeRules
 from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, poker_category
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
@@ -84,8 +85,53 @@ def decider(game_id: str, strategy: str, rules: Any) -> Callable[[Round], Action
     ],
 )
 def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str, rounds: int) -> None:
+    replay_against_engine(game_id, get_game(game_id).load_rules(), strategy, rounds)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "changes"),
+    [
+        # the casino burn (first card turned, its value burnt), 6 decks, a nearer cut
+        # card, tie 9:1 and every side wager
+        (
+            "punto-banco",
+            {
+                "shoe": ShoeRules(decks=6, jokers_per_deck=0, cut_card=14, burn_by_first_card=True),
+                "tie_pays": Fraction(9),
+                "side_wagers": ("player_pair", "banker_pair", "b27"),
+            },
+        ),
+        # a smaller shoe with one Joker a deck, three cards burnt, Jokers not 27, the
+        # dealer winning equal initial 27s replaced by a push
+        (
+            "finnish27",
+            {
+                "shoe": ShoeRules(decks=4, jokers_per_deck=1, reshuffle_after=150, burn=3),
+                "jokers_make_27": False,
+                "equal_initial_27s": "push",
+            },
+        ),
+        # the casino burn with Jokers in the shoe (a Joker burns one card), Jokers 27
+        (
+            "21-24-27",
+            {
+                "shoe": ShoeRules(decks=6, jokers_per_deck=2, cut_card=60, burn_by_first_card=True),
+                "jokers_make_27": True,
+            },
+        ),
+    ],
+)
+def test_kernel_plays_a_variant_as_the_engine_does(game_id: str, changes: dict[str, Any]) -> None:
+    """The shoe's handling (burns, cut card, Jokers) and rule switches read from the
+    rules: the kernel and the engine on 15,000 rounds of a variant."""
+    rules = replace(get_game(game_id).load_rules(), **changes)
+    replay_against_engine(game_id, rules, "basic", 15_000)
+
+
+def replay_against_engine(game_id: str, rules: Any, strategy: str, rounds: int) -> None:
+    """Play ``rounds`` rounds through the kernel and the engine on the same shoes and
+    demand the same cell and every wager's net, round by round."""
     game = get_game(game_id)
-    rules = game.load_rules()
     kernel = kernel_for(game_id, rules, strategy)
     result, cells = kernel.run(batch_state(2026, 7), rounds, record=True)
     assert result.rounds == rounds
