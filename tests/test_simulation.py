@@ -25,7 +25,7 @@ from cardroom.games.finnish27 import Finnish27Round
 from cardroom.games.hands import finnish_total
 from cardroom.games.twentyone_24_27 import TableStrategy
 from cardroom.shoe import Shoe, ShoeRules
-from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, poker_category
+from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, hand_category
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 from cardroom.table import Table
@@ -226,19 +226,9 @@ def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
         n = int(rng.integers(5, 12))
         codes = rng.integers(0, 53, n)
         cards = [card_of(int(c)) for c in codes]
-        counts = np.zeros(15, np.int64)
-        suit_len = np.zeros(4, np.int64)
-        suit_mask = np.zeros(4, np.int64)
-        jokers = 0
-        for c in codes:
-            if c == 52:
-                jokers += 1
-                continue
-            value = 14 if c // 4 == 0 else c // 4 + 1
-            counts[value] += 1
-            suit_len[c % 4] += 1
-            suit_mask[c % 4] |= 1 << value
-        assert poker_category(counts, suit_len, suit_mask, jokers) == best_category(cards)
+        scratch = np.zeros(15, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+        category = hand_category(codes.astype(np.int8), n, *scratch)
+        assert category == best_category(cards)
 
 
 def test_ray_backend_gives_the_local_results() -> None:

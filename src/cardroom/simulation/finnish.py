@@ -48,6 +48,7 @@ from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
     card_of,
+    count_round,
     counters,
     new_shoe,
     read_only,
@@ -334,6 +335,16 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         return 0
     if n < 5:
         return 0
+    category = hand_category(hand, n, counts, suit_len, suit_mask)
+    return int(poker[category])
+
+
+@njit(inline="always")
+def hand_category(
+    hand: np.ndarray, n: int, counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray
+) -> int:
+    """The poker category of the first ``n`` card codes of ``hand`` (the three arrays are
+    scratch space: cards per poker value, cards and values held per suit)."""
     counts[:] = 0
     suit_len[:] = 0
     suit_mask[:] = 0
@@ -347,7 +358,7 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         counts[value] += 1
         suit_len[code % 4] += 1
         suit_mask[code % 4] |= 1 << value
-    return int(poker[poker_category(counts, suit_len, suit_mask, jokers)])
+    return poker_category(counts, suit_len, suit_mask, jokers)
 
 
 @njit(cache=True)
@@ -365,7 +376,6 @@ def _play27(
     counts = np.zeros(15, np.int64)
     suit_len = np.zeros(4, np.int64)
     suit_mask = np.zeros(4, np.int64)
-    wagers = net.shape[0]
     pos = size
     shoes = 0
     played = 0
@@ -434,14 +444,7 @@ def _play27(
                     hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
                 )
         cell = outcome * BONUSES + bonus
-        cells[cell] += 1
-        if session:
-            s = played // session
-            if s < sessions.shape[0]:
-                for w in range(wagers):
-                    sessions[s, w] += net[w, cell]
-        if record:
-            rec_cell[played] = cell
+        count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1
     return played, shoes
 
@@ -609,12 +612,6 @@ def _play2124(
                 if dealer_hits[dealer]:
                     break
                 outcome = settle[player, dealer]
-        cells[outcome] += 1
-        if session:
-            s = played // session
-            if s < sessions.shape[0]:
-                sessions[s, 0] += net[0, outcome]
-        if record:
-            rec_cell[played] = outcome
+        count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
         played += 1
     return played, shoes
