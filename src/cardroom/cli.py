@@ -29,6 +29,7 @@ from rich.text import Text
 
 from cardroom import render
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
+from cardroom.analysis.report import fraction_text
 from cardroom.cards import Card, CardError, parse_cards
 from cardroom.events import (
     Announcement,
@@ -1930,7 +1931,7 @@ def analyze(
         data = report.to_json()
         if effects is not None:
             data["effects_of_removal"] = {
-                wager: {rank.value: f"{v.numerator}/{v.denominator}" for rank, v in per.items()}
+                wager: {rank.value: fraction_text(v) for rank, v in per.items()}
                 for wager, per in effects.items()
             }
             if eor_note:

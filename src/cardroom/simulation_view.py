@@ -12,15 +12,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cardroom.analysis.report import fraction_text
 from cardroom.simulation.runner import RunResult
 
 __all__ = ["run_json", "run_view", "session_plot", "session_summary"]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-
-
-def _fraction(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
 
 
 def session_summary(result: RunResult, index: int) -> dict[str, Any]:
@@ -49,7 +46,7 @@ def run_json(result: RunResult, exact: Mapping[str, Fraction]) -> dict[str, Any]
             "std_error": figures.std_error,
         }
         if figures.exact is not None:
-            entry["exact"] = _fraction(figures.exact)
+            entry["exact"] = fraction_text(figures.exact)
             entry["exact_decimal"] = float(figures.exact)
             entry["z"] = figures.z
         if result.session_rounds and result.sessions.size:

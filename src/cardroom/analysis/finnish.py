@@ -49,7 +49,7 @@ from math import comb, lcm
 from typing import Any
 
 from cardroom.analysis.poker_odds import counts_by_value, value_counts
-from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text
+from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action
@@ -987,7 +987,7 @@ class StrategyComparison:
                 for r in self.rows
             ],
             "house_edges": {
-                name: {w: f"{e.numerator}/{e.denominator}" for w, e in edges.items()}
+                name: {w: fraction_text(e) for w, e in edges.items()}
                 for name, edges in self.house_edges.items()
             },
             "house_edges_decimal": {
