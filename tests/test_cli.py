@@ -280,10 +280,10 @@ def test_a_bankroll_file_from_before_named_bankrolls_still_works(tmp_path: Path)
     old = schema_1_file(tmp_path / "old.sqlite3")
     shown = run("bankroll", "--bankroll-file", str(old))
     assert shown.exit_code == 0, shown.output
-    assert "Bankroll 1015.50" in shown.stdout and "1 rounds in the history" in shown.stdout
+    assert "Bankroll 1015.50" in shown.stdout and "1 round in the history" in shown.stdout
     assert "Named bankrolls" not in shown.stdout
     listed = run("history", "--bankroll-file", str(old))
-    assert "The last 1 of 1 rounds" in listed.stdout and "finnish27" in listed.stdout
+    assert "The only entry" in listed.stdout and "finnish27" in listed.stdout
     stack = write(tmp_path / "f27.txt", F27_CARDS)
     result = play(old, "finnish27", "--stack", str(stack), input="d 20\n")
     assert "Bankroll 1015.50 → 1031.50 (+16)" in result.stdout

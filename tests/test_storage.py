@@ -276,7 +276,7 @@ def test_entries_of_several_people_are_saved_in_one_transaction(tmp_path: Path) 
         ]
         assert saved[1].record == {"coup": 1, "balance_before": 500, "balance_after": "959/2"}
         assert store.balance("Ann") == 1020 and store.balance("Bob") == Fraction(959, 2)
-        [bob] = store.rounds(person="BOB")
+        [bob] = store.rounds(person="BOB", game="chemin-de-fer")
         assert bob.person == "Bob" and bob.net == Fraction(-41, 2)
         assert store.count_rounds("chemin-de-fer", person="Ann") == 1
         assert store.count_rounds("finnish27", person="Ann") == 0
@@ -289,3 +289,19 @@ def test_entries_of_several_people_are_saved_in_one_transaction(tmp_path: Path) 
                 ]
             )
         assert store.balance("Ann") == 1020 and store.count_rounds(person="Ann") == 1
+
+
+def test_setting_a_bankroll_is_in_the_history_so_the_history_adds_up(tmp_path: Path) -> None:
+    with Storage(tmp_path / "b.sqlite3") as store:
+        store.save_entries([HistoryEntry("finnish27", Fraction(15), {"round": 1})])
+        store.set_balance(Fraction(4001, 4))
+        store.save_entries([HistoryEntry("finnish27", Fraction(-10), {"round": 2})])
+        store.reset()
+        entries = store.rounds(limit=100)
+        assert [e.game for e in entries] == ["finnish27", "bankroll", "finnish27", "bankroll"]
+        assert [e.record.get("change") for e in entries] == [None, "set", None, "reset"]
+        assert entries[1].balance_before == 1015 and entries[1].balance_after == Fraction(4001, 4)
+        # every balance follows from the one before it and the entry's net
+        for earlier, later in zip(entries, entries[1:], strict=False):
+            assert later.balance_before == earlier.balance_after
+        assert START_BANKROLL + sum(e.net for e in entries) == store.balance() == 1000

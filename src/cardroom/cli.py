@@ -9,6 +9,7 @@ command exits with status 2, without a traceback.
 from __future__ import annotations
 
 import json
+import shlex
 import signal
 import sys
 import threading
@@ -26,8 +27,10 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
-from cardroom import render
+from cardroom import __version__, render
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.analysis.report import fraction_text
 from cardroom.cards import Card, CardError, parse_cards
@@ -44,7 +47,7 @@ from cardroom.events import (
     SeatSettled,
 )
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
-from cardroom.games.base import Action, IllegalAction, Round, WagerError
+from cardroom.games.base import Action, IllegalAction, Round, WagerError, check_wagers
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
     ChemmyAction,
@@ -54,7 +57,14 @@ from cardroom.games.chemin_de_fer import (
     SimpleMoney,
     Turn,
 )
-from cardroom.money import AmountError, Ledger, exact_json, format_amount, parse_amount
+from cardroom.money import (
+    CENT,
+    AmountError,
+    Ledger,
+    exact_json,
+    format_amount,
+    parse_amount,
+)
 from cardroom.rules import RulesError, rules_to_toml
 from cardroom.shoe import (
     CardSource,
@@ -63,8 +73,10 @@ from cardroom.shoe import (
     Shoe,
     ShoeExhausted,
     StackedShoe,
+    check_in_shoe,
 )
 from cardroom.storage import (
+    BANKROLL_ENTRY,
     START_BANKROLL,
     HistoryEntry,
     Storage,
@@ -73,6 +85,55 @@ from cardroom.storage import (
     person_name,
 )
 from cardroom.table import Table
+from cardroom.textfile import InputLine, TextInputError, read_text_file, text_lines
+
+#: Exit status of every error a person can cause.
+EXIT_ERROR = 2
+
+
+class CardroomGroup(TyperGroup):
+    """The command group, with every usage error (an unknown option, a value out of
+    range...) reported as one line, ``error: ...``, exit status 2, as cardroom's own
+    errors are, instead of a boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except TyperException as err:
+            if not standalone_mode:
+                raise
+            if type(err).__name__ == "NoArgsIsHelpError":  # `cardroom` alone: the help
+                print(err.format_message(), file=sys.stderr, flush=True)
+            else:
+                print(f"error: {one_line(err.format_message())}", file=sys.stderr, flush=True)
+            sys.exit(EXIT_ERROR)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            print("error: interrupted", file=sys.stderr, flush=True)
+            sys.exit(130)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def one_line(message: str) -> str:
+    """A usage error's message on one line (Click sometimes adds a second)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"cardroom {__version__}")
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="cardroom",
@@ -80,10 +141,21 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+    cls=CardroomGroup,
 )
 
-#: Exit status of every error a person can cause.
-EXIT_ERROR = 2
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
+    ] = False,
+) -> None:
+    """Play Finnish 27 and its relatives at the terminal, with an exact, saved bankroll."""
 
 
 class CliError(Exception):
@@ -99,6 +171,7 @@ PERSON_ERRORS: tuple[type[BaseException], ...] = (
     AmountError,
     WagerError,
     StorageError,
+    TextInputError,
 )
 
 
@@ -188,10 +261,7 @@ def play_out(
 
 def read_stack(path: Path) -> list[Card]:
     """Card codes from a file: white space separated, ``#`` starts a comment."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise CliError(f"cannot read the stack file {str(path)!r}: {err.strerror}") from None
+    text = read_text_file(path, "the stack file")
     cards: list[Card] = []
     for number, line in enumerate(text.splitlines(), start=1):
         try:
@@ -314,16 +384,28 @@ def known_wagers() -> tuple[str, ...]:
     return tuple(known)
 
 
-def read_stake(word: str, wager: str) -> Fraction:
+def read_stake(word: str, wager: str, unit: Fraction = CENT) -> Fraction:
+    """A stake typed by a person: a plain decimal, above 0, in whole ``unit``s."""
+    if word.strip().startswith("-"):
+        raise BetError(f"stake on {wager} must be positive, not {word.strip()}")
     try:
         stake = parse_amount(word)
-    except AmountError:
+    except AmountError as err:
+        if "too large" in str(err):
+            raise BetError(f"stake on {wager}: {err}") from None
         raise BetError(
             f"{word!r} is not a stake for {wager}: write a number such as 10 or 12.50"
         ) from None
-    if (stake * 100).denominator != 1:
-        raise BetError(f"stake on {wager}: stakes are in whole cents, not {word}")
+    if stake <= 0:
+        raise BetError(f"stake on {wager} must be positive, not {word.strip()}")
+    if (stake / unit).denominator != 1:
+        raise BetError(f"stake on {wager}: stakes are in {unit_words(unit)}, not {word.strip()}")
     return stake
+
+
+def unit_words(unit: Fraction) -> str:
+    """``whole cents`` or ``whole multiples of 0.25``."""
+    return "whole cents" if unit == CENT else f"whole multiples of {format_amount(unit)}"
 
 
 def parse_bet(
@@ -407,6 +489,20 @@ class DeferredInterrupt:
             yield
         finally:
             signal.signal(signal.SIGINT, self._note)
+
+
+def reset_command(path: Path, person: str | None = None) -> str:
+    """The command that resets a bankroll, naming the file when it is not the default one.
+
+    >>> reset_command(Path("/tmp/my file.sqlite3"), "Ann")
+    "cardroom bankroll --reset --bankroll-file '/tmp/my file.sqlite3' --person Ann"
+    """
+    command = "cardroom bankroll --reset"
+    if path != default_path():
+        command += f" --bankroll-file {shlex.quote(str(path))}"
+    if person is not None:
+        command += f" --person {shlex.quote(person)}"
+    return command
 
 
 class TableSession:
@@ -562,7 +658,7 @@ class PlaySession(TableSession):
                     self.say(
                         f"Your bankroll of {format_amount(self.ledger.balance)} is below the "
                         f"table minimum of {format_amount(self.minimum)}, so you cannot bet. "
-                        f"Run `cardroom bankroll --reset` to start again with "
+                        f"Run `{reset_command(self.store.path)}` to start again with "
                         f"{format_amount(START_BANKROLL)}.",
                         "bold yellow",
                     )
@@ -606,7 +702,7 @@ class PlaySession(TableSession):
             balance = self.store.balance()
         except StorageError:
             balance = self.ledger.balance
-        rounds = f"{played} round{'s' if played != 1 else ''} played"
+        rounds = f"{render.counted(played, 'round')} played"
         self.say(
             Text(
                 f"Goodbye! Your bankroll is {format_amount(balance)} "
@@ -990,8 +1086,8 @@ class ChemmyPlay(TableSession):
     def names(self) -> tuple[str, ...]:
         return self.table.names
 
-    def who(self, seat: int) -> str:
-        return self.renderer.who(seat)
+    def who(self, seat: int, *, start: bool = True) -> str:
+        return self.renderer.who(seat, start=start)
 
     def whose(self, seat: int) -> str:
         """``Your`` / ``Ann's``, to start a sentence with."""
@@ -1005,7 +1101,7 @@ class ChemmyPlay(TableSession):
 
     def reset_hint(self, seat: int) -> str:
         key = person_key(self.names[seat])
-        return "cardroom bankroll --reset" + ("" if key is None else f" --person {key}")
+        return reset_command(self.store.path, key)
 
     def _read(self, prompt: Text) -> str:
         flush_typeahead()
@@ -1085,7 +1181,8 @@ class ChemmyPlay(TableSession):
             bankroll = render.money(self.table.stacks[seat])
             self.say(
                 f"{self.whose(seat)} bankroll of {bankroll} is below the table minimum of "
-                f"{render.money(self.minimum)}, so {self.who(seat)} cannot sit down. Run "
+                f"{render.money(self.minimum)}, so {self.who(seat, start=False)} cannot sit "
+                "down. Run "
                 f"`{self.reset_hint(seat)}` to start again with "
                 f"{render.money(START_BANKROLL)}.",
                 "bold yellow",
@@ -1114,7 +1211,7 @@ class ChemmyPlay(TableSession):
                 balances[seat] = self.store.balance(person_key(name))
             except StorageError:
                 balances[seat] = self.table.stacks[seat]
-        coups = f"{self.coups_played} coup{'s' if self.coups_played != 1 else ''} played"
+        coups = f"{render.counted(self.coups_played, 'coup')} played"
         if self.hot_seat:
             each = " · ".join(f"{self.names[s]} {render.money(b)}" for s, b in balances.items())
             text = f"Goodbye! Bankrolls: {each} ({coups}; everything is saved)."
@@ -1685,28 +1782,32 @@ def history(
             return
         with Storage(path, create=False) as store:
             rounds = store.rounds(limit=limit, game=game_id, person=key)
-            total = store.count_rounds(game_id, person=key)
+            total = store.count_rounds(game_id, person=key, entries=True)
             key = None if key is None else store.spelling(key)
         if as_json:
             for stored in rounds:
                 print(json.dumps(stored.to_dict(), ensure_ascii=False, separators=(",", ":")))
             return
-        owner = "" if key is None else f"{key}'s "
         if not rounds:
             which = f" of {game_id}" if game_id else ""
             whose = "" if key is None else f" by {key}"
             out.print(f"No rounds{which} played yet{whose}.")
             return
-        which = f" {game_id}" if game_id else ""
-        out.print(
-            Text(
-                f"The last {len(rounds)} of {owner}{total}{which} rounds, oldest first ({path}):",
-                style="bold",
-            )
-        )
+        out.print(Text(f"{history_heading(len(rounds), total, key, game_id)} ({path}):", "bold"))
         for stored in rounds:
             out.print("")
             info = GAMES.get(stored.game)
+            if stored.game == BANKROLL_ENTRY:
+                out.print(
+                    render.stored_bankroll_change(
+                        stored.id,
+                        stored.played_at,
+                        stored.balance_before,
+                        stored.balance_after,
+                        str(stored.record.get("change", "set")),
+                    )
+                )
+                continue
             if info is not None and info.kind == "seats":
                 out.print(
                     render.stored_coup(
@@ -1731,6 +1832,25 @@ def history(
                     stored.rules_file,
                 )
             )
+
+
+def history_heading(shown: int, total: int, person: str | None, game_id: str | None) -> str:
+    """What ``cardroom history`` lists: a game's rounds, or every entry (rounds, coups and
+    changes of the bankroll).
+
+    >>> history_heading(1, 1, None, None), history_heading(3, 3, "Ann", "finnish27")
+    ('The only entry', "All 3 of Ann's finnish27 rounds, oldest first")
+    >>> history_heading(10, 25, None, None), history_heading(1, 1, "Ann", "finnish27")
+    ('The last 10 of 25 entries, oldest first', "Ann's only finnish27 round")
+    """
+    kind, kinds = (f"{game_id} round", f"{game_id} rounds") if game_id else ("entry", "entries")
+    whose = f"{person}'s " if person else ""
+    if total == 1:
+        return f"{whose}only {kind}" if whose else f"The only {kind}"
+    if shown == total:
+        start = f"All {total} of {whose}" if whose else f"All {total} "
+        return f"{start}{kinds}, oldest first"
+    return f"The last {shown} of {whose}{total} {kinds}, oldest first"
 
 
 @app.command()
@@ -1774,7 +1894,7 @@ def bankroll(
         else:
             line.append(f"{label} {format_amount(after)}", style="bold green")
         out.print(line)
-        out.print(Text(f"{path} · {played} rounds in the history", style="dim"))
+        out.print(Text(f"{path} · {render.counted(played, 'round')} in the history", style="dim"))
         if others:
             named = " · ".join(f"{name} {format_amount(value)}" for name, value in others.items())
             out.print(Text(f"Named bankrolls (--person NAME): {named}", style="dim"))
@@ -2145,37 +2265,108 @@ def _simulate(
     return result, means
 
 
+def parse_stakes(text: str, wager_ids: Sequence[str]) -> dict[str, Fraction]:
+    """``--stakes player=10,push=5``: the wagers to stake and how much (names as at the
+    bet prompt: ``p=10,pu=5`` works too).
+
+    >>> parse_stakes("player=10, pu=2.50", ("player", "dealer", "push"))
+    {'player': Fraction(10, 1), 'push': Fraction(5, 2)}
+    """
+    stakes: dict[str, Fraction] = {}
+    for part in text.split(","):
+        name, sep, amount = part.partition("=")
+        if not sep or not name.strip() or not amount.strip():
+            raise CliError(
+                f"--stakes: write each wager as WAGER=AMOUNT with commas between, like "
+                f"{wager_ids[0]}=10, not {part.strip()!r}"
+            )
+        try:
+            wager = match_wager(name.strip(), wager_ids)
+            if wager in stakes:
+                raise BetError(f"{wager} is named twice")
+            stakes[wager] = read_stake(amount.strip(), wager)
+        except BetError as err:
+            raise CliError(f"--stakes: {err}") from None
+    return stakes
+
+
 @app.command()
-def rounds(game_id: GameArg, rules: RulesOpt = None) -> None:
+def rounds(
+    game_id: GameArg,
+    rules: RulesOpt = None,
+    stakes_text: Annotated[
+        str | None,
+        typer.Option(
+            "--stakes",
+            metavar="WAGER=AMOUNT,...",
+            help="The wagers to stake and how much, like player=10,push=5 "
+            "(default: every wager at the table minimum).",
+        ),
+    ] = None,
+    keep_going: Annotated[
+        bool,
+        typer.Option(
+            "--keep-going",
+            help="Report a line that cannot be played as a JSON error object and go on; "
+            "the exit status is 2 if any line was refused.",
+        ),
+    ] = False,
+) -> None:
     """The test lab's tool: one stacked round per line of standard input, JSON out.
 
     Each line holds card codes in dealing order (blank lines and # comments are
-    skipped).  Every wager the game offers under the rules is staked at the table
-    minimum; the player's decisions follow the game's basic strategy.  One compact
-    JSON object a line.
+    skipped); every card must be one the game's shoe holds, no more copies of it than
+    the shoe has. Every wager the game offers under the rules is staked at the table
+    minimum unless --stakes says otherwise; the player's decisions follow the game's
+    basic strategy. One compact JSON object a line.
     """
     with person_errors():
         game, game_rules = load_game(game_id, rules)
-        minimum = Fraction(game_rules.table.minimum)
-        stakes = {wager: minimum for wager in game.wagers(game_rules)}
-        for number, line in enumerate(sys.stdin, start=1):
-            text = line.partition("#")[0].strip()
-            if not text:
-                continue
+        wager_ids = game.wagers(game_rules)
+        if stakes_text is None:
+            minimum = Fraction(game_rules.table.minimum)
+            stakes = {wager: minimum for wager in wager_ids}
+        else:
+            stakes = parse_stakes(stakes_text, wager_ids)
+        stakes = check_wagers(stakes, wager_ids, game_rules.table)
+        refused = 0
+        for line in text_lines(sys.stdin.buffer):
             try:
-                cards = parse_cards(text)
-                rnd = run_stacked_round(game, game_rules, cards, stakes)
-            except CardError as err:
-                raise CliError(f"line {number}: {err}") from None
+                data = {"line": line.number, **lab_round(game, game_rules, line, stakes)}
             except CliError as err:
-                raise CliError(f"line {number}: {err}") from None
-            except ShoeExhausted:
-                raise CliError(
-                    f"line {number}: the round needs more cards than the {len(cards)} given"
-                ) from None
-            data = {"line": number, **round_record(rnd)}
-            sys.stdout.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
-            sys.stdout.flush()
+                if not keep_going:
+                    raise
+                refused += 1
+                data = {"line": line.number, "error": str(err)}
+            if data.keys() != {"line"}:
+                sys.stdout.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+                sys.stdout.flush()
+        if refused:
+            lines = render.counted(refused, "line")
+            raise CliError(f"{lines} of the input could not be played (see the output)")
+
+
+def lab_round(
+    game: GameInfo, rules: Any, line: InputLine, stakes: Mapping[str, Fraction]
+) -> dict[str, Any]:
+    """The record of the round one input line deals ({} for a blank or comment line);
+    :class:`CliError` naming the line when it cannot be played."""
+    if line.error is not None:
+        raise CliError(line.error)
+    text = line.text.partition("#")[0].strip()
+    if not text:
+        return {}
+    try:
+        cards = parse_cards(text)
+        check_in_shoe(cards, rules.shoe)
+        rnd = run_stacked_round(game, rules, cards, stakes)
+    except (CardError, CliError) as err:
+        raise CliError(f"line {line.number}: {err}") from None
+    except ShoeExhausted:
+        raise CliError(
+            f"line {line.number}: the round needs more cards than the {len(cards)} given"
+        ) from None
+    return round_record(rnd)
 
 
 def main() -> None:

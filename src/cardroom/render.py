@@ -89,6 +89,15 @@ def hand_name(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """``1 round``, ``2 rounds``, ``0 coups``.
+
+    >>> counted(1, "round"), counted(3, "round"), counted(2, "person", "people")
+    ('1 round', '3 rounds', '2 people')
+    """
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
 def money(value: Fraction) -> str:
     return format_amount(value)
 
@@ -409,6 +418,20 @@ def stored_round(
     return Group(*lines)
 
 
+def stored_bankroll_change(
+    number: int, played_at: datetime, before: Fraction, after: Fraction, change: str
+) -> Text:
+    """A history entry that set or reset the bankroll (``cardroom bankroll``)."""
+    line = Text()
+    line.append(f"#{number}", style="bold")
+    line.append("  bankroll  ", style="bold cyan")
+    line.append(played_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), style="dim")
+    what = "reset" if change == "reset" else "set"
+    line.append(f"  {what} (cardroom bankroll --{what})\n")
+    line.append_text(bankroll_change(before, after))
+    return line
+
+
 # -- chemin de fer -----------------------------------------------------------------------------
 #: How a card a person may not see is shown (the back of a card).
 CARD_BACK = "[?]"
@@ -462,8 +485,11 @@ class ChemmyRenderer:
         self.drawn: dict[int, Card] = {}
         self._width = max(len(f"Banker ({name})") for name in ("You", *self.names)) + 2
 
-    def who(self, seat: int) -> str:
-        return "You" if seat == self.you else self.names[seat]
+    def who(self, seat: int, *, start: bool = True) -> str:
+        """The seat's name; ``You`` (``you`` inside a sentence) for the person's own."""
+        if seat == self.you:
+            return "You" if start else "you"
+        return self.names[seat]
 
     def whose(self, seat: int) -> str:
         return "your" if seat == self.you else f"{self.names[seat]}'s"
@@ -495,7 +521,7 @@ class ChemmyRenderer:
             text.append(" for the bank" + (" (again)" if event.round > 1 else ""))
             return text
         if isinstance(event, DrawTie):
-            who = names_text([self.who(seat) for seat in event.seats])
+            who = names_text([self.who(seat, start=i == 0) for i, seat in enumerate(event.seats)])
             return Text(f"{who} tie for the highest card: they draw again")
         if isinstance(event, BankerChosen):
             return self._banker_chosen(event)

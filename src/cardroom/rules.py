@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cardroom.money import AmountError, format_amount, odds
+from cardroom.textfile import TextInputError, read_text_file
 
 T = TypeVar("T")
 
@@ -32,9 +33,9 @@ def load_rules_file(default: T, path: str | Path) -> T:
     """Read ``path`` (TOML) as changes to the rules ``default``."""
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as err:
-        raise RulesError(f"cannot read rules file {str(file)!r}: {err.strerror}") from None
+        text = read_text_file(file, "rules file")
+    except TextInputError as err:
+        raise RulesError(str(err)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

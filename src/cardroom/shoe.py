@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardroom.cards import Card, Deck
+from cardroom.cards import Card, CardError, Deck
 from cardroom.events import Reshuffled
 
 
@@ -142,6 +143,32 @@ class ShoeRules:
 
     def cards(self) -> tuple[Card, ...]:
         return Deck.shoe(self.decks, self.jokers_per_deck)
+
+
+def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
+    """Refuse cards that one shoe of ``rules`` could not deal: a card it does not hold
+    (a Joker in a shoe without them), or more copies of a card than it holds.
+
+    >>> from cardroom.cards import parse_cards
+    >>> check_in_shoe(parse_cards("Jo 5h"), ShoeRules(decks=8, jokers_per_deck=0, cut_card=16))
+    Traceback (most recent call last):
+    ...
+    cardroom.cards.CardError: Jo is not in this game's shoe: it has no Jokers
+    >>> check_in_shoe(parse_cards("Kd Kd Kd"), ShoeRules(decks=2, reshuffle_after=60))
+    Traceback (most recent call last):
+    ...
+    cardroom.cards.CardError: Kd comes 3 times, but the shoe of 2 decks holds only 2
+    """
+    held = Counter(rules.cards())
+    for card, count in Counter(cards).items():
+        have = held[card]
+        if not have:
+            raise CardError(f"{card.code} is not in this game's shoe: it has no Jokers")
+        if count > have:
+            decks = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+            raise CardError(
+                f"{card.code} comes {count} times, but the shoe of {decks} holds only {have}"
+            )
 
 
 class _Cards:

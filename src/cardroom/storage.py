@@ -40,6 +40,9 @@ from cardroom.table import RoundRecord
 #: What a new bankroll starts with (and what ``cardroom bankroll --reset`` restores).
 START_BANKROLL = Fraction(1000)
 
+#: The history's "game" of an entry that sets or resets a bankroll (not a round).
+BANKROLL_ENTRY = "bankroll"
+
 #: Written to the ``meta`` table so cardroom never writes into somebody else's database.
 APP_ID = "cardroom"
 #: 1: one bankroll; 2: named bankrolls too (``people``) and ``rounds.person``.
@@ -331,21 +334,30 @@ class Storage:
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
 
-    def set_balance(self, amount: Fraction, person: str | None = None) -> Fraction:
-        """Put a bankroll at ``amount`` (which must not be negative)."""
+    def set_balance(
+        self, amount: Fraction, person: str | None = None, *, reason: str = "set"
+    ) -> Fraction:
+        """Put a bankroll at ``amount`` (which must not be negative).
+
+        The change is written to the history too (game :data:`BANKROLL_ENTRY`, with
+        ``reason``, the amount before and after), in the same transaction, so that the
+        history always adds up to the bankroll.
+        """
         amount = Fraction(amount)
         if amount < 0:
             raise StorageError(f"a bankroll cannot be negative ({format_amount(amount)})")
-        try:
-            with self._transaction():
-                self._write_balance(amount, person)
-        except sqlite3.Error as err:
-            raise StorageError(self._describe(err)) from None
+        entry = HistoryEntry(
+            game=BANKROLL_ENTRY,
+            net=Fraction(0),
+            record={"game": BANKROLL_ENTRY, "change": reason},
+            person=person,
+        )
+        self._save(entry, _now(), set_to=amount)
         return amount
 
     def reset(self, person: str | None = None) -> Fraction:
         """Start a bankroll again with :data:`START_BANKROLL` (the history is kept)."""
-        return self.set_balance(START_BANKROLL, person)
+        return self.set_balance(START_BANKROLL, person, reason="reset")
 
     def spelling(self, person: str) -> str:
         """A named bankroll's name as it was first written (``ann`` -> ``Ann``), or
@@ -403,51 +415,60 @@ class Storage:
         Each bankroll moves from what the file holds now, as in :meth:`save_round`.
         """
         played_at = when or _now()
-        saved: list[StoredRound] = []
         try:
             with self._transaction():
-                for entry in entries:
-                    person = None if entry.person is None else person_name(entry.person)
-                    before = self._read_balance(person)
-                    if before is None:
-                        before = START_BANKROLL
-                    after = before + entry.net
-                    data = dict(entry.record)
-                    data["balance_before"] = exact_json(before)
-                    data["balance_after"] = exact_json(after)
-                    labels = dict(entry.labels)
-                    self._write_balance(after, person)
-                    cursor = self._db.execute(
-                        "INSERT INTO rounds (game, played_at, balance_before, balance_after, "
-                        "rules_file, labels, record, person) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            entry.game,
-                            played_at.isoformat(),
-                            money_to_text(before),
-                            money_to_text(after),
-                            entry.rules_file,
-                            json.dumps(labels, ensure_ascii=False),
-                            json.dumps(data, ensure_ascii=False),
-                            person,
-                        ),
-                    )
-                    assert cursor.lastrowid is not None
-                    saved.append(
-                        StoredRound(
-                            id=cursor.lastrowid,
-                            game=entry.game,
-                            played_at=played_at,
-                            balance_before=before,
-                            balance_after=after,
-                            rules_file=entry.rules_file,
-                            labels=labels,
-                            record=data,
-                            person=person,
-                        )
-                    )
+                return [self._insert(entry, played_at) for entry in entries]
         except sqlite3.Error as err:
             raise StorageError(self._describe(err)) from None
-        return saved
+
+    def _save(self, entry: HistoryEntry, played_at: datetime, set_to: Fraction) -> StoredRound:
+        try:
+            with self._transaction():
+                return self._insert(entry, played_at, set_to)
+        except sqlite3.Error as err:
+            raise StorageError(self._describe(err)) from None
+
+    def _insert(
+        self, entry: HistoryEntry, played_at: datetime, set_to: Fraction | None = None
+    ) -> StoredRound:
+        """Within a transaction: move the person's bankroll by the entry's net (or to
+        ``set_to``) and add the entry to the history."""
+        person = None if entry.person is None else person_name(entry.person)
+        before = self._read_balance(person)
+        if before is None:
+            before = START_BANKROLL
+        after = before + entry.net if set_to is None else set_to
+        data = dict(entry.record)
+        data["balance_before"] = exact_json(before)
+        data["balance_after"] = exact_json(after)
+        labels = dict(entry.labels)
+        self._write_balance(after, person)
+        cursor = self._db.execute(
+            "INSERT INTO rounds (game, played_at, balance_before, balance_after, "
+            "rules_file, labels, record, person) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.game,
+                played_at.isoformat(),
+                money_to_text(before),
+                money_to_text(after),
+                entry.rules_file,
+                json.dumps(labels, ensure_ascii=False),
+                json.dumps(data, ensure_ascii=False),
+                person,
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return StoredRound(
+            id=cursor.lastrowid,
+            game=entry.game,
+            played_at=played_at,
+            balance_before=before,
+            balance_after=after,
+            rules_file=entry.rules_file,
+            labels=labels,
+            record=data,
+            person=person,
+        )
 
     @staticmethod
     def _where(game: str | None, person: str | None) -> tuple[str, tuple[Any, ...]]:
@@ -478,9 +499,15 @@ class Storage:
             raise StorageError(self._describe(err)) from None
         return [self._stored(row) for row in reversed(rows)]
 
-    def count_rounds(self, game: str | None = None, person: str | None = None) -> int:
-        """How many rounds a person has in the file (of ``game`` only, if given)."""
+    def count_rounds(
+        self, game: str | None = None, person: str | None = None, *, entries: bool = False
+    ) -> int:
+        """How many rounds a person has in the file (of ``game`` only, if given);
+        ``entries``: the changes of the bankroll count too."""
         where, params = self._where(game, person)
+        if game is None and not entries:
+            where += " AND game != ?"
+            params += (BANKROLL_ENTRY,)
         try:
             row = self._db.execute("SELECT COUNT(*) FROM rounds" + where, params).fetchone()
         except sqlite3.Error as err:
