@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 
 from hypothesis import settings
 
 from cardroom.cards import parse_cards
 from cardroom.games.base import Action, Round
+
+# exact results cached on disk go to a folder of the test run, not the user's cache
+os.environ.setdefault(
+    "CARDROOM_CACHE_DIR", os.path.join(tempfile.mkdtemp(prefix="cardroom-test-cache-"), "exact")
+)
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.load_profile("ci")

@@ -198,8 +198,8 @@ def test_results_do_not_depend_on_workers() -> None:
 
 
 def test_batches_keep_sessions_whole() -> None:
-    assert batches(10, 0, size=4) == [4, 4, 2]
-    assert batches(10, 3, size=4) == [3, 3, 3, 1]
+    assert list(batches(10, 0, size=4)) == [4, 4, 2]
+    assert list(batches(10, 3, size=4)) == [3, 3, 3, 1]
     with pytest.raises(ValueError, match="rounds"):
         batches(0)
 

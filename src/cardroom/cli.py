@@ -9,6 +9,7 @@ command exits with status 2, without a traceback.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import signal
 import sys
@@ -89,6 +90,21 @@ from cardroom.textfile import InputLine, TextInputError, read_text_file, text_li
 
 #: Exit status of every error a person can cause.
 EXIT_ERROR = 2
+
+# The bounds of the numeric options: every one has both, so that a typo or a huge
+# number is a one-line error before any work (a test checks that each option has them).
+#: Seeds: any 64-bit number.
+MAX_SEED = 2**64 - 1
+#: The pause between cards, in seconds.
+MAX_DELAY = 10.0
+#: Rounds shown by ``cardroom history``.
+MAX_LIMIT = 100_000
+#: Decks of a shoe given on the command line (rules files have the same bound).
+MAX_DECKS = 64
+#: Rounds of one simulation run: a billion times a million (months on a cluster).
+MAX_ROUNDS = 10**15
+#: Worker processes of a simulation.
+MAX_WORKERS = 1024
 
 
 class CardroomGroup(TyperGroup):
@@ -1663,7 +1679,14 @@ def play(
     rules: RulesOpt = None,
     bankroll_file: BankrollOpt = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Shuffle reproducibly from this seed.")
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            max=MAX_SEED,
+            metavar="N",
+            help="Shuffle reproducibly from this seed (0 or more).",
+        ),
     ] = None,
     stack: Annotated[
         Path | None,
@@ -1674,12 +1697,17 @@ def play(
         ),
     ] = None,
     delay: Annotated[
-        float, typer.Option("--delay", min=0.0, metavar="SECONDS", help="Pause between cards.")
+        float,
+        typer.Option(
+            "--delay", min=0.0, max=MAX_DELAY, metavar="SECONDS", help="Pause between cards."
+        ),
     ] = 0.4,
     seats: Annotated[
         int | None,
         typer.Option(
             "--seats",
+            min=1,
+            max=99,
             metavar="N",
             help=f"chemin-de-fer: seats at the table, 2-8 (default {DEFAULT_SEATS}); "
             "the seats no person takes are bots.",
@@ -1756,7 +1784,9 @@ def play(
 @app.command()
 def history(
     bankroll_file: BankrollOpt = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="How many rounds.")] = 10,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=MAX_LIMIT, metavar="N", help="How many rounds.")
+    ] = 10,
     game_id: Annotated[
         str | None, typer.Option("--game", metavar="GAME", help="Only this game's rounds.")
     ] = None,
@@ -1957,7 +1987,14 @@ def analyze(
     game_id: GameArg,
     rules: RulesOpt = None,
     decks: Annotated[
-        int | None, typer.Option("--decks", min=1, help="Decks in the shoe (default: the rules').")
+        int | None,
+        typer.Option(
+            "--decks",
+            min=1,
+            max=MAX_DECKS,
+            metavar="N",
+            help="Decks in the shoe (default: the rules').",
+        ),
     ] = None,
     as_json: JsonOpt = False,
     eor: Annotated[
@@ -2071,7 +2108,10 @@ def strategy(
     game_id: GameArg,
     rules: RulesOpt = None,
     decks: Annotated[
-        int | None, typer.Option("--decks", min=1, help="A finite shoe of N decks.")
+        int | None,
+        typer.Option(
+            "--decks", min=1, max=MAX_DECKS, metavar="N", help="A finite shoe of N decks."
+        ),
     ] = None,
     infinite: Annotated[
         bool, typer.Option("--infinite", help="Cards drawn with replacement (an infinite deck).")
@@ -2119,12 +2159,28 @@ def strategy(
 def simulate(
     game_id: GameArg,
     rounds_wanted: Annotated[
-        int, typer.Option("--rounds", min=1, help="Rounds to play.", show_default=False)
+        int,
+        typer.Option(
+            "--rounds",
+            min=1,
+            max=MAX_ROUNDS,
+            metavar="N",
+            help="Rounds to play.",
+            show_default=False,
+        ),
     ],
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the run.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="N", help="Seed of the run.")
+    ] = 0,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", min=1, help="Worker processes (default: every core)."),
+        typer.Option(
+            "--workers",
+            min=1,
+            max=MAX_WORKERS,
+            metavar="N",
+            help="Worker processes (default: every core).",
+        ),
     ] = None,
     rules: RulesOpt = None,
     as_json: JsonOpt = False,
@@ -2133,7 +2189,13 @@ def simulate(
     ] = "basic",
     session_rounds: Annotated[
         int | None,
-        typer.Option("--session-rounds", min=1, help="Also report sessions of this many rounds."),
+        typer.Option(
+            "--session-rounds",
+            min=1,
+            max=MAX_ROUNDS,
+            metavar="N",
+            help="Also report sessions of this many rounds.",
+        ),
     ] = None,
     plot: Annotated[
         Path | None,
@@ -2154,7 +2216,6 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
-    import os
 
     from cardroom import simulation_view
     from cardroom.simulation.runner import batches
@@ -2173,18 +2234,26 @@ def simulate(
             raise CliError("--address is for --backend ray")
         if session_rounds and session_rounds > rounds_wanted:
             raise CliError("--session-rounds: a session cannot be longer than the run")
+        if plot is not None:
+            check_output_file(plot, "--plot", (".png",))
+            simulation_view.check_plotting()
         count = workers or os.cpu_count() or 1
-        plan = batches(rounds_wanted, session_rounds or 0)
-        show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
         try:
-            result, means = _simulate(
+            plan = batches(rounds_wanted, session_rounds or 0)
+            show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
+            means = _exact_column(game.id, game_rules, strategy_name) if exact else {}
+            result = _simulate(
                 game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
-                strategy_name, backend, address, exact, show_bar,
+                strategy_name, backend, address, show_bar,
             )  # fmt: skip
             if plot is not None:
                 simulation_view.session_plot(result, means, plot)
         except ValueError as err:
             raise CliError(str(err)) from None
+        except KeyboardInterrupt:
+            print("error: interrupted: the run was cut short, so there are no figures",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            raise typer.Exit(130) from None
         note = ""
         if means and game.id == "chemin-de-fer":
             banker = (
@@ -2225,11 +2294,10 @@ def _simulate(
     strategy_name: str,
     backend: str,
     address: str | None,
-    exact: bool,
     show_bar: bool,
-) -> tuple[Any, dict[str, Fraction]]:
-    """Run the simulation (with a progress bar if asked) and the exact means."""
-    from cardroom.simulation.runner import exact_means, run
+) -> Any:
+    """Run the simulation, with a progress bar if asked."""
+    from cardroom.simulation.runner import run
 
     if show_bar:
         from rich.progress import (
@@ -2261,8 +2329,32 @@ def _simulate(
             game_id, game_rules, rounds_wanted, seed, count, session,
             strategy_name, backend, address,
         )  # fmt: skip
-    means = exact_means(game_id, game_rules, strategy_name) if exact else {}
-    return result, means
+    return result
+
+
+def _exact_column(game_id: str, game_rules: Any, strategy_name: str) -> dict[str, Fraction]:
+    """The exact values shown beside a run (cached on disk after the first time); on a
+    terminal a status line says they are being worked out."""
+    from cardroom.simulation.runner import exact_means
+
+    errors = Console(stderr=True)
+    if not errors.is_terminal:
+        return exact_means(game_id, game_rules, strategy_name)
+    with errors.status("working out the exact values (kept for the next run of these rules)"):
+        return exact_means(game_id, game_rules, strategy_name)
+
+
+def check_output_file(path: Path, option: str, suffixes: Sequence[str]) -> None:
+    """Refuse, before any work, a file an option would write that cannot be written."""
+    if path.suffix.lower() not in suffixes:
+        raise CliError(f"{option}: the file must end in {' or '.join(suffixes)}, not {path.name}")
+    if path.is_dir():
+        raise CliError(f"{option}: {str(path)!r} is a folder")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{option}: there is no folder {str(folder)!r} to write {path.name} in")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CliError(f"{option}: cannot write {str(path)!r} (permission denied)")
 
 
 def parse_stakes(text: str, wager_ids: Sequence[str]) -> dict[str, Fraction]:

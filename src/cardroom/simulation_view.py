@@ -15,7 +15,7 @@ from rich.text import Text
 from cardroom.analysis.report import fraction_text
 from cardroom.simulation.runner import RunResult
 
-__all__ = ["run_json", "run_view", "session_plot", "session_summary"]
+__all__ = ["check_plotting", "run_json", "run_view", "session_plot", "session_summary"]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -102,38 +102,42 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
     if exact_note:
         parts.append(Text(exact_note))
     if result.session_rounds and result.sessions.size:
+        # a row per percentile and a column per wager: fits 80 columns with every wager
         sessions = Table(
             title=f"Sessions of {result.session_rounds:,} rounds: net result in stakes",
             title_justify="left",
         )
-        sessions.add_column("wager")
+        sessions.add_column("")
+        summaries = [session_summary(result, i) for i in range(len(result.wager_ids))]
+        for wager in result.wager_ids:
+            sessions.add_column(wager, justify="right")
         for p in PERCENTILES:
-            sessions.add_column(f"p{p}", justify="right")
-        sessions.add_column("ahead", justify="right")
-        for i, wager in enumerate(result.wager_ids):
-            s = session_summary(result, i)
-            sessions.add_row(
-                wager,
-                *(f"{s['percentiles'][str(p)]:+.1f}" for p in PERCENTILES),
-                f"{s['ahead']:.1%}",
-            )
+            sessions.add_row(f"p{p}", *(f"{s['percentiles'][str(p)]:+.1f}" for s in summaries))
+        sessions.add_row("ahead", *(f"{s['ahead']:.1%}" for s in summaries))
         parts.append(sessions)
         parts.append(Text(f"{result.sessions.shape[0]:,} complete sessions"))
     return Group(*parts)
 
 
-def session_plot(result: RunResult, exact: Mapping[str, Fraction], path: Path) -> None:
-    """Histograms of the session results, one panel per wager, with the exact
-    expectation of a session marked where it is known."""
+def check_plotting() -> None:
+    """Refuse ``--plot`` at once (before a run) where Matplotlib is not installed."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401
     except ImportError:
         raise ValueError(
             "--plot: Matplotlib is not installed; install it with `pip install cardroom[plot]`"
         ) from None
+
+
+def session_plot(result: RunResult, exact: Mapping[str, Fraction], path: Path) -> None:
+    """Histograms of the session results, one panel per wager, with the exact
+    expectation of a session marked where it is known."""
+    check_plotting()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     wagers = result.wager_ids
     fig, axes = plt.subplots(len(wagers), 1, figsize=(8, 2.6 * len(wagers)), squeeze=False)
     for i, wager in enumerate(wagers):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -93,16 +94,43 @@ def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
     raise ValueError(f"game: {game_id} has no simulation kernel")
 
 
-def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> list[int]:
+#: Sessions a run may report (each is kept: 8 bytes per wager).
+MAX_SESSIONS = 10**7
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The batches of a run, made as they are needed (a run of 10^15 rounds has a
+    billion of them): ``size`` rounds each, the last one ``rounds`` short of it."""
+
+    rounds: int
+    size: int
+
+    def __len__(self) -> int:
+        return -(-self.rounds // self.size)
+
+    def __iter__(self) -> Iterator[int]:
+        full, rest = divmod(self.rounds, self.size)
+        for _ in range(full):
+            yield self.size
+        if rest:
+            yield rest
+
+
+def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> Plan:
     """The rounds of each batch of a run."""
     if rounds <= 0:
         raise ValueError("rounds: must be at least 1")
     if session < 0:
         raise ValueError("session-rounds: must be at least 1")
     if session:
+        if rounds // session > MAX_SESSIONS:
+            raise ValueError(
+                f"session-rounds: a run reports at most {MAX_SESSIONS:,} sessions, not "
+                f"{rounds // session:,}: give longer sessions or fewer rounds"
+            )
         size = max(1, size // session) * session
-    full, rest = divmod(rounds, size)
-    return [size] * full + ([rest] if rest else [])
+    return Plan(rounds, size)
 
 
 def _run_batch(
@@ -199,45 +227,46 @@ def run(
     ShoeTables.of(rules.shoe)  # a shoe the kernels cannot take is refused before any work
     kernel = kernel_for(game_id, rules, strategy)
     start = time.perf_counter()
-    jobs = [(game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan)]
+    jobs = ((game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan))
+    totals = _Totals(kernel)
     if backend == "ray":
-        results = _run_ray(jobs, address, progress)
+        results = _run_ray(jobs, address, workers)
     elif backend != "local":
         raise ValueError(f"backend: local or ray, not {backend!r}")
     elif workers == 1 or len(plan) == 1:
-        results = []
-        for job in jobs:
-            results.append(_run_batch(*job))
-            if progress:
-                progress(job[5])
+        results = (_run_batch(*job) for job in jobs)
     else:
-        results = _run_pool(jobs, workers, progress)
+        results = _run_pool(jobs, workers)
+    for result in results:
+        totals.add(result)
+        if progress:
+            progress(result.rounds)
     seconds = time.perf_counter() - start
-    return _merge(game_id, seed, kernel, results, seconds, session, workers, backend)
+    return totals.result(game_id, seed, seconds, session, workers, backend)
 
 
-def _run_pool(
-    jobs: Sequence[tuple[Any, ...]], workers: int, progress: Callable[[int], None] | None
-) -> list[BatchResult]:
+def _window(workers: int) -> int:
+    """Batches in flight at once: enough to keep every worker busy, few enough that a
+    run of any length needs no more memory than a short one."""
+    return 4 * workers
+
+
+def _run_pool(jobs: Iterator[tuple[Any, ...]], workers: int) -> Iterator[BatchResult]:
+    """The batches' results in order, from a pool of worker processes."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: list[Future[BatchResult]] = [pool.submit(_run_batch, *job) for job in jobs]
-        if progress is not None:
-            report = progress
-            for future, job in zip(futures, jobs, strict=True):
-                future.add_done_callback(_reporter(report, int(job[5])))
-        return [future.result() for future in futures]
-
-
-def _reporter(progress: Callable[[int], None], rounds: int) -> Callable[[Any], None]:
-    def done(_future: Any) -> None:
-        progress(rounds)
-
-    return done
+        pending: deque[Future[BatchResult]] = deque()
+        for job in jobs:
+            pending.append(pool.submit(_run_batch, *job))
+            if len(pending) >= _window(workers):
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _run_ray(
-    jobs: Sequence[tuple[Any, ...]], address: str | None, progress: Callable[[int], None] | None
-) -> list[BatchResult]:
+    jobs: Iterator[tuple[Any, ...]], address: str | None, workers: int
+) -> Iterator[BatchResult]:
+    """The batches' results in order, from a Ray cluster."""
     try:
         import ray
     except ImportError:
@@ -247,61 +276,86 @@ def _run_ray(
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(_run_batch)
-    refs = [remote.remote(*job) for job in jobs]
-    pending = list(refs)
-    sizes = {ref: job[5] for ref, job in zip(refs, jobs, strict=True)}
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+    window = _window(max(workers, int(cpus)))
+    pending: deque[Any] = deque()
+    for job in jobs:
+        pending.append(remote.remote(*job))
+        if len(pending) >= window:
+            yield ray.get(pending.popleft())
     while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        if progress:
-            for ref in done:
-                progress(sizes[ref])
-    return list(ray.get(refs))
+        yield ray.get(pending.popleft())
 
 
-def _total(parts: Sequence[np.ndarray], size: int) -> np.ndarray:
-    total = np.zeros(size, dtype=object)
-    for part in parts:
-        total += np.array([int(x) for x in part], dtype=object)
-    return total
+class _Totals:
+    """A run's sums, added up batch by batch, in the batches' order."""
 
-
-def _merge(
-    game_id: str,
-    seed: int,
-    kernel: Kernel,
-    results: Sequence[BatchResult],
-    seconds: float,
-    session: int,
-    workers: int,
-    backend: str,
-) -> RunResult:
-    wagers = len(kernel.wager_ids)
-    sessions = [r.sessions for r in results if r.sessions.size]
-    return RunResult(
-        game=game_id,
-        rounds=sum(r.rounds for r in results),
-        seed=seed,
-        seconds=seconds,
-        shoes=sum(r.shoes for r in results),
-        outcome_names=kernel.outcome_names,
-        wager_ids=kernel.wager_ids,
-        unit=kernel.unit,
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self.rounds = 0
+        self.shoes = 0
         # summed as Python integers: squares of big payouts over billions of rounds
         # would overflow 64 bits
-        outcomes=_total([r.outcomes for r in results], len(kernel.outcome_names)),
-        net=_total([r.net for r in results], wagers),
-        net_squared=_total([r.net_squared for r in results], wagers),
-        sessions=np.concatenate(sessions) if sessions else np.zeros((0, wagers), np.int64),
-        session_rounds=session,
-        workers=workers,
-        backend=backend,
-    )
+        self.outcomes = [0] * len(kernel.outcome_names)
+        self.net = [0] * len(kernel.wager_ids)
+        self.net_squared = [0] * len(kernel.wager_ids)
+        self.sessions: list[np.ndarray] = []
+
+    def add(self, result: BatchResult) -> None:
+        self.rounds += result.rounds
+        self.shoes += result.shoes
+        for sums, part in (
+            (self.outcomes, result.outcomes),
+            (self.net, result.net),
+            (self.net_squared, result.net_squared),
+        ):
+            for i, value in enumerate(part):
+                sums[i] += int(value)
+        if result.sessions.size:
+            self.sessions.append(result.sessions)
+
+    def result(
+        self, game_id: str, seed: int, seconds: float, session: int, workers: int, backend: str
+    ) -> RunResult:
+        kernel = self.kernel
+        wagers = len(kernel.wager_ids)
+        return RunResult(
+            game=game_id,
+            rounds=self.rounds,
+            seed=seed,
+            seconds=seconds,
+            shoes=self.shoes,
+            outcome_names=kernel.outcome_names,
+            wager_ids=kernel.wager_ids,
+            unit=kernel.unit,
+            outcomes=np.array(self.outcomes, dtype=object),
+            net=np.array(self.net, dtype=object),
+            net_squared=np.array(self.net_squared, dtype=object),
+            sessions=(
+                np.concatenate(self.sessions) if self.sessions else np.zeros((0, wagers), np.int64)
+            ),
+            session_rounds=session,
+            workers=workers,
+            backend=backend,
+        )
 
 
 def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, Fraction]:
     """Each wager's exact expected net result per unit staked, off the top of a
     full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: with cards
-    drawn with replacement; chemin-de-fer: the equilibrium both bots play)."""
+    drawn with replacement; chemin-de-fer: the equilibrium both bots play).
+
+    Kept in the disk cache (:mod:`cardroom.analysis.cache`), keyed by the rules and
+    the code: the first run of a rules variant computes them, later runs read them.
+    """
+    from cardroom.analysis.cache import cached_fractions
+
+    return cached_fractions(
+        "exact means", game_id, rules, lambda: _exact_means(game_id, rules, strategy), strategy
+    )
+
+
+def _exact_means(game_id: str, rules: Any, strategy: str) -> dict[str, Fraction]:
     from cardroom.games.baccarat import BaccaratRules
     from cardroom.games.chemin_de_fer import ChemmyRules
     from cardroom.games.finnish27 import Finnish27Rules
