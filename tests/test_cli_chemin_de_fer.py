@@ -445,7 +445,14 @@ def test_a_bankroll_below_the_minimum_cannot_sit_down(bank: Path, tmp_path: Path
         (["--people", "Ann,ann"], "--people: two people have the same name"),
         (["--people", "Ann,,Bob"], "--people: write the names with commas"),
         (["--people", "You,Ann"], "with several people give each a name"),
-        (["--people", "A,B,C", "--seats", "2"], "3 people need at least 3 seats"),
+        (
+            ["--people", "A,B,C", "--seats", "2"],
+            "3 people need 3 seats, and --seats gives the table 2",
+        ),
+        (
+            ["--people", "A,B,C,D,E,F,G,H,I"],
+            "the table seats at most 8, so at most 8 people can play (9 are named)",
+        ),
     ],
 )
 def test_bad_table_options(bank: Path, extra: list[str], message: str) -> None:

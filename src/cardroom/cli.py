@@ -472,39 +472,79 @@ def parse_bet(
 
 
 # -- play -------------------------------------------------------------------------------
-class DeferredInterrupt:
-    """While active, Ctrl-C is noted instead of raised, so a round is never left half-dealt.
+class Interrupted(KeyboardInterrupt):
+    """A signal to end the session (Ctrl-C, SIGTERM, SIGHUP) arrived at a prompt."""
 
-    :meth:`raising` lets Ctrl-C through again (at a prompt, where it is safe).
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The signals that ask a session to end, and how the session says which came.
+LEAVE_SIGNALS: dict[int, str] = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "Terminated"}
+if hasattr(signal, "SIGHUP"):  # not on Windows
+    LEAVE_SIGNALS[signal.SIGHUP] = "The terminal was closed"
+
+
+class DeferredInterrupt:
+    """While active, the signals that end a session (Ctrl-C, SIGTERM, SIGHUP) are noted
+    instead of ending the process, so that a round whose bets are placed is always
+    finished (with the default play) and saved before the session ends.
+
+    :meth:`raising` lets them through again as :class:`Interrupted` (at a prompt, where
+    it is safe).  ``on_hangup`` is called when the terminal goes away (SIGHUP), so that
+    nothing more is written to it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_hangup: Callable[[], None] | None = None) -> None:
         self.pending = False
+        self.signum: int | None = None
+        self.on_hangup = on_hangup
         self._active = threading.current_thread() is threading.main_thread()
-        self._previous: Any = None
+        self._previous: dict[int, Any] = {}
+        self._raising = False
 
-    def _note(self, signum: int, frame: FrameType | None) -> None:
+    @property
+    def reason(self) -> str:
+        """Which signal came first, in words (``Ctrl-C``, ``Terminated``...)."""
+        return LEAVE_SIGNALS.get(self.signum or signal.SIGINT, "Ctrl-C")
+
+    @property
+    def exit_status(self) -> int:
+        """0 after Ctrl-C (the person chose to leave); 128 + the signal after another."""
+        if self.signum is None or self.signum == signal.SIGINT:
+            return 0
+        return 128 + self.signum
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
         self.pending = True
+        if self.signum is None:
+            self.signum = signum
+        if signum == getattr(signal, "SIGHUP", None) and self.on_hangup is not None:
+            self.on_hangup()
+        if self._raising:
+            raise Interrupted(signum)
 
     def __enter__(self) -> DeferredInterrupt:
         if self._active:
-            self._previous = signal.signal(signal.SIGINT, self._note)
+            for signum in LEAVE_SIGNALS:
+                self._previous[signum] = signal.signal(signum, self._handle)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._active:
-            signal.signal(signal.SIGINT, self._previous)
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous = {}
 
     @contextmanager
     def raising(self) -> Iterator[None]:
-        if not self._active:
-            yield
-            return
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.pending:
+            raise Interrupted(self.signum or signal.SIGINT)
+        self._raising = True
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, self._note)
+            self._raising = False
 
 
 def reset_command(path: Path, person: str | None = None) -> str:
@@ -551,6 +591,8 @@ class TableSession:
         self.source_note = source_note
         self.read = read or self._read
         self.leaving = False
+        #: the exit status the session ends with (128 + the signal that ended it)
+        self.status = 0
         #: the outcomes of this shoe's rounds, for games that keep a bead plate
         self.keeps_beads = render.has_bead_plate(game.outcomes)
         self.beads: list[str] = []
@@ -559,6 +601,15 @@ class TableSession:
     # -- input and output ------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
         return self.out.input(prompt)
+
+    def hang_up(self) -> None:
+        """The terminal is gone (SIGHUP): write nothing more to it, read nothing from it."""
+        self.out.file = open(os.devnull, "w")  # noqa: SIM115 - kept until the process ends
+
+        def gone(prompt: Text) -> str:
+            raise EOFError
+
+        self.read = gone
 
     def say(self, text: str | Text, style: str | None = None) -> None:
         """Print a line as it is (square brackets are text, not Rich markup)."""
@@ -695,7 +746,7 @@ class PlaySession(TableSession):
                     break
         finally:
             self.goodbye()
-        return status
+        return status or self.status
 
     def welcome(self) -> None:
         self.welcome_header()
@@ -836,7 +887,12 @@ class PlaySession(TableSession):
             if interrupts.pending and not told:
                 told = True
                 self.leaving = True
-                self.say(Text("Ctrl-C: this round is finished first, then you leave.", "bold"))
+                self.say(
+                    Text(
+                        f"{interrupts.reason}: this round is finished first, then you leave.",
+                        "bold",
+                    )
+                )
             for event in r.events[shown:]:
                 self.say(renderer.render(event))
             shown = len(r.events)
@@ -850,7 +906,7 @@ class PlaySession(TableSession):
         def act(r: Round) -> None:
             self.decide(r, interrupts)
 
-        with DeferredInterrupt() as interrupts:
+        with DeferredInterrupt(self.hang_up) as interrupts:
             show_new(rnd)
             play_out(self.table, rnd, act, after_each=show_new, before_card=pause)
             before = self.ledger.balance
@@ -871,6 +927,7 @@ class PlaySession(TableSession):
             self.say("")
             if interrupts.pending:
                 self.leaving = True
+                self.status = interrupts.exit_status
 
     def decision_prompt(self, rnd: Round) -> Text:
         labels = rnd.total_labels()
@@ -878,10 +935,10 @@ class PlaySession(TableSession):
         prompt = Text("  ")
         parts = [f"{render.hand_name(name)} {label}" for name, label in labels.items()]
         prompt.append(" vs ".join(parts), style="cyan")
-        choices = [a.value[0] for a in (Action.HIT, Action.STAND) if a in legal]
+        choices = [f"{a.value[0]} {a.value}" for a in (Action.HIT, Action.STAND) if a in legal]
         prompt.append(" · ")
         prompt.append("Hit or stand?" if len(legal) > 1 else "Your move?", style="bold")
-        prompt.append(f" ({'/'.join(choices)}) › ", style="dim")
+        prompt.append(f" ({' · '.join([*choices, '? help', 'q leave'])}) › ", style="dim")
         return prompt
 
     def fallback_action(self, rnd: Round) -> Action:
@@ -903,16 +960,28 @@ class PlaySession(TableSession):
                     self.say("")
                     self.leaving = True
                     action = self.fallback_action(rnd)
-                    why = "Ctrl-C" if isinstance(err, KeyboardInterrupt) else "No more input"
+                    why = (
+                        interrupts.reason
+                        if isinstance(err, KeyboardInterrupt)
+                        else ("No more input")
+                    )
                     self.say(
                         f"{why}: you {action.value}, the round is finished and saved, "
                         "then you leave."
                     )
                 else:
-                    chosen = self.read_action(word)
-                    if chosen is None:
-                        continue
-                    action = chosen
+                    if word in QUIT_WORDS:
+                        self.leaving = True
+                        action = self.fallback_action(rnd)
+                        self.say(
+                            f"You leave: you {action.value}, the round is finished and saved, "
+                            "then the session ends."
+                        )
+                    else:
+                        chosen = self.read_action(word)
+                        if chosen is None:
+                            continue
+                        action = chosen
             try:
                 rnd.act(action)
             except IllegalAction as err:
@@ -927,13 +996,11 @@ class PlaySession(TableSession):
             return Action.HIT
         if word in ("s", "stand"):
             return Action.STAND
-        if word in QUIT_WORDS:
-            self.problem("the round must be finished first: hit (h) or stand (s), then quit")
-            return None
-        if word in ("?", "help"):
+        if word in HELP_WORDS - {"h"}:
             self.say(
                 "Type h or hit to take a card, s or stand to keep your hand. "
-                "The round must be finished before you can leave (Ctrl-D stands for you)."
+                "q leaves: you stand (where the rules let you), the round is finished and "
+                "saved, then the session ends (Ctrl-D does the same)."
             )
             return None
         self.problem(f"{word!r} is not a move: type h to hit or s to stand")
@@ -968,6 +1035,15 @@ DEFAULT_SEATS = 4
 Choice = tuple[ChemmyAction, Fraction | None]
 
 
+def enable_line_editing() -> None:
+    """Arrow keys, history and the usual editing keys at the prompts, where the terminal
+    has line editing (GNU readline or libedit); without it keys like ↑ would be typed
+    into the answer as ``^[[A``."""
+    if sys.stdin.isatty():
+        with suppress(ImportError):
+            import readline  # noqa: F401 - importing it is what turns it on for input()
+
+
 def flush_typeahead() -> None:
     """Drop the keys pressed while the cards were being shown, so that a stray Enter never
     passes a stake or puts up a bank (a terminal only)."""
@@ -986,7 +1062,8 @@ def person_key(name: str) -> str | None:
 
 
 def parse_people(text: str | None, seats: int) -> list[str]:
-    """The people at the terminal, from ``--people "Ann,Bob"`` (default: one, "You").
+    """The people at the terminal, from ``--people "Ann,Bob"`` (default: one, "You"), at a
+    table of at most ``seats`` seats.
 
     >>> parse_people(None, 4), parse_people(" Ann , Bob", 4)
     (['You'], ['Ann', 'Bob'])
@@ -1010,7 +1087,10 @@ def parse_people(text: str | None, seats: int) -> list[str]:
             "one person's default)"
         )
     if len(names) > seats:
-        raise CliError(f"--people: {len(names)} people need at least {len(names)} seats")
+        raise CliError(
+            f"--people: the table seats at most {seats}, so at most {seats} people can play "
+            f"({len(names)} are named)"
+        )
     return names
 
 
@@ -1134,7 +1214,7 @@ class ChemmyPlay(TableSession):
             self.goodbye()
             return 0
         status = 0
-        with DeferredInterrupt() as interrupts:
+        with DeferredInterrupt(self.hang_up) as interrupts:
             self.interrupts = interrupts
             try:
                 while not self.leaving and self.can_go_on():
@@ -1153,7 +1233,7 @@ class ChemmyPlay(TableSession):
                 status = EXIT_ERROR
             finally:
                 self.goodbye()
-        return status
+        return status or interrupts.exit_status
 
     def welcome(self) -> None:
         self.welcome_header()
@@ -1435,7 +1515,9 @@ class ChemmyPlay(TableSession):
                 return self.read(prompt)
         except (EOFError, KeyboardInterrupt) as err:
             self.say("")
-            self.leave_reason = "Ctrl-C" if isinstance(err, KeyboardInterrupt) else "No more input"
+            self.leave_reason = (
+                self.interrupts.reason if isinstance(err, KeyboardInterrupt) else "No more input"
+            )
             return None
 
     def start_leaving(self, why: str, *, bank: bool = False) -> None:
@@ -1483,7 +1565,7 @@ class ChemmyPlay(TableSession):
         (None: nothing is done, and False is returned)."""
         while True:
             choice: Choice | None = None
-            why = "Ctrl-C" if self.interrupts.pending else "Leaving"
+            why = self.interrupts.reason if self.interrupts.pending else "Leaving"
             if not (self.leaving or self.interrupts.pending):
                 line = self.prompt_line(prompt)
                 if line is None:
@@ -1732,11 +1814,16 @@ def play(
         if not seated and (seats is not None or people is not None):
             raise CliError(f"--seats and --people are for chemin-de-fer, not {game.id}")
         if seated:
-            count = DEFAULT_SEATS if seats is None else seats
             low, high = game_rules.min_seats, game_rules.max_seats
-            if not low <= count <= high:
-                raise CliError(f"--seats: the table seats {low} to {high}, not {count}")
-            names = parse_people(people, count)
+            if seats is not None and not low <= seats <= high:
+                raise CliError(f"--seats: the table seats {low} to {high}, not {seats}")
+            names = parse_people(people, high)
+            count = max(DEFAULT_SEATS, low, len(names)) if seats is None else seats
+            if len(names) > count:
+                raise CliError(
+                    f"--people: {len(names)} people need {len(names)} seats, and --seats "
+                    f"gives the table {count}"
+                )
         source: CardSource
         if stack is not None:
             cards = read_stack(stack)
@@ -1746,6 +1833,7 @@ def play(
             shuffler = SeededShuffler(seed) if seed is not None else SecureShuffler()
             source = Shoe(game_rules.shoe, shuffler)
             note = describe_source(seed, None, 0)
+        enable_line_editing()
         with open_storage(bankroll_file) as store:
             session: TableSession
             if seated:
