@@ -64,6 +64,7 @@ from cardroom.money import (
     Ledger,
     exact_json,
     format_amount,
+    in_units,
     parse_amount,
 )
 from cardroom.rules import RulesError, rules_to_toml
@@ -1988,7 +1989,7 @@ def bankroll(
     with person_errors():
         if reset and set_to is not None:
             raise CliError("use either --reset or --set, not both")
-        amount = None if set_to is None else parse_amount(set_to)
+        amount = None if set_to is None else in_units(parse_amount(set_to), CENT, "--set")
         if amount is not None and amount < 0:
             raise CliError(f"a bankroll cannot be negative ({set_to})")
         key = None if person is None else person_key(person_name(person))

@@ -29,7 +29,7 @@ CENT = Fraction(1, 100)
 MAX_AMOUNT = Fraction(10**12)
 
 #: A plain decimal: ASCII digits, at most one point (no sign, exponent, ``_`` or other digits).
-_DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?", re.ASCII)
 
 
 def parse_amount(text: str | int | Fraction) -> Fraction:

@@ -1,0 +1,130 @@
+"""A real ``cardroom play`` process: told to stop in the middle of a round, and in a
+real terminal (a pseudo-terminal).
+
+Once the bets are placed, SIGTERM and SIGHUP (the terminal closed), like Ctrl-C,
+finish the round with the default play (stand where the rules allow it) and save
+it: the stake is taken and the round is in the history, so nobody can walk away
+from a bad hand for free.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardroom.storage import Storage
+from tests.processes import PATIENCE, Process, cardroom_command
+
+# 21-24-27: player 9s 8h (hard 17) against dealer 5d 9c (hard 14) is a free choice; a player
+# who stands there sees the dealer hit 4d (18) and 5s (23): the dealer wins.
+T21_CARDS = "9s 5d 8h 9c 4d 5s 2c 3h 9d"
+# chemin de fer: Sylvie draws the King for the bank and banks 30; your 20 makes you the
+# player with 2s 3d = 5, a free choice; Sylvie holds Kc 6s = 6.
+CHEMMY_CARDS = "2h 3h 4h Ks  2s Kc 3d 6s 4c 4d 7h 8h"
+
+
+def saved(bank: Path) -> list[dict[str, Any]]:
+    with Storage(bank, create=False) as store:
+        return [r.record for r in store.rounds(limit=10)]
+
+
+def stacked(tmp_path: Path, cards: str) -> Path:
+    path = tmp_path / "stack.txt"
+    path.write_text(cards + "\n", encoding="utf-8")
+    return path
+
+
+SIGNALS = [pytest.param(signal.SIGTERM, id="SIGTERM"), pytest.param(signal.SIGHUP, id="SIGHUP")]
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_a_signal_at_a_decision_stands_and_saves_the_round(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    bank = tmp_path / "bank.sqlite3"
+    stack = stacked(tmp_path, T21_CARDS)
+    args = ["play", "21-24-27", "--bankroll-file", str(bank), "--delay", "0", "--stack", str(stack)]
+    process = Process(args)
+    process.expect("Stake on player")
+    process.send("10\n")
+    process.expect("Hit or stand?")
+    process.popen.send_signal(signum)
+    status = process.finish()
+    assert status == 128 + signum
+    [record] = saved(bank)
+    decisions = [e for e in record["events"] if e["event"] == "decision"]
+    assert (decisions[0]["action"], decisions[0]["forced"]) == ("stand", False)
+    assert record["outcome"] == "dealer" and record["net"] == {"player": -10}
+    with Storage(bank, create=False) as store:
+        assert store.balance() == Fraction(990)
+    if signum == signal.SIGTERM:
+        assert "Terminated: you stand, the round is finished and saved" in process.text
+
+
+@pytest.mark.parametrize("signum", SIGNALS)
+def test_a_signal_at_a_chemin_de_fer_draw_stands_and_saves_the_coup(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    bank = tmp_path / "bank.sqlite3"
+    stack = stacked(tmp_path, CHEMMY_CARDS)
+    args = ["play", "chemin-de-fer", "--bankroll-file", str(bank), "--delay", "0"]
+    process = Process([*args, "--stack", str(stack)])
+    process.expect("Cover")
+    process.send("20\n")
+    process.expect("Draw or stand?")
+    process.popen.send_signal(signum)
+    status = process.finish()
+    assert status == 128 + signum
+    [record] = saved(bank)
+    assert record["coup"] == 1
+    stood = [e for e in record["events"] if e["event"] == "decision" and e["hand"] == "player"]
+    assert stood and stood[0]["action"] == "stand"
+    with Storage(bank, create=False) as store:
+        assert store.balance() == Fraction(1000) + Fraction(str(record["net"]))
+        assert store.balance() != 1000  # the stake was at risk and settled
+
+
+def test_arrow_keys_edit_the_line_at_a_prompt_in_a_terminal(tmp_path: Path) -> None:
+    """In a terminal the prompts have line editing: ← moves back instead of typing ^[[D."""
+    bank = tmp_path / "bank.sqlite3"
+    leader, follower = pty.openpty()
+    args = ["play", "finnish27", "--seed", "1", "--bankroll-file", str(bank), "--delay", "0"]
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+    child = subprocess.Popen(
+        [*cardroom_command(), *args], stdin=follower, stdout=follower, stderr=follower, env=env
+    )
+    os.close(follower)
+    seen = b""
+
+    def until(marker: bytes) -> None:
+        nonlocal seen
+        while marker not in seen:
+            ready, _, _ = select.select([leader], [], [], PATIENCE)
+            assert ready, seen.decode(errors="replace")
+            try:
+                seen += os.read(leader, 65536)
+            except OSError:  # the child closed the terminal
+                break
+        assert marker in seen, seen.decode(errors="replace")
+
+    try:
+        until(b"Your bets")
+        os.write(leader, b"p 0\x1b[D1\r")  # p 0, ←, 1: the line reads "p 10"
+        until(b"Bankroll 1000")
+        os.write(leader, b"q\r")
+        until(b"Goodbye")
+    finally:
+        child.wait(timeout=PATIENCE)
+        os.close(leader)
+    assert b"Round 1 " in seen
+    with Storage(bank, create=False) as store:
+        [saved] = store.rounds()
+        assert saved.record["wagers"] == {"player": 10}
