@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -302,6 +303,6 @@ def test_setting_a_bankroll_is_in_the_history_so_the_history_adds_up(tmp_path: P
         assert [e.record.get("change") for e in entries] == [None, "set", None, "reset"]
         assert entries[1].balance_before == 1015 and entries[1].balance_after == Fraction(4001, 4)
         # every balance follows from the one before it and the entry's net
-        for earlier, later in zip(entries, entries[1:], strict=False):
+        for earlier, later in pairwise(entries):
             assert later.balance_before == earlier.balance_after
         assert START_BANKROLL + sum(e.net for e in entries) == store.balance() == 1000
