@@ -108,3 +108,82 @@ def test_a_shoe_too_big_to_shuffle_is_refused_before_any_work(tmp_path: Path) ->
     code, _, err = run("simulate", "punto-banco", "--rounds", "10", "--rules", str(rules))
     assert code == 2
     assert "at most 32,767 cards, not 36,400" in err
+
+
+def test_a_plot_that_cannot_be_written_is_refused_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cardroom.simulation.runner as runner_module
+
+    def no_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run started before the plot file was checked")
+
+    monkeypatch.setattr(runner_module, "run", no_run)
+    for plot, message in (
+        ("/nonexistent/x.png", "--plot: there is no folder '/nonexistent'"),
+        (str(tmp_path / "x.svg"), "--plot: the file must end in .png"),
+        (str(tmp_path), "--plot: the file must end in .png"),
+    ):
+        code, _, err = run(
+            "simulate", "punto-banco", "--rounds", "1000000", "--session-rounds", "100",
+            "--no-exact", "--plot", plot,
+        )  # fmt: skip
+        assert code == 2 and err.startswith(f"error: {message}"), err
+
+
+def test_the_session_table_fits_80_columns() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "baccarat27",
+            "--rounds",
+            "20000",
+            "--session-rounds",
+            "100",
+            "--workers",
+            "1",
+            "--no-exact",
+        ],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line[:1] in "┏┃┡│└"]
+    assert rows and all(len(line) <= 80 for line in rows)
+    assert "…" not in result.stdout
+    table = result.stdout[result.stdout.index("Sessions of 100 rounds") :]
+    for wager in ("player", "banker", "tie", "player_pair", "banker_pair", "b27"):
+        assert wager in table
+    assert "p99" in table and "ahead" in table
+
+
+def test_the_exact_column_is_computed_once_per_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cardroom.simulation.runner as runner_module
+
+    monkeypatch.setenv("CARDROOM_CACHE_DIR", str(tmp_path / "cache"))
+    computed: list[str] = []
+    real = runner_module._exact_means
+
+    def counting(game_id: str, rules: object, strategy: str) -> object:
+        computed.append(game_id)
+        return real(game_id, rules, strategy)
+
+    monkeypatch.setattr(runner_module, "_exact_means", counting)
+    args = ["simulate", "punto-banco", "--rounds", "1000", "--workers", "1", "--json"]
+    first = json.loads(run(*args)[1])
+    second = json.loads(run(*args)[1])
+    assert computed == ["punto-banco"]  # the second run read the cache
+    assert first["wagers"]["banker"]["exact"] == second["wagers"]["banker"]["exact"]
+    variant = tmp_path / "nine.toml"
+    variant.write_text("tie_pays = 9\n", encoding="utf-8")
+    third = json.loads(run(*args, "--rules", str(variant))[1])
+    assert computed == ["punto-banco", "punto-banco"]  # other rules, another entry
+    assert third["wagers"]["tie"]["exact"] != first["wagers"]["tie"]["exact"]
+    # a damaged entry is computed again
+    for entry in (tmp_path / "cache").glob("*.json"):
+        entry.write_text("{not json", encoding="utf-8")
+    again = json.loads(run(*args)[1])
+    assert len(computed) == 3
+    assert again["wagers"]["banker"]["exact"] == first["wagers"]["banker"]["exact"]
