@@ -20,11 +20,11 @@ run: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict src scripts
 
 pytest: $(STAMP)
 	$(BIN)/pytest -q
