@@ -20,7 +20,7 @@ from cardroom.analysis.finnish import (
     strategy_comparison,
 )
 from cardroom.analysis.walk import composition, exact
-from cardroom.cards import Deck
+from cardroom.core.cards import Deck
 from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
 
 

@@ -12,11 +12,11 @@ import time
 from collections import Counter
 from fractions import Fraction
 
+from cardroom.core.money import Ledger
+from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import GAMES, get_game
 from cardroom.games.base import Action, Round
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round
-from cardroom.money import Ledger
-from cardroom.shoe import SeededShuffler, Shoe
 from cardroom.table import Table
 
 BASIC = TableStrategy()

@@ -14,10 +14,10 @@ import sys
 import time
 from fractions import Fraction
 
+from cardroom.core.money import Ledger
+from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game
 from cardroom.games.twentyone_24_27 import TableStrategy
-from cardroom.money import Ledger
-from cardroom.shoe import SeededShuffler, Shoe
 from cardroom.simulation.runner import run
 from cardroom.table import Table
 

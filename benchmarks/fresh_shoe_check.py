@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from cardroom.cards import Deck
+from cardroom.core.cards import Deck
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 
 

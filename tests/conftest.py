@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from hypothesis import settings
 
-from cardroom.cards import parse_cards
+from cardroom.core.cards import parse_cards
 from cardroom.games.base import Action, Round
 
 # exact results cached on disk go to a folder of the test run, not the user's cache

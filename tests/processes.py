@@ -24,7 +24,7 @@ def cardroom_command() -> list[str]:
     found = shutil.which("cardroom")
     if found:
         return [found]
-    return [sys.executable, "-c", "from cardroom.cli import main; main()"]
+    return [sys.executable, "-c", "from cardroom.terminal.cli import main; main()"]
 
 
 class Process:

@@ -27,7 +27,8 @@ from cardroom.analysis.baccarat import (
 )
 from cardroom.analysis.report import GameReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER, exact
-from cardroom.cards import RANKS, Rank
+from cardroom.core.cards import RANKS, Rank
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.baccarat import (
     SIDE_WAGERS,
     STANDARD_TABLEAU,
@@ -42,7 +43,6 @@ from cardroom.games.baccarat import (
     punto_banco_rules,
 )
 from cardroom.games.base import Round
-from cardroom.shoe import ShoeRules
 
 R = Rank
 PB = punto_banco_rules()

@@ -39,8 +39,9 @@ from cardroom.analysis.chemin_de_fer import (
     solve_shoe,
     value_counts,
 )
-from cardroom.cards import Card, Rank, Suit
-from cardroom.events import Decision, HandShown
+from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.events import Decision, HandShown
+from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
 from cardroom.games.baccarat import STANDARD_TABLEAU, card_value
 from cardroom.games.chemin_de_fer import (
     ChemmyGame,
@@ -50,7 +51,6 @@ from cardroom.games.chemin_de_fer import (
     SimpleMoney,
     TableauBot,
 )
-from cardroom.shoe import SeededShuffler, Shoe, StackedShoe
 
 F = Fraction
 V = range(10)

@@ -10,8 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.cards import Card, Rank, Suit, parse_cards
-from cardroom.events import CardDealt, Decision
+from cardroom.core.cards import Card, Rank, Suit, parse_cards
+from cardroom.core.events import CardDealt, Decision
+from cardroom.core.rules import RulesError, apply_rules
 from cardroom.games import get_game
 from cardroom.games.baccarat import (
     Baccarat27Round,
@@ -24,7 +25,6 @@ from cardroom.games.baccarat import (
     punto_banco_rules,
 )
 from cardroom.games.base import IllegalAction, WagerError
-from cardroom.rules import RulesError, apply_rules
 from tests.conftest import play
 
 PB = {"player": 10, "banker": 10, "tie": 10}

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from cardroom.cards import JOKER, RANKS, Card, CardError, Deck, Rank, Suit, codes, parse_cards
+from cardroom.core.cards import JOKER, RANKS, Card, CardError, Deck, Rank, Suit, codes, parse_cards
 
 
 @pytest.mark.parametrize(

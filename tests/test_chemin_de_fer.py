@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.cards import RANKS, Card, Deck, Suit, parse_cards
-from cardroom.events import (
+from cardroom.core.cards import RANKS, Card, Deck, Suit, parse_cards
+from cardroom.core.events import (
     Announcement,
     BancoCalled,
     BankerChosen,
@@ -43,6 +43,8 @@ from cardroom.events import (
     SeatSettled,
     Staked,
 )
+from cardroom.core.rules import RulesError, apply_rules, rules_to_dict, rules_to_toml
+from cardroom.core.shoe import SeededShuffler, Shoe, ShoeRules, StackedShoe
 from cardroom.games.baccarat import Tableau
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
 from cardroom.games.chemin_de_fer import (
@@ -59,8 +61,6 @@ from cardroom.games.chemin_de_fer import (
     TableauBot,
     Turn,
 )
-from cardroom.rules import RulesError, apply_rules, rules_to_dict, rules_to_toml
-from cardroom.shoe import SeededShuffler, Shoe, ShoeRules, StackedShoe
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 LOW_CARDS = ("2h", "3h", "4h", "5h", "6h", "7h", "8h")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom.cli import app, parse_bet
 from cardroom.storage import Storage
+from cardroom.terminal.cli import app, parse_bet
 from tests.test_storage import schema_1_file
 
 runner = CliRunner()

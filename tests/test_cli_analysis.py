@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from typer.testing import CliRunner
 
-from cardroom.cli import app
+from cardroom.terminal.cli import app
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom import render
-from cardroom.cli import BetError, abbreviation, app, match_wager, parse_bet, wagers_text
 from cardroom.storage import Storage
+from cardroom.terminal import render
+from cardroom.terminal.cli import BetError, abbreviation, app, match_wager, parse_bet, wagers_text
 
 runner = CliRunner()
 

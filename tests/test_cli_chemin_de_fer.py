@@ -23,11 +23,11 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner, Result
 
-from cardroom.cards import parse_cards
-from cardroom.cli import ChemmyPlay, app
+from cardroom.core.cards import parse_cards
+from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
-from cardroom.shoe import StackedShoe
 from cardroom.storage import Storage
+from cardroom.terminal.cli import ChemmyPlay, app
 
 runner = CliRunner()
 

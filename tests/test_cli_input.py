@@ -14,8 +14,8 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from cardroom.cli import app
 from cardroom.storage import Storage
+from cardroom.terminal.cli import app
 
 runner = CliRunner()
 #: punto banco: player 9h Kc and banker 9d Ks, naturals 9: a tie

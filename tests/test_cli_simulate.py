@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardroom.cli import app
+from cardroom.terminal.cli import app
 
 runner = CliRunner()
 

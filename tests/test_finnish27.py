@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.cards import RANKS, Card, Suit
-from cardroom.events import CardDealt, Decision
+from cardroom.core.cards import RANKS, Card, Suit
+from cardroom.core.events import CardDealt, Decision
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
 from cardroom.games.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
 from cardroom.games.hands import TargetTable, Total, initial_totals

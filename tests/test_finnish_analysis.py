@@ -29,8 +29,7 @@ from cardroom.analysis.finnish import (
 from cardroom.analysis.poker_odds import category_counts
 from cardroom.analysis.report import GameReport, Line, WagerReport
 from cardroom.analysis.walk import RANK_ORDER, exact
-from cardroom.cards import JOKER, Card, Rank, Suit
-from cardroom.cli import app
+from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import POKER_BONUS, Finnish27Round, Finnish27Rules, find_bonus
 from cardroom.games.hands import Total, finnish_total
@@ -38,6 +37,7 @@ from cardroom.games.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
 )
+from cardroom.terminal.cli import app
 
 runner = CliRunner()
 

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from cardroom.cards import RANKS, Card, Rank, parse_cards
+from cardroom.core.cards import RANKS, Card, Rank, parse_cards
 from cardroom.games.hands import Initial27, Total, finnish_total, initial_27, initial_totals
 
 

@@ -9,13 +9,13 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardroom.cards import Deck, parse_cards
-from cardroom.events import CardDealt, Outcome, Reshuffled, Settled
+from cardroom.core.cards import Deck, parse_cards
+from cardroom.core.events import CardDealt, Outcome, Reshuffled, Settled
+from cardroom.core.money import Ledger
+from cardroom.core.rules import apply_rules
+from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game, house_games
 from cardroom.games.base import Action, Round
-from cardroom.money import Ledger
-from cardroom.rules import apply_rules
-from cardroom.shoe import SeededShuffler, Shoe
 from cardroom.table import Table
 
 GAME_IDS = sorted(game.id for game in house_games())

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.cards import JOKER, RANKS, Card, Deck, Suit, parse_cards
+from cardroom.core.cards import JOKER, RANKS, Card, Deck, Suit, parse_cards
 from cardroom.games.poker import PokerCategory, PokerHand, best_category, best_hand
 
 C = PokerCategory

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.analysis.poker_odds import category_counts
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.poker import PokerCategory, best_category
 
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]

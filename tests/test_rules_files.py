@@ -8,10 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.core.rules import (
+    RulesError,
+    apply_rules,
+    load_rules_file,
+    rules_to_dict,
+    rules_to_toml,
+)
 from cardroom.games import GAMES, UnknownGame, get_game
 from cardroom.games.finnish27 import Finnish27Rules
 from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
-from cardroom.rules import RulesError, apply_rules, load_rules_file, rules_to_dict, rules_to_toml
 
 
 def test_defaults_are_the_rules_of_the_sources() -> None:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from cardroom.cards import JOKER, Deck
-from cardroom.shoe import (
+from cardroom.core.cards import JOKER, Deck
+from cardroom.core.shoe import (
     SecureShuffler,
     SeededShuffler,
     Shoe,

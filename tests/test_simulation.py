@@ -18,13 +18,13 @@ import pytest
 from scipy import stats
 
 from cardroom.analysis.finnish import solve_21_24_27
+from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
 from cardroom.games.baccarat import BaccaratRound
 from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import Finnish27Round
 from cardroom.games.hands import finnish_total
 from cardroom.games.twentyone_24_27 import TableStrategy
-from cardroom.shoe import Shoe, ShoeRules
 from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, hand_category
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run

@@ -24,10 +24,10 @@ from cardroom.analysis.chemin_de_fer import (
     solve_shoe,
     value_counts,
 )
-from cardroom.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
+from cardroom.core.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
+from cardroom.core.shoe import Shoe
 from cardroom.games.baccarat import card_with_value
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, ChemmySession
-from cardroom.shoe import Shoe
 from cardroom.simulation.chemin_de_fer import DRAW, STAND, ChemmyKernel, threshold
 from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
 from cardroom.simulation.runner import exact_means, run

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.cards import parse_cards
+from cardroom.core.cards import parse_cards
+from cardroom.core.money import Ledger
+from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
-from cardroom.money import Ledger
-from cardroom.shoe import StackedShoe
 from cardroom.storage import START_BANKROLL, HistoryEntry, Storage, StorageError, default_path
 from cardroom.table import RoundRecord, Table
 

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.cards import Deck, parse_cards
-from cardroom.events import CardDealt, Reshuffled
+from cardroom.core.cards import Deck, parse_cards
+from cardroom.core.events import CardDealt, Reshuffled
+from cardroom.core.money import Ledger
+from cardroom.core.rules import apply_rules
+from cardroom.core.shoe import SeededShuffler, Shoe, ShoeExhausted, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.base import WagerError
-from cardroom.money import Ledger
-from cardroom.rules import apply_rules
-from cardroom.shoe import SeededShuffler, Shoe, ShoeExhausted, StackedShoe
 from cardroom.table import Table
 
 

@@ -10,8 +10,8 @@ import itertools
 
 import pytest
 
-from cardroom.cards import RANKS, Card, Rank, Suit, parse_cards
-from cardroom.events import Decision
+from cardroom.core.cards import RANKS, Card, Rank, Suit, parse_cards
+from cardroom.core.events import Decision
 from cardroom.games.base import Action, IllegalAction, Round
 from cardroom.games.hands import Total, initial_totals
 from cardroom.games.twentyone_24_27 import (

@@ -34,7 +34,7 @@ from typing import Any
 
 import platformdirs
 
-from cardroom.money import exact_json, format_amount
+from cardroom.core.money import exact_json, format_amount
 from cardroom.table import RoundRecord
 
 #: What a new bankroll starts with (and what ``cardroom bankroll --reset`` restores).

@@ -1,9 +1,9 @@
 """A table: one game, one shoe, one bankroll; it runs rounds and keeps the books.
 
 The table is where randomness meets the pure engines: it deals from a
-:class:`~cardroom.shoe.Shoe` (or a stacked shoe), reshuffles at the rules'
+:class:`~cardroom.core.shoe.Shoe` (or a stacked shoe), reshuffles at the rules'
 reshuffle point between rounds (recording a ``reshuffled`` event in the round),
-and posts every wager's net result to the :class:`~cardroom.money.Ledger`.
+and posts every wager's net result to the :class:`~cardroom.core.money.Ledger`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cardroom.events import Event, Reshuffled
+from cardroom.core.events import Event, Reshuffled
+from cardroom.core.money import Ledger, exact_json, format_amount
+from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
 from cardroom.games import GameInfo
 from cardroom.games.base import Action, Round, WagerError
-from cardroom.money import Ledger, exact_json, format_amount
-from cardroom.shoe import CardSource, ShoeExhausted, StackedShoe
 
 Decide = Callable[[Round], Action]
 

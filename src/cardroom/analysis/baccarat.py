@@ -38,9 +38,9 @@ from functools import lru_cache
 
 from cardroom.analysis.report import GameReport, Line, WagerReport
 from cardroom.analysis.walk import RANK_ORDER
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.money import format_odds
 from cardroom.games.baccarat import BaccaratRules, Tableau, card_value
-from cardroom.money import format_odds
 
 __all__ = [
     "CoupCounts",

@@ -27,7 +27,7 @@ from typing import Any
 import platformdirs
 
 from cardroom.analysis.report import fraction_text
-from cardroom.rules import rules_to_toml
+from cardroom.core.rules import rules_to_toml
 
 #: Bumped when the layout of an entry changes.
 FORMAT = 1
@@ -43,17 +43,13 @@ def cache_dir() -> Path:
 
 @cache
 def code_digest() -> str:
-    """A digest of the source of the engines and the analysis (what results depend on)."""
+    """A digest of the source of the core, the engines and the analysis (what results
+    depend on)."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for folder in ("games", "analysis"):
+    for folder in ("core", "games", "analysis"):
         for path in sorted((root / folder).rglob("*.py")):
             digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
-    for name in ("cards.py", "shoe.py", "money.py"):
-        path = root / name
-        if path.exists():
-            digest.update(name.encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()
 

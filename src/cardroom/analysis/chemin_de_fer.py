@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from cardroom.analysis.report import decimal_text, fraction_text
-from cardroom.cards import Card, Deck
+from cardroom.core.cards import Card, Deck
 from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import (
     GAME_ID,

@@ -51,7 +51,9 @@ from typing import Any
 from cardroom.analysis.poker_odds import counts_by_value, value_counts
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
 from cardroom.analysis.walk import RANK_ORDER
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.money import format_odds
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action
 from cardroom.games.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
 from cardroom.games.finnish27 import compare as compare27
@@ -67,8 +69,6 @@ from cardroom.games.twentyone_24_27 import (
     TwentyOne2427Rules,
 )
 from cardroom.games.twentyone_24_27 import compare as compare2124
-from cardroom.money import format_odds
-from cardroom.shoe import ShoeRules
 
 __all__ = [
     "DrawOdds",

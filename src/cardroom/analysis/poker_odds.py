@@ -24,7 +24,7 @@ The counts are exact integers out of ``4**m`` (``m`` the cards that are not
 Jokers).  The tests compare them with a brute-force enumeration of every suit
 assignment through the evaluator.
 
->>> from cardroom.cards import Rank
+>>> from cardroom.core.cards import Rank
 >>> split = category_counts((Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE), jokers=1)
 >>> sorted((c.label, n) for c, n in split.items())
 [('Straight', 252), ('Straight flush', 4)]
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from functools import cache
 from math import comb
 
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.poker import PokerCategory, best_category
 
 __all__ = ["category_counts", "counts_by_value", "value_counts"]

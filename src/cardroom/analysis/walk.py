@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 
-from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action, Round
 
 Distribution = dict[Hashable, Fraction]

@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardroom.core.rules import load_rules_file
 from cardroom.games.baccarat import (
     Baccarat27Round,
     PuntoBancoRound,
@@ -18,7 +19,6 @@ from cardroom.games.base import Action, Round
 from cardroom.games.chemin_de_fer import chemmy_rules
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
-from cardroom.rules import load_rules_file
 
 
 class UnknownGame(KeyError):

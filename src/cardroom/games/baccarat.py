@@ -18,7 +18,7 @@ the table offers and what they pay).
 1:1 otherwise; pairs (the hand's first two cards share a rank) 11:1; and B-27 8:1
 when the banker wins with 2 or 7.
 
->>> from cardroom.cards import parse_cards
+>>> from cardroom.core.cards import parse_cards
 >>> [baccarat_total(parse_cards(hand)) for hand in ("9h Jc", "6s 4d", "7h 6c")]
 [9, 0, 3]
 """
@@ -29,11 +29,11 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from cardroom.cards import Card, Rank, Suit
-from cardroom.events import CardDealt, Decision, Event
+from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.events import CardDealt, Decision, Event
+from cardroom.core.money import format_odds
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
-from cardroom.money import format_odds
-from cardroom.shoe import ShoeRules
 
 MAIN_WAGERS = ("player", "banker", "tie")
 SIDE_WAGERS = ("player_pair", "banker_pair", "b27")

@@ -17,9 +17,9 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
-from cardroom.cards import Card
-from cardroom.events import Event, Outcome, Settled
-from cardroom.money import AmountError, format_amount, parse_amount
+from cardroom.core.cards import Card
+from cardroom.core.events import Event, Outcome, Settled
+from cardroom.core.money import AmountError, format_amount, parse_amount
 
 
 class Action(StrEnum):
@@ -176,7 +176,7 @@ class Round(ABC):
 
     def summary(self) -> dict[str, Any]:
         """The round as JSON-able data (the rounds tool's record)."""
-        from cardroom.money import exact_json
+        from cardroom.core.money import exact_json
 
         return {
             "outcome": self.outcome,

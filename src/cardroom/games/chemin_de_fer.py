@@ -6,7 +6,7 @@ or a seat's decision (:attr:`ChemmyGame.to_act`) -- and takes it through a ``can
 pair of methods.  A step it cannot take raises :class:`~cardroom.games.base.IllegalAction`
 (wrong moment, wrong seat, not allowed by the rules) or
 :class:`~cardroom.games.base.WagerError` (an amount it cannot accept), and changes nothing.
-Everything that happens is recorded as a :class:`~cardroom.events.CoupEvent`.
+Everything that happens is recorded as a :class:`~cardroom.core.events.CoupEvent`.
 
 How cardroom plays the game:
 
@@ -45,7 +45,7 @@ How cardroom plays the game:
 
 The people at the table see only what :meth:`ChemmyGame.visible_events` gives them: another
 seat's face-down cards appear without rank or suit, and another hand's draw or stand
-appears as an :class:`~cardroom.events.Announcement` (whether it was forced would tell the
+appears as an :class:`~cardroom.core.events.Announcement` (whether it was forced would tell the
 total).
 
 Bots decide through a :class:`ChemmyStrategy`; :class:`TableauBot` (the punto banco tableau
@@ -55,8 +55,8 @@ default.  :class:`ChemmySession` deals from a shoe and lets bots act until a per
 A coup on stacked cards: Ann's King wins the draw, Bob calls "Banco" against her bank of
 20 and his natural 9 beats her 7, so the bank passes to him.
 
->>> from cardroom.cards import parse_cards
->>> from cardroom.shoe import StackedShoe
+>>> from cardroom.core.cards import parse_cards
+>>> from cardroom.core.shoe import StackedShoe
 >>> game = ChemmyGame(ChemmyRules(), [("Ann", 100), ("Bob", 100)])
 >>> shoe = StackedShoe(parse_cards("Ks 2h  9c 4d Jh 3s"))
 >>> session = ChemmySession(game, shoe, {}, np.random.default_rng(1))
@@ -82,8 +82,8 @@ from typing import Protocol
 
 import numpy as np
 
-from cardroom.cards import Card
-from cardroom.events import (
+from cardroom.core.cards import Card
+from cardroom.core.events import (
     Announcement,
     BancoCalled,
     BankerChosen,
@@ -108,10 +108,10 @@ from cardroom.events import (
     SeatSettled,
     Staked,
 )
+from cardroom.core.money import AmountError, format_amount, parse_amount
+from cardroom.core.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
 from cardroom.games.baccarat import Tableau, baccarat_total
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
-from cardroom.money import AmountError, format_amount, parse_amount
-from cardroom.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
 
 GAME_ID = "chemin-de-fer"
 HANDS = ("player", "banker")

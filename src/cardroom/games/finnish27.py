@@ -32,8 +32,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
-from cardroom.cards import Card, Rank, Suit
-from cardroom.events import Decision, Event
+from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.events import Decision, Event
+from cardroom.core.money import format_amount, format_odds
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import (
     Action,
     IllegalAction,
@@ -51,8 +53,6 @@ from cardroom.games.hands import (
     initial_totals,
 )
 from cardroom.games.poker import PokerCategory, best_category
-from cardroom.money import format_amount, format_odds
-from cardroom.shoe import ShoeRules
 
 GAME_ID = "finnish27"
 

@@ -5,7 +5,7 @@ Card points: Ace 1 or 14, 2-10 their number, Jack 11, Queen 12, King 13, Joker 0
 Ace counts high, and only while that keeps the total at 27 or less; a hand with a
 high Ace is *soft*.
 
->>> from cardroom.cards import parse_cards
+>>> from cardroom.core.cards import parse_cards
 >>> str(finnish_total(parse_cards("As Jd")))
 'soft 25'
 >>> str(finnish_total(parse_cards("As 9d Kc")))
@@ -23,8 +23,8 @@ from fractions import Fraction
 from functools import cache
 from typing import ClassVar, Protocol
 
-from cardroom.cards import RANKS, Card, Rank
-from cardroom.events import CardDealt, Decision, Event
+from cardroom.core.cards import RANKS, Card, Rank
+from cardroom.core.events import CardDealt, Decision, Event
 from cardroom.games.base import Action, IllegalAction, Round
 
 TARGET = 27

@@ -11,7 +11,7 @@ straight flush, five of a kind.  (A flush beats four of a kind here.)  The Ace
 plays high (A-K-Q-J-T) or low (5-4-3-2-A) in a straight; straights do not wrap
 around the Ace (Q-K-A-2-3 is not one).
 
->>> from cardroom.cards import parse_cards
+>>> from cardroom.core.cards import parse_cards
 >>> best_category(parse_cards("As Ah Jo Kd 2c")).label
 'Three of a kind'
 >>> best_category(parse_cards("Qs Ks As 2s 3s")).label
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from cardroom.cards import RANKS, Card, Rank, Suit
+from cardroom.core.cards import RANKS, Card, Rank, Suit
 
 __all__ = ["PokerCategory", "PokerHand", "best_category", "best_hand"]
 

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
-from cardroom.events import Decision, Event
+from cardroom.core.events import Decision, Event
+from cardroom.core.money import format_odds
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.games.hands import (
     FinnishRound,
@@ -38,8 +40,6 @@ from cardroom.games.hands import (
     finnish_total,
     initial_totals,
 )
-from cardroom.money import format_odds
-from cardroom.shoe import ShoeRules
 
 GAME_ID = "21-24-27"
 

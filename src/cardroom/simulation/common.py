@@ -2,9 +2,9 @@
 
 A card is a small integer: ``rank * 4 + suit`` with ranks in the order of
 :data:`cardroom.analysis.walk.RANK_ORDER` (Ace first) and suits in the order of
-:class:`cardroom.cards.Suit`; a Joker is 52.  A shoe is the engine's own card
+:class:`cardroom.core.cards.Suit`; a Joker is 52.  A shoe is the engine's own card
 list (``ShoeRules.cards()``) as codes; a shuffle permutes an index array into it,
-exactly as :class:`cardroom.shoe.Shoe` applies a shuffler's permutation, so the
+exactly as :class:`cardroom.core.shoe.Shoe` applies a shuffler's permutation, so the
 engine can be dealt the very same shoes in the differential tests.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.walk import RANK_ORDER
-from cardroom.cards import JOKER, Card, Rank, Suit
-from cardroom.shoe import ShoeRules
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.shoe import ShoeRules
 from cardroom.simulation.prng import shuffle_in_place
 
 __all__ = [

@@ -25,7 +25,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 from numba import njit
 
-from cardroom.cards import JOKER, Card, Suit
+from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
 from cardroom.games.finnish27 import (
     POKER_BONUS,

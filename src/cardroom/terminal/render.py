@@ -2,10 +2,10 @@
 
 Everything here is generic over the games: a hand is shown by its name, a card by
 its Finnish index (``13♥``, ``1♠``, ``Joker``), money exactly with
-:func:`~cardroom.money.format_amount`.  Nothing here prints: the CLI decides where
+:func:`~cardroom.core.money.format_amount`.  Nothing here prints: the CLI decides where
 the text goes.
 
->>> from cardroom.cards import parse_cards
+>>> from cardroom.core.cards import parse_cards
 >>> hand_text(parse_cards("As Kh Jo")).plain
 '1♠ 13♥ Joker'
 >>> signed(Fraction(15)), signed(Fraction(-10)), signed(Fraction(0))
@@ -25,8 +25,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardroom.cards import Card, CardError, Suit
-from cardroom.events import (
+from cardroom.core.cards import Card, CardError, Suit
+from cardroom.core.events import (
     Announcement,
     BancoCalled,
     BankerChosen,
@@ -55,8 +55,8 @@ from cardroom.events import (
     Staked,
     event_from_dict,
 )
+from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
-from cardroom.money import format_amount
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 

@@ -9,7 +9,7 @@ far too big or cannot be opened all give one clear :class:`TextInputError`.
 >>> decode_text(b"As \\xff", "input")
 Traceback (most recent call last):
 ...
-cardroom.textfile.TextInputError: input is not UTF-8 text (byte 4 cannot be read)
+cardroom.core.textfile.TextInputError: input is not UTF-8 text (byte 4 cannot be read)
 """
 
 from __future__ import annotations

@@ -31,11 +31,11 @@ from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from cardroom import __version__, render
+from cardroom import __version__
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.analysis.report import fraction_text
-from cardroom.cards import Card, CardError, parse_cards
-from cardroom.events import (
+from cardroom.core.cards import Card, CardError, parse_cards
+from cardroom.core.events import (
     Announcement,
     BankPut,
     ChemmyEvent,
@@ -47,6 +47,26 @@ from cardroom.events import (
     PlayerChosen,
     SeatSettled,
 )
+from cardroom.core.money import (
+    CENT,
+    AmountError,
+    Ledger,
+    exact_json,
+    format_amount,
+    in_units,
+    parse_amount,
+)
+from cardroom.core.rules import RulesError, rules_to_toml
+from cardroom.core.shoe import (
+    CardSource,
+    SecureShuffler,
+    SeededShuffler,
+    Shoe,
+    ShoeExhausted,
+    StackedShoe,
+    check_in_shoe,
+)
+from cardroom.core.textfile import InputLine, TextInputError, read_text_file, text_lines
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import Action, IllegalAction, Round, WagerError, check_wagers
 from cardroom.games.chemin_de_fer import (
@@ -58,25 +78,6 @@ from cardroom.games.chemin_de_fer import (
     SimpleMoney,
     Turn,
 )
-from cardroom.money import (
-    CENT,
-    AmountError,
-    Ledger,
-    exact_json,
-    format_amount,
-    in_units,
-    parse_amount,
-)
-from cardroom.rules import RulesError, rules_to_toml
-from cardroom.shoe import (
-    CardSource,
-    SecureShuffler,
-    SeededShuffler,
-    Shoe,
-    ShoeExhausted,
-    StackedShoe,
-    check_in_shoe,
-)
 from cardroom.storage import (
     BANKROLL_ENTRY,
     START_BANKROLL,
@@ -87,7 +88,7 @@ from cardroom.storage import (
     person_name,
 )
 from cardroom.table import Table
-from cardroom.textfile import InputLine, TextInputError, read_text_file, text_lines
+from cardroom.terminal import render
 
 #: Exit status of every error a person can cause.
 EXIT_ERROR = 2
@@ -261,7 +262,7 @@ def play_out(
     """Deal card by card until ``rnd`` is complete; ``act`` makes each free decision.
 
     Shared by ``play`` and ``rounds`` so both run a round the same way.
-    :class:`~cardroom.shoe.ShoeExhausted` from a stacked shoe propagates.
+    :class:`~cardroom.core.shoe.ShoeExhausted` from a stacked shoe propagates.
     """
     while not rnd.is_complete:
         if rnd.next_hand is not None:
@@ -2036,7 +2037,7 @@ def run_stacked_round(
 ) -> Round:
     """Play one round from ``cards`` with no bankroll; the player follows the game's strategy.
 
-    Raises :class:`~cardroom.shoe.ShoeExhausted` when the cards run out first and
+    Raises :class:`~cardroom.core.shoe.ShoeExhausted` when the cards run out first and
     :class:`CliError` when the game asks for a decision cardroom has no strategy for.
     """
     table = Table(game, rules, StackedShoe(cards), None)
@@ -2106,7 +2107,6 @@ def analyze(
     ] = "basic",
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe."""
-    from cardroom import analysis_view
     from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
     from cardroom.analysis.finnish import (
         DrawOdds,
@@ -2120,6 +2120,7 @@ def analyze(
     from cardroom.analysis.report import GameReport
     from cardroom.games.baccarat import BaccaratRules
     from cardroom.games.finnish27 import Finnish27Rules
+    from cardroom.terminal import analysis_view
 
     effects = None
     eor_note: str | None = None
@@ -2212,9 +2213,9 @@ def strategy(
     as_json: JsonOpt = False,
 ) -> None:
     """The best play: 21-24-27's optimal strategy, finnish27's best table, chemin de fer solved."""
-    from cardroom import analysis_view
     from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
     from cardroom.analysis.finnish import strategy_comparison
+    from cardroom.terminal import analysis_view
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
@@ -2306,8 +2307,8 @@ def simulate(
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
 
-    from cardroom import simulation_view
     from cardroom.simulation.runner import batches
+    from cardroom.terminal import simulation_view
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)

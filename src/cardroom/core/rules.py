@@ -19,8 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cardroom.money import AmountError, format_amount, odds
-from cardroom.textfile import TextInputError, read_text_file
+from cardroom.core.money import AmountError, format_amount, odds
+from cardroom.core.textfile import TextInputError, read_text_file
 
 T = TypeVar("T")
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cardroom.cards import Card
-from cardroom.money import exact_json
+from cardroom.core.cards import Card
+from cardroom.core.money import exact_json
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardroom.cards import Card, CardError, Deck
-from cardroom.events import Reshuffled
+from cardroom.core.cards import Card, CardError, Deck
+from cardroom.core.events import Reshuffled
 
 
 class ShoeExhausted(RuntimeError):
@@ -149,15 +149,15 @@ def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
     """Refuse cards that one shoe of ``rules`` could not deal: a card it does not hold
     (a Joker in a shoe without them), or more copies of a card than it holds.
 
-    >>> from cardroom.cards import parse_cards
+    >>> from cardroom.core.cards import parse_cards
     >>> check_in_shoe(parse_cards("Jo 5h"), ShoeRules(decks=8, jokers_per_deck=0, cut_card=16))
     Traceback (most recent call last):
     ...
-    cardroom.cards.CardError: Jo is not in this game's shoe: it has no Jokers
+    cardroom.core.cards.CardError: Jo is not in this game's shoe: it has no Jokers
     >>> check_in_shoe(parse_cards("Kd Kd Kd"), ShoeRules(decks=2, reshuffle_after=60))
     Traceback (most recent call last):
     ...
-    cardroom.cards.CardError: Kd comes 3 times, but the shoe of 2 decks holds only 2
+    cardroom.core.cards.CardError: Kd comes 3 times, but the shoe of 2 decks holds only 2
     """
     held = Counter(rules.cards())
     for card, count in Counter(cards).items():

@@ -42,11 +42,11 @@ def parse_amount(text: str | int | Fraction) -> Fraction:
     >>> parse_amount("abc")
     Traceback (most recent call last):
     ...
-    cardroom.money.AmountError: 'abc' is not an amount: write a number such as 10 or 12.50
+    cardroom.core.money.AmountError: 'abc' is not an amount: write a number such as 10 or 12.50
     >>> parse_amount("1e3")
     Traceback (most recent call last):
     ...
-    cardroom.money.AmountError: '1e3' is not an amount: write a number such as 10 or 12.50
+    cardroom.core.money.AmountError: '1e3' is not an amount: write a number such as 10 or 12.50
     """
     if isinstance(text, bool):
         raise AmountError(f"{text!r} is not an amount")
@@ -73,7 +73,7 @@ def in_units(value: Fraction, unit: Fraction, what: str = "amount") -> Fraction:
     >>> in_units(Fraction(1001, 100), Fraction(1, 20), "stake on banker")
     Traceback (most recent call last):
     ...
-    cardroom.money.AmountError: stake on banker: 10.01 is not a whole number of 0.05
+    cardroom.core.money.AmountError: stake on banker: 10.01 is not a whole number of 0.05
     """
     if (value / unit).denominator != 1:
         raise AmountError(

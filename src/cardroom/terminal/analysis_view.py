@@ -15,8 +15,8 @@ from rich.text import Text
 from cardroom.analysis.finnish import MODEL, StrategyComparison
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER
-from cardroom.cards import Rank
-from cardroom.money import format_odds
+from cardroom.core.cards import Rank
+from cardroom.core.money import format_odds
 
 
 def percent(value: Fraction, places: int = 4) -> str:
