@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom.storage import Storage
+from cardroom.bankroll_file import Storage
 from cardroom.terminal.cli import app, parse_bet
 from tests.test_storage import schema_1_file
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom.storage import Storage
+from cardroom.bankroll_file import Storage
 from cardroom.terminal import render
 from cardroom.terminal.cli import BetError, abbreviation, app, match_wager, parse_bet, wagers_text
 

@@ -23,10 +23,10 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner, Result
 
+from cardroom.bankroll_file import Storage
 from cardroom.core.cards import parse_cards
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
-from cardroom.storage import Storage
 from cardroom.terminal.cli import ChemmyPlay, app
 
 runner = CliRunner()

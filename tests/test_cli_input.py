@@ -14,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from cardroom.storage import Storage
+from cardroom.bankroll_file import Storage
 from cardroom.terminal.cli import app
 
 runner = CliRunner()

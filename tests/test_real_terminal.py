@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.storage import Storage
+from cardroom.bankroll_file import Storage
 from tests.processes import PATIENCE, Process, cardroom_command
 
 # 21-24-27: player 9s 8h (hard 17) against dealer 5d 9c (hard 14) is a free choice; a player

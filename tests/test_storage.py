@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.bankroll_file import START_BANKROLL, HistoryEntry, Storage, StorageError, default_path
 from cardroom.core.cards import parse_cards
 from cardroom.core.money import Ledger
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
-from cardroom.storage import START_BANKROLL, HistoryEntry, Storage, StorageError, default_path
 from cardroom.table import RoundRecord, Table
 
 

@@ -34,6 +34,15 @@ from typer.exceptions import TyperException
 from cardroom import __version__
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.analysis.report import fraction_text
+from cardroom.bankroll_file import (
+    BANKROLL_ENTRY,
+    START_BANKROLL,
+    HistoryEntry,
+    Storage,
+    StorageError,
+    default_path,
+    person_name,
+)
 from cardroom.core.cards import Card, CardError, parse_cards
 from cardroom.core.events import (
     Announcement,
@@ -77,15 +86,6 @@ from cardroom.games.chemin_de_fer import (
     ChemmySession,
     SimpleMoney,
     Turn,
-)
-from cardroom.storage import (
-    BANKROLL_ENTRY,
-    START_BANKROLL,
-    HistoryEntry,
-    Storage,
-    StorageError,
-    default_path,
-    person_name,
 )
 from cardroom.table import Table
 from cardroom.terminal import render
