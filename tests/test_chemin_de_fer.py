@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from cardroom.core.cards import RANKS, Card, Deck, Suit, parse_cards
 from cardroom.core.events import (
+    NO_REASON,
     Announcement,
     BancoCalled,
     BankerChosen,
@@ -39,9 +40,13 @@ from cardroom.core.events import (
     PartCovered,
     Passed,
     PlayerChosen,
+    Points,
     Reshuffled,
     SeatSettled,
     Staked,
+    Why,
+    coup_event_from_json,
+    event_to_json,
 )
 from cardroom.core.rules import RulesError, apply_rules, rules_to_dict, rules_to_toml
 from cardroom.core.shoe import SeededShuffler, Shoe, ShoeRules, StackedShoe
@@ -61,6 +66,7 @@ from cardroom.games.chemin_de_fer import (
     TableauBot,
     Turn,
 )
+from cardroom.words import decision_text, explain
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 LOW_CARDS = ("2h", "3h", "4h", "5h", "6h", "7h", "8h")
@@ -126,7 +132,7 @@ def test_the_highest_card_takes_the_first_bank() -> None:
         (2, "9c"),
     ]
     (chosen,) = events(game, BankerChosen)
-    assert chosen.seat == 1 and "discarded" in chosen.reason
+    assert chosen.seat == 1 and chosen.why == Why.of("highest_card", card=Card.parse("Qs"))
     assert game.banker == 1 and game.coup == 1 and game.cards_in_play() == []
     assert {e.coup for e in game.log} == {0}
     turn = game.to_act
@@ -173,7 +179,7 @@ def test_the_bank_is_put_up_within_the_limits_and_the_stack() -> None:
     assert turn == Turn(
         0,
         frozenset({ChemmyAction.PUT_BANK, ChemmyAction.PASS_BANK}),
-        turn.reason if turn else "",
+        turn.why if turn else NO_REASON,
         F(10),
         F(100),
     )
@@ -336,7 +342,7 @@ def test_the_largest_stake_is_counted_after_the_excess_is_returned() -> None:
 def test_a_short_stacked_seat_is_passed_over() -> None:
     game, _, _ = lab(stacks=(100, 5, 100))
     new = game.put_bank(0, 50)
-    assert Passed(1, True, "Bob's stack is below the table minimum") in [e.event for e in new]
+    assert Passed(1, True, Why("stack_below_minimum")) in [e.event for e in new]
     assert game.to_act is not None and game.to_act.seat == 2
 
 
@@ -375,13 +381,13 @@ def test_a_natural_on_either_side_ends_the_deal() -> None:
     shown = events(game, HandShown)
     assert [(e.hand, e.total) for e in shown] == [("player", 8), ("banker", 7)]
     (outcome,) = events(game, Outcome)
-    assert outcome.outcome == "player" and "natural 8" in outcome.reason
+    assert outcome.outcome == "player" and "natural 8" in explain(outcome.why)
     # the bank passed to Bob, who now loses to the banker's natural 9
     game.put_bank(1, 50)
     game.banco(2)
     session.advance()
     outcome = events(game, Outcome, coup=2)[0]
-    assert outcome.outcome == "banker" and "natural 9" in outcome.reason
+    assert outcome.outcome == "banker" and "natural 9" in explain(outcome.why)
     assert not events(game, Decision) and shoe.remaining == 0
 
 
@@ -391,9 +397,10 @@ def test_the_player_must_draw_on_0_to_4() -> None:
     game.banco(1)
     turn = session.advance()
     (decision,) = events(game, Decision)
-    assert decision == Decision("player", "draw", True, "player draws on 3 (must draw on 0-4)")
+    assert decision == Decision("player", "draw", True, Why.of("must_draw", low=0, high=4, total=3))
+    assert said(decision) == "player draws on 3 (must draw on 0-4)"
     third = events(game, HandCard)[-1]
-    assert third == HandCard("player", 1, Card.parse("4h"), True, "7")
+    assert third == HandCard("player", 1, Card.parse("4h"), True, Points(7))
     assert turn is not None and turn.seat == 0  # now the banker decides
     assert turn.actions == {ChemmyAction.DRAW, ChemmyAction.STAND}
     assert shoe.remaining == 0
@@ -406,9 +413,8 @@ def test_the_player_must_stand_on_6_and_7() -> None:
         game.banco(1)
         turn = session.advance()
         (decision,) = events(game, Decision)
-        assert decision == Decision(
-            "player", "stand", True, f"player stands on {total} (must stand on 6-7)"
-        )
+        assert decision.forced and decision.action == "stand"
+        assert said(decision) == f"player stands on {total} (must stand on 6-7)"
         assert turn is not None and turn.seat == 0 and game.player_third is None
 
 
@@ -432,9 +438,8 @@ def test_the_player_chooses_at_5() -> None:
     assert snapshot(game) == before
     assert game.can_draw(1) and game.can_stand(1)
     game.draw(1)
-    assert events(game, Decision) == [
-        Decision("player", "draw", False, "player draws on 5 (may draw or stand on 5)")
-    ]
+    [chosen] = events(game, Decision)
+    assert not chosen.forced and said(chosen) == "player draws on 5 (may draw or stand on 5)"
     session.advance()
     assert game.to_act is not None and game.to_act.seat == 0  # the banker decides now
     assert game.player_third == Card.parse("9h")
@@ -448,7 +453,8 @@ def test_the_player_standing_at_5_gives_the_banker_the_turn() -> None:
     session.advance()
     game.stand(1)
     turn = game.to_act
-    assert turn is not None and turn.seat == 0 and "the player stood" in turn.reason
+    assert turn is not None and turn.seat == 0 and turn.why["third"] is None
+    assert "the player stood" in explain(turn.why)
 
 
 @pytest.mark.parametrize("banker_draws", [True, False])
@@ -466,8 +472,8 @@ def test_the_banker_chooses_freely(banker_draws: bool, player_draws: bool) -> No
     assert turn.actions == {ChemmyAction.DRAW, ChemmyAction.STAND}
     assert game.can_draw(0) and game.can_stand(0)
     assert not game.can_draw(1)
-    seen = "the player's third card is 2h" if player_draws else "the player stood"
-    assert seen in turn.reason
+    seen = "the player's third card is 2♥" if player_draws else "the player stood"
+    assert seen in explain(turn.why)
     (game.draw if banker_draws else game.stand)(0)
     if banker_draws:
         assert session.advance() is None  # the third card ends the coup
@@ -526,7 +532,7 @@ def test_a_banker_win_keeps_the_bank() -> None:
         (2, 20, -20),
         (0, 50, 50),
     ]
-    assert events(game, BankerChosen)[-1] == BankerChosen(0, "the banker wins and keeps the bank")
+    assert events(game, BankerChosen)[-1] == BankerChosen(0, Why.of("bank_kept", cause="won"))
     assert game.banker == 0 and game.default_bank == 100  # the bank plus its winnings
     turn = game.to_act
     assert turn is not None and (turn.seat, turn.low, turn.high) == (0, F(10), F(150))
@@ -559,7 +565,7 @@ def test_a_banker_loss_passes_the_bank_to_the_next_seat_that_can_play() -> None:
     game.banco(2)
     session.advance()
     chosen = events(game, BankerChosen)[-1]
-    assert chosen == BankerChosen(2, "the banker loses: the bank passes to Cid")
+    assert chosen == BankerChosen(2, Why.of("bank_passed_on", cause="lost"))
     assert game.banker == 2 and game.default_bank is None and game.coup == 2
     turn = game.to_act
     assert turn is not None and turn.seat == 2 and turn.high == 150
@@ -582,9 +588,9 @@ def test_house_commission_on_banker_wins() -> None:
     new = session.advance()
     assert new is None
     assert events(game, Commission) == [Commission(0, F(2), F(1, 20))]
-    assert events(game, SeatSettled)[-1] == SeatSettled(
-        0, F(40), F(38), "the banker collects every stake, less 2 commission"
-    )
+    settled = events(game, SeatSettled)[-1]
+    assert (settled.seat, settled.stake, settled.net) == (0, F(40), F(38))
+    assert explain(settled.why) == "the banker collects every stake, less 2 commission"
     assert game.stacks == (F(138), F(70), F(90)) and game.house == 2
     assert game.table_money == money
     assert game.default_bank == 88
@@ -616,8 +622,13 @@ def test_the_game_is_over_when_fewer_than_two_seats_can_play() -> None:
 
 
 # -- visibility ------------------------------------------------------------------------------
+def said(decision: Decision) -> str:
+    """A decision in words, as the table shows it."""
+    return decision_text(decision.hand, decision.action, decision.why)
+
+
 def _hidden_leaks(game: ChemmyGame, viewer: int | None, secret: list[str]) -> list[str]:
-    text = json.dumps([e.to_dict() for e in game.visible_events(viewer)])
+    text = json.dumps([event_to_json(e) for e in game.visible_events(viewer)])
     return [code for code in secret if code in text]
 
 
@@ -635,15 +646,15 @@ def test_face_down_cards_are_seen_by_their_holder_only() -> None:
     # each holder sees its own cards and totals
     bob = [e.event for e in game.visible_events(1) if isinstance(e.event, HandCard)]
     assert [(e.hand, e.card.code if e.card else None, e.total) for e in bob] == [
-        ("player", "As", ""),
-        ("banker", None, ""),
-        ("player", "2d", "3"),
-        ("banker", None, ""),
-        ("player", "4h", "7"),
+        ("player", "As", None),
+        ("banker", None, None),
+        ("player", "2d", Points(3)),
+        ("banker", None, None),
+        ("player", "4h", Points(7)),
     ]
     ann = [e.event for e in game.visible_events(0) if isinstance(e.event, HandCard)]
     assert [e.card.code if e.card else None for e in ann] == [None, "Kh", None, "5c", "4h"]
-    assert ann[-1].total == ""  # the third card is face up, but not the player's total
+    assert ann[-1].total is None  # the third card is face up, but not the player's total
     # the forced draw is announced without the total or the rule that forced it
     assert [e.event for e in game.visible_events(0) if isinstance(e.event, Announcement)] == [
         Announcement("player", 1, "draw")
@@ -736,8 +747,8 @@ def test_bots_play_whole_sessions_and_reshuffle_at_the_cut_card() -> None:
         game, shoe, {s: TableauBot() for s in range(4)}, np.random.default_rng(3)
     )
     assert session.play_coups(40) == 40
-    reasons = [e.reason for e in events(game, Reshuffled)]
-    assert reasons[0] == "new shoe" and "the cut card came out" in reasons
+    causes = [e.cause for e in events(game, Reshuffled)]
+    assert causes[0] == "new_shoe" and "cut_card" in causes
     assert game.table_money == 1200
 
 
@@ -749,7 +760,7 @@ def test_a_shoe_that_runs_dry_in_mid_coup_is_reshuffled_without_the_cards_in_pla
         game, shoe, {s: TableauBot() for s in range(3)}, np.random.default_rng(5)
     )
     session.play_coups(120)
-    assert any(e.reason == "the shoe ran out in mid-coup" for e in events(game, Reshuffled))
+    assert any(e.cause == "ran_out" for e in events(game, Reshuffled))
     for coup in range(1, game.coup):
         cards = [e.card for e in events(game, HandCard, coup)]
         assert len(cards) == len(set(cards))  # one deck: no card twice in a coup
@@ -795,7 +806,9 @@ def test_the_free_totals_follow_the_rules() -> None:
     game.put_bank(0, 50)
     game.banco(1)
     turn = session.advance()  # the player's 4 is now a free choice
-    assert turn is not None and turn.seat == 1 and "may draw or stand on 4-5" in turn.reason
+    assert turn is not None and turn.seat == 1
+    assert turn.why == Why.of("may_draw", low=4, high=5)
+    assert "may draw or stand on 4-5" in explain(turn.why)
 
 
 def test_every_event_survives_a_trip_through_json() -> None:
@@ -811,8 +824,8 @@ def test_every_event_survives_a_trip_through_json() -> None:
     kinds = set()
     for viewer in (None, 0, 1):
         for entry in game.log + game.visible_events(viewer):
-            data = json.loads(json.dumps(entry.to_dict()))
-            assert CoupEvent.from_dict(data) == entry
+            data = json.loads(json.dumps(event_to_json(entry)))
+            assert coup_event_from_json(data) == entry
             kinds.add(entry.event.kind)
     assert {"hand_card", "announcement", "shown", "seat_settled", "commission"} <= kinds
 
@@ -911,5 +924,5 @@ def test_random_sessions_conserve_money_and_cards_and_every_coup_ends(
             for entry in game.visible_events(viewer):
                 event = entry.event
                 if isinstance(event, HandCard) and not event.face_up and event.seat != viewer:
-                    assert event.card is None and event.total == ""
+                    assert event.card is None and event.total is None
     assert game.is_over or game.coup >= 1

@@ -139,7 +139,7 @@ def test_standing_by_choice(bank: Path, tmp_path: Path) -> None:
     result = play(bank, "21-24-27", "--stack", str(stack), input="20\nstand\nq\n")
     assert result.exit_code == 0, result.output
     assert "Player stands (chosen" in result.stdout
-    assert "Dealer wins: dealer 23 is closer to 27 than 17" in result.stdout
+    assert "Dealer wins: dealer 23 is closer to 27 than player 17" in result.stdout
     assert balance(bank) == Fraction(980)
 
 

@@ -13,10 +13,11 @@ from fractions import Fraction
 import pytest
 
 from cardroom.core.cards import RANKS, Card, Suit
-from cardroom.core.events import CardDealt, Decision
+from cardroom.core.events import CardDealt, Decision, Points
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
 from cardroom.games.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
 from cardroom.games.hands import TargetTable, Total, initial_totals
+from cardroom.words import points_text
 from tests.conftest import play
 
 ALL = {"player": 10, "dealer": 10, "push": 10}
@@ -47,7 +48,7 @@ def test_joker_as_first_card_makes_a_joanca_that_wins_at_once() -> None:
 
 def test_joker_as_second_card_makes_a_joanca() -> None:
     rnd = round_of("5h 9c Jo 7d")
-    assert rnd.outcome == "player" and rnd.total_labels()["player"] == "27 (Joanca)"
+    assert rnd.outcome == "player" and rnd.points()["player"] == Points(27, False, "joanca")
 
 
 def test_dealer_initial_27_wins_at_once() -> None:
@@ -91,7 +92,9 @@ def test_equal_initial_27s_go_to_the_dealer(cards: str) -> None:
 
 def test_joker_from_the_third_card_counts_zero() -> None:
     rnd = round_of("9c Tc 8d 5h Jo 6s 9h")
-    labels = [e.total for e in rnd.events if isinstance(e, CardDealt) and e.hand == "player"]
+    labels = [
+        points_text(e.total) for e in rnd.events if isinstance(e, CardDealt) and e.hand == "player"
+    ]
     assert labels == ["", "hard 17", "hard 17", "hard 23"]
     assert rnd.totals() == {"player": 23, "dealer": 24}
     assert rnd.outcome == "dealer"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from cardroom.core.cards import JOKER, Deck
+from cardroom.core.cards import JOKER, Card, Deck
 from cardroom.core.shoe import (
     SecureShuffler,
     SeededShuffler,
@@ -34,15 +34,15 @@ def test_shoe_is_shuffled_before_the_first_round() -> None:
     assert shoe.needs_reshuffle
     with pytest.raises(ShoeExhausted):
         shoe.draw()
-    event = shoe.shuffle("new shoe")
-    assert event.shoe == 1 and event.reason == "new shoe"
+    event = shoe.shuffle("new_shoe")
+    assert event.shoe == 1 and event.cause == "new_shoe"
     assert not shoe.needs_reshuffle
     assert shoe.remaining == 324
 
 
 def test_reshuffle_point_is_reached_after_243_cards() -> None:
     shoe = Shoe(ShoeRules(), SeededShuffler(2))
-    shoe.shuffle("new shoe")
+    shoe.shuffle("new_shoe")
     for _ in range(242):
         shoe.draw()
     assert not shoe.needs_reshuffle
@@ -52,7 +52,7 @@ def test_reshuffle_point_is_reached_after_243_cards() -> None:
 
 def test_shuffled_shoe_holds_every_card_once() -> None:
     shoe = Shoe(ShoeRules(), SeededShuffler(3))
-    shoe.shuffle("new shoe")
+    shoe.shuffle("new_shoe")
     dealt = [shoe.draw() for _ in range(324)]
     assert Counter(dealt) == Counter(Deck.shoe(6, 2))
     with pytest.raises(ShoeExhausted):
@@ -61,9 +61,9 @@ def test_shuffled_shoe_holds_every_card_once() -> None:
 
 def test_reshuffle_keeps_cards_in_play_out_of_the_shoe() -> None:
     shoe = Shoe(ShoeRules(decks=1, jokers_per_deck=2, reshuffle_after=54), SeededShuffler(4))
-    shoe.shuffle("new shoe")
+    shoe.shuffle("new_shoe")
     in_play = [shoe.draw() for _ in range(5)]
-    shoe.shuffle("ran out", in_play=in_play)
+    shoe.shuffle("ran_out", in_play=in_play)
     rest = [shoe.draw() for _ in range(shoe.remaining)]
     assert Counter(rest) + Counter(in_play) == Counter(Deck.shoe(1, 2))
 
@@ -72,14 +72,14 @@ def test_burn_cards_are_discarded_after_a_shuffle() -> None:
     shoe = Shoe(
         ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40, burn=3), SeededShuffler(5)
     )
-    shoe.shuffle("new shoe")
+    shoe.shuffle("new_shoe")
     assert shoe.dealt == 3 and shoe.remaining == 49
 
 
 def test_same_seed_same_shoe_and_different_seed_different_shoe() -> None:
     def order(seed: int) -> list[str]:
         shoe = Shoe(ShoeRules(), SeededShuffler(seed))
-        shoe.shuffle("new shoe")
+        shoe.shuffle("new_shoe")
         return [shoe.draw().code for _ in range(324)]
 
     assert order(42) == order(42)
@@ -176,9 +176,9 @@ def test_burn_by_the_first_card(first: str, burnt: int) -> None:
 
     rules = ShoeRules(decks=8, jokers_per_deck=0, cut_card=16, burn_by_first_card=True)
     shoe = Shoe(rules, FirstCardFirst())
-    event = shoe.shuffle("new shoe")
+    event = shoe.shuffle("new_shoe")
     assert shoe.dealt == burnt and shoe.remaining == 416 - burnt
-    assert f"first card {first} turned, {burnt} cards burnt" in event.reason
+    assert event.first_card == Card.parse(first) and event.burnt == burnt
 
 
 def test_cut_card_sets_the_reshuffle_point_from_the_end() -> None:

@@ -15,6 +15,7 @@ from cardroom.core.money import Ledger
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
 from cardroom.table import RoundRecord, Table
+from cardroom.words import points_text
 
 
 def finished_round(
@@ -27,7 +28,7 @@ def finished_round(
     game = get_game(game_id)
     table = Table(game, game.load_rules(None), StackedShoe(parse_cards(cards)), Ledger(balance))
     rnd = table.play(wagers)
-    return table.finish(rnd), rnd.total_labels()
+    return table.finish(rnd), {hand: points_text(p) for hand, p in rnd.points().items()}
 
 
 def test_a_new_bankroll_starts_at_1000_and_persists(tmp_path: Path) -> None:
@@ -107,13 +108,16 @@ def test_a_fractional_net_stays_exact(tmp_path: Path) -> None:
 
 
 def test_a_punto_banco_commission_and_baccarat27_side_wagers_stay_exact(tmp_path: Path) -> None:
-    # banker 3c 4s = 7 beats player Kh Qd 5h = 5: 19:20 on 12.50 is 95/8, not a float
+    # banker 3c 4s = 7 beats player Kh Qd 5h = 5: 19:20 on 12.50 is 11.875 exactly; the
+    # table pays it rounded down to the cent, 11.87, and keeps 0.005 of breakage
     banker_7 = "Kh 3c Qd 4s 5h"
     record, labels = finished_round(banker_7, {"banker": Fraction(25, 2)}, game_id="punto-banco")
     with Storage(tmp_path / "b.sqlite3") as store:
         saved = store.save_round(record, labels=labels)
-        assert saved.record["net"] == {"banker": "95/8"}
-        assert store.balance() == Fraction(1000) + Fraction(95, 8)
+        assert saved.record["net"] == {"banker": "1187/100"}
+        [settled] = [e for e in saved.record["events"] if e["event"] == "settled"]
+        assert settled["net"] == "11.87" and settled["breakage"] == "0.005"
+        assert store.balance() == Fraction(1000) + Fraction(1187, 100)
         stakes = {"banker": Fraction(10), "b27": Fraction(20), "player_pair": Fraction(10)}
         record, labels = finished_round(banker_7, stakes, game_id="baccarat27")
         store.save_round(record, labels=labels)
@@ -123,8 +127,8 @@ def test_a_punto_banco_commission_and_baccarat27_side_wagers_stay_exact(tmp_path
     assert first.record["summary"]["totals"] == {"player": 5, "banker": 7}
     assert second.record["net"] == {"banker": 5, "b27": 160, "player_pair": -10}
     assert second.balance_before == first.balance_after
-    assert second.balance_after == Fraction(1000) + Fraction(95, 8) + 155
-    assert second.to_dict()["balance_after"] == "9335/8"
+    assert second.balance_after == Fraction(1000) + Fraction(1187, 100) + 155
+    assert second.to_dict()["balance_after"] == "116687/100"
     assert [e["event"] for e in second.record["events"]].count("decision") == 2
 
 

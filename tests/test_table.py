@@ -28,12 +28,12 @@ def test_reshuffle_happens_between_rounds_once_the_point_is_reached() -> None:
         rnd = table.play({"player": 10})
         shuffles = [e for e in rnd.events if isinstance(e, Reshuffled)]
         if shuffles:
-            reasons.append(shuffles[0].reason)
+            reasons.append(shuffles[0].cause)
             # the reshuffle comes first in the round, and only once the point was reached
             assert rnd.events[0] == shuffles[0]
-            assert dealt_before >= 20 or shuffles[0].reason == "new shoe"
+            assert dealt_before >= 20 or shuffles[0].cause == "new_shoe"
         table.finish(rnd)
-    assert reasons[0] == "new shoe" and "reshuffle point reached" in reasons
+    assert reasons[0] == "new_shoe" and "reshuffle_point" in reasons
     assert len(reasons) >= 5
 
 
@@ -50,7 +50,7 @@ def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_without_the_cards_on_the_t
         mid = [i for i, e in enumerate(rnd.events) if isinstance(e, Reshuffled) and i > 0]
         if mid:
             at = mid[0]
-            assert "mid-round" in rnd.events[at].reason  # type: ignore[union-attr]
+            assert rnd.events[at].cause == "ran_out"  # type: ignore[union-attr]
             before = Counter(e.card.code for e in rnd.events[:at] if isinstance(e, CardDealt))
             after = Counter(e.card.code for e in rnd.events[at:] if isinstance(e, CardDealt))
             left = Counter(c.code for c in shoe.peek(shoe.remaining))

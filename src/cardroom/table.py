@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cardroom.core.events import Event, Reshuffled
+from cardroom.core.events import Event, Reshuffled, event_to_json
 from cardroom.core.money import Ledger, exact_json, format_amount
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
 from cardroom.games import GameInfo
@@ -43,7 +43,7 @@ class RoundRecord:
             "number": self.number,
             "shoe": self.shoe,
             "wagers": {k: exact_json(v) for k, v in self.wagers.items()},
-            "events": [e.to_dict() for e in self.events],
+            "events": [event_to_json(e) for e in self.events],
             "outcome": self.outcome,
             "net": {k: exact_json(v) for k, v in self.net.items()},
             "balance_before": None
@@ -84,8 +84,7 @@ class Table:
                 f"({format_amount(self.ledger.balance)})"
             )
         if self.source.needs_reshuffle:
-            reason = "new shoe" if self.source.shuffles == 0 else "reshuffle point reached"
-            rnd.events.append(self.source.shuffle(reason))
+            rnd.events.append(self.source.shuffle(self.source.next_cause))
         self._before = None if self.ledger is None else self.ledger.balance
         return rnd
 
@@ -98,9 +97,7 @@ class Table:
         except ShoeExhausted:
             if isinstance(self.source, StackedShoe):
                 raise
-            event: Reshuffled = self.source.shuffle(
-                "the shoe ran out in mid-round", in_play=rnd.cards_in_play()
-            )
+            event: Reshuffled = self.source.shuffle("ran_out", in_play=rnd.cards_in_play())
             rnd.events.append(event)
             return [event, *rnd.deal(self.source.draw())]
         return rnd.deal(card)

@@ -40,7 +40,7 @@ def composition(cards: Iterable[Card]) -> tuple[int, ...]:
 
 def outcome_leaf(rnd: Round) -> Hashable:
     """The default leaf: the outcome, the bonus and each wager's net."""
-    return (rnd.outcome, rnd.bonus, tuple(sorted(rnd.net.items())))
+    return (rnd.outcome, rnd.bonus, tuple(sorted(rnd.exact_net.items())))
 
 
 class Walker:

@@ -1,135 +1,210 @@
-"""Event records: everything that happens at a table, in order, so a round can be replayed.
+"""Events: everything that happens at a table, in order, as data.
 
-Events are frozen dataclasses with a ``to_dict`` for storage and JSON, and
-:func:`event_from_dict` reads them back.
+An event is a frozen dataclass of plain fields (seat, hand, card, amounts, totals)
+and, where a rule decided something, a :class:`Why`: the rule's id and the facts it
+went on.  Engines write no sentences: the words a person reads are made from these
+fields by the presentation (``cardroom.words``), in one place per language.
+
+One registry turns every event into JSON and back (:func:`event_to_json`,
+:func:`event_from_json`): the history's records and the web table's messages are
+made of it.  Money goes out as exact decimal strings (``"9.5"``).
+
+>>> from cardroom.core.cards import Card
+>>> event = Decision("player", "stand", True, Why.of("must_stand_hard", limit=25))
+>>> data = event_to_json(event)
+>>> data
+{'event': 'decision', 'hand': 'player', 'action': 'stand', 'forced': True, \
+'why': {'rule': 'must_stand_hard', 'facts': {'limit': 25}}}
+>>> event_from_json(data) == event
+True
+>>> event_to_json(CardDealt("dealer", Card.parse("Kh"), Points(13, soft=False)))["total"]
+{'value': 13, 'soft': False, 'named': None}
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from cardroom.core.cards import Card
-from cardroom.core.money import exact_json
+from cardroom.core.money import AmountError, format_decimal, parse_exact
+
+__all__ = [
+    "EVENT_KINDS",
+    "NO_REASON",
+    "BancoCalled",
+    "BankPassed",
+    "BankPut",
+    "BankerChosen",
+    "CardDealt",
+    "Commission",
+    "CoupEvent",
+    "CoupVoid",
+    "Decision",
+    "DrawForBank",
+    "DrawTie",
+    "Event",
+    "ExcessReturned",
+    "Fact",
+    "GameOver",
+    "HandCard",
+    "HandShown",
+    "Outcome",
+    "PartCovered",
+    "Passed",
+    "PlayerChosen",
+    "Points",
+    "Reshuffled",
+    "SeatSettled",
+    "Settled",
+    "Staked",
+    "Why",
+    "event_from_json",
+    "event_to_json",
+]
+
+
+# -- the facts events carry ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Points:
+    """A hand's total as a person reads it: the number, soft or hard where the game has
+    that notion (None where it does not, as in baccarat), and the name of a named hand
+    (``finnish_27``, ``joanca``, ``jo_jo``, ``natural``)."""
+
+    value: int
+    soft: bool | None = None
+    named: str | None = None
+
+
+#: A value a :class:`Why` may hold.
+Fact = int | str | bool | Card | Fraction | Points | tuple[Any, ...] | None
 
 
 @dataclass(frozen=True)
+class Why:
+    """Why a rule did what it did: the rule's id and its particulars.
+
+    ``facts`` are small values (totals, limits, cards, seats, odds); the presentation
+    turns the rule and its facts into words.
+    """
+
+    rule: str
+    facts: Mapping[str, Fact] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rule: str, **facts: Fact) -> Why:
+        return cls(rule, facts)
+
+    def __getitem__(self, key: str) -> Fact:
+        return self.facts[key]
+
+    def get(self, key: str, default: Fact = None) -> Fact:
+        return self.facts.get(key, default)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, tuple(sorted(self.facts.items(), key=lambda kv: kv[0]))))
+
+
+NO_REASON = Why("")
+
+# -- the registry --------------------------------------------------------------------------------
+#: Every event class by its ``kind`` (the JSON ``"event"`` field).
+EVENT_KINDS: dict[str, type[Any]] = {}
+
+E = TypeVar("E")
+
+
+def _event(kind: str) -> Callable[[type[E]], type[E]]:
+    """Register an event class under ``kind``."""
+
+    def register(cls: type[E]) -> type[E]:
+        if kind in EVENT_KINDS:  # pragma: no cover - a programming error
+            raise ValueError(f"two event classes are called {kind!r}")
+        cls.kind = kind  # type: ignore[attr-defined]
+        EVENT_KINDS[kind] = cls
+        return cls
+
+    return register
+
+
+# -- the house games ------------------------------------------------------------------------------
+@_event("card")
+@dataclass(frozen=True)
 class CardDealt:
-    """A card went to a hand (``hand`` is ``"player"``, ``"dealer"``, ``"banker"`` ...)."""
+    """A card went to a hand (``hand`` is ``"player"``, ``"dealer"``, ``"banker"`` ...)
+    and the hand's total after it."""
 
     hand: str
     card: Card
-    total: str = ""
-
-    kind = "card"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "hand": self.hand, "card": self.card.code, "total": self.total}
+    total: Points | None = None
+    kind: ClassVar[str]
 
 
+@_event("decision")
 @dataclass(frozen=True)
 class Decision:
-    """A hit or stand.  ``forced`` says the rules made it, ``reason`` says which rule."""
+    """A hit or stand (draw or stand).  ``forced``: the rules made it, ``why`` says which."""
 
     hand: str
     action: str
     forced: bool
-    reason: str = ""
-
-    kind = "decision"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "hand": self.hand,
-            "action": self.action,
-            "forced": self.forced,
-            "reason": self.reason,
-        }
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("reshuffled")
 @dataclass(frozen=True)
 class Reshuffled:
-    """The shoe was shuffled (``shoe`` counts shuffles from 1)."""
+    """The shoe was shuffled (``shoe`` counts shuffles from 1).
+
+    ``cause``: ``new_shoe``, ``reshuffle_point`` or ``ran_out`` (in mid-round: the
+    cards on the table stayed out); ``burnt`` cards were discarded, the first of them
+    ``first_card`` when it was turned to say how many.
+    """
 
     shoe: int
-    reason: str
-
-    kind = "reshuffled"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "shoe": self.shoe, "reason": self.reason}
+    cause: str
+    burnt: int = 0
+    first_card: Card | None = None
+    kind: ClassVar[str]
 
 
+@_event("outcome")
 @dataclass(frozen=True)
 class Outcome:
     """Who won the round, and by which rule."""
 
     outcome: str
-    reason: str
-
-    kind = "outcome"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "outcome": self.outcome, "reason": self.reason}
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("settled")
 @dataclass(frozen=True)
 class Settled:
-    """One wager settled: ``net`` is what the bettor won (positive) or lost (negative)."""
+    """One wager settled: ``net`` is what the bettor won (positive) or lost (negative).
+
+    ``breakage`` is what the table kept of an exact payout that is not a whole number
+    of its money unit (payouts are rounded down to the unit, as casinos pay).
+    """
 
     wager: str
     stake: Fraction
     net: Fraction
-    note: str = ""
-
-    kind = "settled"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "wager": self.wager,
-            "stake": exact_json(self.stake),
-            "net": exact_json(self.net),
-            "note": self.note,
-        }
+    why: Why = NO_REASON
+    breakage: Fraction = Fraction(0)
+    kind: ClassVar[str]
 
 
-Event = CardDealt | Decision | Reshuffled | Outcome | Settled
-
-
-def event_from_dict(data: dict[str, Any]) -> Event:
-    """Read back what :meth:`to_dict` wrote."""
-    kind = data.get("event")
-    if kind == "card":
-        return CardDealt(data["hand"], Card.parse(data["card"]), data.get("total", ""))
-    if kind == "decision":
-        return Decision(data["hand"], data["action"], bool(data["forced"]), data.get("reason", ""))
-    if kind == "reshuffled":
-        return Reshuffled(int(data["shoe"]), data["reason"])
-    if kind == "outcome":
-        return Outcome(data["outcome"], data["reason"])
-    if kind == "settled":
-        return Settled(
-            data["wager"], Fraction(str(data["stake"])), Fraction(str(data["net"])), data["note"]
-        )
-    raise ValueError(f"unknown event {kind!r}")
-
-
-# -- chemin de fer ---------------------------------------------------------------------------
-# Seats are numbered from 0 in table order.  A chemin de fer game keeps its events wrapped in
-# :class:`CoupEvent` records, which say the coup each belongs to (0 is the draw for the bank).
-
-
-def _card_code(card: Card | None) -> str | None:
-    return None if card is None else card.code
-
-
-def _card_or_none(code: Any) -> Card | None:
-    return None if code is None else Card.parse(str(code))
-
-
+# -- chemin de fer ------------------------------------------------------------------------------
+# Seats are numbered from 0 in table order.  A chemin de fer game keeps its events wrapped
+# in :class:`CoupEvent` records, which say the coup each belongs to (0: the draw for the bank).
+@_event("draw_for_bank")
 @dataclass(frozen=True)
 class DrawForBank:
     """A seat's face-up card in the draw for the first bank (``round`` counts redraws)."""
@@ -137,197 +212,141 @@ class DrawForBank:
     seat: int
     card: Card
     round: int = 1
-
-    kind = "draw_for_bank"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "card": self.card.code, "round": self.round}
+    kind: ClassVar[str]
 
 
+@_event("draw_tie")
 @dataclass(frozen=True)
 class DrawTie:
     """Seats tied for the highest card in the draw for the bank: only they draw again."""
 
     seats: tuple[int, ...]
-    reason: str
-
-    kind = "draw_tie"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seats": list(self.seats), "reason": self.reason}
+    card: Card | None = None
+    kind: ClassVar[str]
 
 
+@_event("banker")
 @dataclass(frozen=True)
 class BankerChosen:
     """Who holds the bank for the next coup, and why (first draw, kept, passed on)."""
 
     seat: int
-    reason: str
-
-    kind = "banker"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "reason": self.reason}
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("bank")
 @dataclass(frozen=True)
 class BankPut:
     """The banker put up a bank of ``amount``."""
 
     seat: int
     amount: Fraction
-
-    kind = "bank"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "amount": exact_json(self.amount)}
+    kind: ClassVar[str]
 
 
+@_event("bank_passed")
 @dataclass(frozen=True)
 class BankPassed:
     """The banker gave up the bank of its own accord."""
 
     seat: int
-    reason: str
-
-    kind = "bank_passed"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "reason": self.reason}
+    kind: ClassVar[str]
 
 
+@_event("banco")
 @dataclass(frozen=True)
 class BancoCalled:
     """A seat called "Banco": it alone covers the whole bank (``amount``)."""
 
     seat: int
     amount: Fraction
-
-    kind = "banco"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "amount": exact_json(self.amount)}
+    kind: ClassVar[str]
 
 
+@_event("stake")
 @dataclass(frozen=True)
 class Staked:
     """A seat put up ``amount`` against the bank (any excess comes back in ExcessReturned)."""
 
     seat: int
     amount: Fraction
-
-    kind = "stake"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "amount": exact_json(self.amount)}
+    kind: ClassVar[str]
 
 
+@_event("pass")
 @dataclass(frozen=True)
 class Passed:
-    """A seat did not stake this coup (``forced``: it could not, ``reason`` says why)."""
+    """A seat did not stake this coup (``forced``: it could not, ``why`` says why)."""
 
     seat: int
     forced: bool = False
-    reason: str = ""
-
-    kind = "pass"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "forced": self.forced, "reason": self.reason}
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("excess_returned")
 @dataclass(frozen=True)
 class ExcessReturned:
     """The part of a stake beyond what the bank still needed went back to the seat."""
 
     seat: int
     amount: Fraction
-
-    kind = "excess_returned"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "seat": self.seat, "amount": exact_json(self.amount)}
+    kind: ClassVar[str]
 
 
+@_event("part_covered")
 @dataclass(frozen=True)
 class PartCovered:
     """The stakes did not cover the bank: the banker plays for ``covered`` of ``bank`` only."""
 
     covered: Fraction
     bank: Fraction
-
-    kind = "part_covered"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "covered": exact_json(self.covered),
-            "bank": exact_json(self.bank),
-        }
+    kind: ClassVar[str]
 
 
+@_event("coup_void")
 @dataclass(frozen=True)
 class CoupVoid:
     """Nobody staked: no cards are dealt this coup."""
 
-    reason: str
-
-    kind = "coup_void"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "reason": self.reason}
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("player_hand")
 @dataclass(frozen=True)
 class PlayerChosen:
     """The seat that holds the player's hand for every punter, with its stake."""
 
     seat: int
     stake: Fraction
-    reason: str
-
-    kind = "player_hand"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "seat": self.seat,
-            "stake": exact_json(self.stake),
-            "reason": self.reason,
-        }
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
+@_event("hand_card")
 @dataclass(frozen=True)
 class HandCard:
     """A card to the ``player`` or ``banker`` hand, held by ``seat``.
 
     ``card`` is None where the event is shown to somebody who may not see a face-down
-    card; ``total`` (the hand's total so far) is then empty too.
+    card; ``total`` (the hand's total so far) is then None too.
     """
 
     hand: str
     seat: int
     card: Card | None
     face_up: bool
-    total: str = ""
-
-    kind = "hand_card"
+    total: Points | None = None
+    kind: ClassVar[str]
 
     @property
     def hidden(self) -> bool:
         return self.card is None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "hand": self.hand,
-            "seat": self.seat,
-            "card": _card_code(self.card),
-            "face_up": self.face_up,
-            "total": self.total,
-        }
 
-
+@_event("announcement")
 @dataclass(frozen=True)
 class Announcement:
     """A hand's draw or stand as everybody but its holder hears it: no total, no reason."""
@@ -335,13 +354,10 @@ class Announcement:
     hand: str
     seat: int
     action: str
-
-    kind = "announcement"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "hand": self.hand, "seat": self.seat, "action": self.action}
+    kind: ClassVar[str]
 
 
+@_event("shown")
 @dataclass(frozen=True)
 class HandShown:
     """A hand turned face up for everybody: its cards and total."""
@@ -350,19 +366,10 @@ class HandShown:
     seat: int
     cards: tuple[Card, ...]
     total: int
-
-    kind = "shown"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "hand": self.hand,
-            "seat": self.seat,
-            "cards": [card.code for card in self.cards],
-            "total": self.total,
-        }
+    kind: ClassVar[str]
 
 
+@_event("seat_settled")
 @dataclass(frozen=True)
 class SeatSettled:
     """A seat's result for the coup: ``net`` won (positive) or lost, on ``stake`` at risk."""
@@ -370,20 +377,12 @@ class SeatSettled:
     seat: int
     stake: Fraction
     net: Fraction
-    note: str = ""
-
-    kind = "seat_settled"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "seat": self.seat,
-            "stake": exact_json(self.stake),
-            "net": exact_json(self.net),
-            "note": self.note,
-        }
+    why: Why = NO_REASON
+    breakage: Fraction = Fraction(0)
+    kind: ClassVar[str]
 
 
+@_event("commission")
 @dataclass(frozen=True)
 class Commission:
     """The house took ``amount`` (``rate`` of the banker's winnings) from the banker."""
@@ -391,32 +390,24 @@ class Commission:
     seat: int
     amount: Fraction
     rate: Fraction
-
-    kind = "commission"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "event": self.kind,
-            "seat": self.seat,
-            "amount": exact_json(self.amount),
-            "rate": exact_json(self.rate),
-        }
+    kind: ClassVar[str]
 
 
+@_event("game_over")
 @dataclass(frozen=True)
 class GameOver:
     """Fewer than two seats can still play: the game ends."""
 
-    reason: str
-
-    kind = "game_over"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.kind, "reason": self.reason}
+    why: Why = NO_REASON
+    kind: ClassVar[str]
 
 
-ChemmyEvent = (
-    Event
+Event = (
+    CardDealt
+    | Decision
+    | Reshuffled
+    | Outcome
+    | Settled
     | DrawForBank
     | DrawTie
     | BankerChosen
@@ -436,65 +427,8 @@ ChemmyEvent = (
     | Commission
     | GameOver
 )
-
-
-def _amount(value: Any) -> Fraction:
-    return Fraction(str(value))
-
-
-def chemmy_event_from_dict(data: dict[str, Any]) -> ChemmyEvent:
-    """Read back any event a chemin de fer game writes (the shared kinds included)."""
-    kind = data.get("event")
-    if kind == "draw_for_bank":
-        return DrawForBank(int(data["seat"]), Card.parse(data["card"]), int(data["round"]))
-    if kind == "draw_tie":
-        return DrawTie(tuple(int(s) for s in data["seats"]), data["reason"])
-    if kind == "banker":
-        return BankerChosen(int(data["seat"]), data["reason"])
-    if kind == "bank":
-        return BankPut(int(data["seat"]), _amount(data["amount"]))
-    if kind == "bank_passed":
-        return BankPassed(int(data["seat"]), data["reason"])
-    if kind == "banco":
-        return BancoCalled(int(data["seat"]), _amount(data["amount"]))
-    if kind == "stake":
-        return Staked(int(data["seat"]), _amount(data["amount"]))
-    if kind == "pass":
-        return Passed(int(data["seat"]), bool(data["forced"]), data.get("reason", ""))
-    if kind == "excess_returned":
-        return ExcessReturned(int(data["seat"]), _amount(data["amount"]))
-    if kind == "part_covered":
-        return PartCovered(_amount(data["covered"]), _amount(data["bank"]))
-    if kind == "coup_void":
-        return CoupVoid(data["reason"])
-    if kind == "player_hand":
-        return PlayerChosen(int(data["seat"]), _amount(data["stake"]), data["reason"])
-    if kind == "hand_card":
-        return HandCard(
-            data["hand"],
-            int(data["seat"]),
-            _card_or_none(data["card"]),
-            bool(data["face_up"]),
-            data.get("total", ""),
-        )
-    if kind == "announcement":
-        return Announcement(data["hand"], int(data["seat"]), data["action"])
-    if kind == "shown":
-        return HandShown(
-            data["hand"],
-            int(data["seat"]),
-            tuple(Card.parse(code) for code in data["cards"]),
-            int(data["total"]),
-        )
-    if kind == "seat_settled":
-        return SeatSettled(
-            int(data["seat"]), _amount(data["stake"]), _amount(data["net"]), data.get("note", "")
-        )
-    if kind == "commission":
-        return Commission(int(data["seat"]), _amount(data["amount"]), _amount(data["rate"]))
-    if kind == "game_over":
-        return GameOver(data["reason"])
-    return event_from_dict(data)
+#: Every event a chemin de fer game writes (today, every event there is).
+ChemmyEvent = Event
 
 
 @dataclass(frozen=True)
@@ -502,11 +436,162 @@ class CoupEvent:
     """One event of a chemin de fer game and the coup it belongs to (0: the draw for the bank)."""
 
     coup: int
-    event: ChemmyEvent
+    event: Event
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"coup": self.coup, **self.event.to_dict()}
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> CoupEvent:
-        return cls(int(data["coup"]), chemmy_event_from_dict(data))
+# -- to JSON and back -----------------------------------------------------------------------------
+class EventDataError(ValueError):
+    """JSON that is not an event cardroom writes."""
+
+
+def event_to_json(event: Event | CoupEvent) -> dict[str, Any]:
+    """An event as JSON-able data: ``{"event": kind, field: value, ...}`` (a
+    :class:`CoupEvent` adds ``"coup"``)."""
+    if isinstance(event, CoupEvent):
+        return {"coup": event.coup, **event_to_json(event.event)}
+    data: dict[str, Any] = {"event": type(event).kind}
+    for f in dataclasses.fields(event):
+        data[f.name] = _encode(getattr(event, f.name))
+    return data
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """Read back what :func:`event_to_json` wrote; :class:`EventDataError` otherwise."""
+    if not isinstance(data, Mapping):
+        raise EventDataError(f"an event is a JSON object, not {data!r}")
+    kind = data.get("event")
+    cls = EVENT_KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventDataError(f"unknown event {kind!r}")
+    hints = _hints(cls)
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            values[f.name] = _decode(hints[f.name], data[f.name], f"{kind}.{f.name}")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise EventDataError(f"event {kind!r} has no {f.name!r}")
+    try:
+        event: Event = cls(**values)
+    except (TypeError, ValueError) as err:
+        raise EventDataError(f"event {kind!r}: {err}") from None
+    return event
+
+
+def coup_event_from_json(data: Mapping[str, Any]) -> CoupEvent:
+    """Read back a :class:`CoupEvent` (an event with its ``"coup"``)."""
+    coup = data.get("coup") if isinstance(data, Mapping) else None
+    if not isinstance(coup, int) or isinstance(coup, bool):
+        raise EventDataError(f"a coup's event needs its coup number, not {coup!r}")
+    return CoupEvent(coup, event_from_json(data))
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _encode(value: Any) -> Any:
+    """A field's value as JSON (cards by code, money as exact decimals); inside a
+    :class:`Why`'s facts, cards, amounts and totals are tagged so they read back."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Fraction):
+        return format_decimal(value)
+    if isinstance(value, Points):
+        return {"value": value.value, "soft": value.soft, "named": value.named}
+    if isinstance(value, Why):
+        return {"rule": value.rule, "facts": {k: _encode_fact(v) for k, v in value.facts.items()}}
+    if isinstance(value, tuple):
+        return [_encode(item) for item in value]
+    raise TypeError(f"an event cannot hold {value!r}")  # pragma: no cover
+
+
+def _encode_fact(value: Fact) -> Any:
+    if isinstance(value, Card):
+        return {"card": value.code}
+    if isinstance(value, Fraction):
+        return {"amount": format_decimal(value)}
+    if isinstance(value, Points):
+        return {"points": _encode(value)}
+    if isinstance(value, tuple):
+        return [_encode_fact(item) for item in value]
+    return _encode(value)
+
+
+def _decode_fact(raw: Any, where: str) -> Fact:
+    if raw is None or isinstance(raw, bool | int | str):
+        fact: Fact = raw
+        return fact
+    if isinstance(raw, list):
+        return tuple(_decode_fact(item, where) for item in raw)
+    if isinstance(raw, Mapping) and len(raw) == 1:
+        [(tag, inner)] = raw.items()
+        if tag in _FACT_TAGS:
+            decoded: Fact = _decode(_FACT_TAGS[tag], inner, where)
+            return decoded
+    raise EventDataError(f"{where}: {raw!r} is not a fact cardroom writes")
+
+
+_FACT_TAGS: dict[str, type[Any]] = {"card": Card, "amount": Fraction, "points": Points}
+
+
+def _decode(tp: Any, raw: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(tp)
+        if raw is None and type(None) in options:
+            return None
+        [inner] = [a for a in options if a is not type(None)]
+        return _decode(inner, raw, where)
+    if origin is tuple:
+        if not isinstance(raw, list):
+            raise EventDataError(f"{where}: a list is wanted, not {raw!r}")
+        (item, *_rest) = typing.get_args(tp)
+        return tuple(_decode(item, v, where) for v in raw)
+    if tp is Card:
+        if not isinstance(raw, str):
+            raise EventDataError(f"{where}: a card code is wanted, not {raw!r}")
+        try:
+            return Card.parse(raw)
+        except ValueError as err:
+            raise EventDataError(f"{where}: {err}") from None
+    if tp is Fraction:
+        try:
+            return parse_exact(raw)
+        except AmountError as err:
+            raise EventDataError(f"{where}: {err}") from None
+    if tp is Points:
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("value"), int):
+            raise EventDataError(f"{where}: a total is wanted, not {raw!r}")
+        soft, named = raw.get("soft"), raw.get("named")
+        if soft is not None and not isinstance(soft, bool):
+            raise EventDataError(f"{where}: 'soft' is true, false or null, not {soft!r}")
+        if named is not None and not isinstance(named, str):
+            raise EventDataError(f"{where}: 'named' is a string or null, not {named!r}")
+        return Points(raw["value"], soft, named)
+    if tp is Why:
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("rule"), str):
+            raise EventDataError(f"{where}: a reason is wanted, not {raw!r}")
+        facts = raw.get("facts", {})
+        if not isinstance(facts, Mapping):
+            raise EventDataError(f"{where}: a reason's facts are an object, not {facts!r}")
+        return Why(raw["rule"], {str(k): _decode_fact(v, where) for k, v in facts.items()})
+    if tp is bool:
+        if not isinstance(raw, bool):
+            raise EventDataError(f"{where}: true or false is wanted, not {raw!r}")
+        return raw
+    if tp is int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise EventDataError(f"{where}: a whole number is wanted, not {raw!r}")
+        return raw
+    if tp is str:
+        if not isinstance(raw, str):
+            raise EventDataError(f"{where}: a string is wanted, not {raw!r}")
+        return raw
+    raise EventDataError(f"{where}: cannot read {raw!r}")  # pragma: no cover

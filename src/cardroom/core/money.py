@@ -30,6 +30,7 @@ MAX_AMOUNT = Fraction(10**12)
 
 #: A plain decimal: ASCII digits, at most one point (no sign, exponent, ``_`` or other digits).
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?", re.ASCII)
+_SIGNED_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?", re.ASCII)
 
 
 def parse_amount(text: str | int | Fraction) -> Fraction:
@@ -119,6 +120,38 @@ def format_amount(value: Fraction) -> str:
     whole, rest = divmod(scaled.numerator, 10**places)
     sign = "-" if value < 0 else ""
     return f"{sign}{whole}.{rest:0{places}d}"
+
+
+def format_decimal(value: Fraction) -> str:
+    """An amount for machines: the shortest exact decimal (``"9.5"``, ``"-10"``,
+    ``"0.005"``); ``"n/d"`` for a value no decimal shows exactly (not money).
+
+    >>> [format_decimal(Fraction(v)) for v in ("19/2", "-10", "1/3")]
+    ['9.5', '-10', '1/3']
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    places = _decimal_places(value.denominator)
+    if places is None:
+        return f"{value.numerator}/{value.denominator}"
+    return format_amount(value).rstrip("0")
+
+
+def parse_exact(raw: object) -> Fraction:
+    """Read back an exact value a machine wrote: an int, ``"9.5"`` or ``"19/2"``."""
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
+        raise AmountError(f"{raw!r} is not an exact amount")
+    try:
+        if isinstance(raw, int):
+            return Fraction(raw)
+        text = raw.strip()
+        if "/" in text:
+            return Fraction(text)
+        if not _SIGNED_DECIMAL.fullmatch(text):
+            raise ValueError
+        return Fraction(Decimal(text))
+    except (ValueError, ZeroDivisionError):
+        raise AmountError(f"{raw!r} is not an exact amount") from None
 
 
 def exact_json(value: Fraction) -> int | str:

@@ -6,7 +6,7 @@ NumPy ``Generator`` so a run can be reproduced from its seed; a
 :class:`StackedShoe` deals cards in a given order, for replays and test labs.
 
 >>> shoe = Shoe(ShoeRules(decks=1, jokers_per_deck=2, reshuffle_after=40), SeededShuffler(7))
->>> event = shoe.shuffle("new shoe")
+>>> event = shoe.shuffle("new_shoe")
 >>> event.shoe, shoe.remaining, shoe.needs_reshuffle
 (1, 54, False)
 """
@@ -214,8 +214,12 @@ class Shoe(_Cards):
         """True before the first shuffle and once the reshuffle point is reached."""
         return self.shuffles == 0 or self._next >= self.rules.reshuffle_after
 
-    def shuffle(self, reason: str, in_play: Collection[Card] = ()) -> Reshuffled:
-        """Shuffle every card except those still on the table (``in_play``)."""
+    def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled:
+        """Shuffle every card except those still on the table (``in_play``).
+
+        ``cause`` says why, for the event: ``new_shoe``, ``reshuffle_point`` or
+        ``ran_out`` (in mid-round).
+        """
         pool = list(self._all)
         for card in in_play:
             pool.remove(card)
@@ -223,14 +227,20 @@ class Shoe(_Cards):
         self._cards = [pool[i] for i in order]
         self.shuffles += 1
         burnt = self.rules.burn
+        first: Card | None = None
         if self.rules.burn_by_first_card and self._cards:
             first = self._cards[0]
             burnt = 1 + min(first.rank.number, 10)
-            reason += f"; first card {first.code} turned, {burnt} cards burnt"
-        elif burnt:
-            reason += f"; {burnt} cards burnt"
         self._next = min(burnt, len(self._cards))
-        return Reshuffled(self.shuffles, reason)
+        return Reshuffled(self.shuffles, cause, self._next, first)
+
+    @property
+    def next_cause(self) -> str:
+        """Why the next shuffle happens: ``new_shoe``, or ``cut_card`` (the cut card came
+        out) or ``reshuffle_point`` (so many cards were dealt)."""
+        if self.shuffles == 0:
+            return "new_shoe"
+        return "cut_card" if self.rules.cut_card is not None else "reshuffle_point"
 
 
 class StackedShoe(_Cards):
@@ -242,7 +252,11 @@ class StackedShoe(_Cards):
     def needs_reshuffle(self) -> bool:
         return False
 
-    def shuffle(self, reason: str, in_play: Collection[Card] = ()) -> Reshuffled:
+    @property
+    def next_cause(self) -> str:
+        return "reshuffle_point"
+
+    def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled:
         raise ShoeExhausted(
             f"the stacked shoe ran out of cards after {self._next} (it is never reshuffled)"
         )
@@ -262,6 +276,9 @@ class CardSource(Protocol):
     @property
     def needs_reshuffle(self) -> bool: ...
 
-    def shuffle(self, reason: str, in_play: Collection[Card] = ()) -> Reshuffled: ...
+    @property
+    def next_cause(self) -> str: ...
+
+    def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled: ...
 
     def draw(self) -> Card: ...

@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from cardroom.core.cards import Card, Rank, Suit
-from cardroom.core.events import CardDealt, Decision, Event
-from cardroom.core.money import format_odds
+from cardroom.core.events import CardDealt, Decision, Event, Fact, Points, Why
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 
@@ -118,13 +117,13 @@ class Tableau:
                 return card_value(player_third) in row.draws_on
         return False
 
-    def banker_reason(self, banker: int, player_third: Card | None, draws: bool) -> str:
-        verb = "draws" if draws else "stands"
+    def banker_reason(self, banker: int, player_third: Card | None, draws: bool) -> Why:
+        """The tableau's rule for the banker's draw or stand."""
         if player_third is None:
-            limit = self.banker_draws_below_when_player_stands
-            return f"banker {verb} on {banker}: the player stood (banker draws on 0-{limit - 1})"
+            below = self.banker_draws_below_when_player_stands
+            return Why.of("banker_player_stood", draws=draws, banker=banker, below=below)
         value = card_value(player_third)
-        return f"banker {verb} on {banker} when the player's third card is a {value}"
+        return Why.of("banker_third_card", draws=draws, banker=banker, value=value)
 
 
 @dataclass(frozen=True)
@@ -181,6 +180,16 @@ def baccarat27_rules() -> BaccaratRules:
         banker_pays=Fraction(1),
         banker_pays_by_total=(BankerPay(2, Fraction(2)), BankerPay(7, Fraction(1, 2))),
     )
+
+
+def showdown(player: int, banker: int, natural: bool = False) -> tuple[str, Why]:
+    """The outcome of two complete baccarat hands, and why (chemin de fer's too)."""
+    if player == banker:
+        return "tie", Why.of("tie", total=player, natural=natural)
+    winner, loser = ("player", "banker") if player > banker else ("banker", "player")
+    high, low = max(player, banker), min(player, banker)
+    facts: dict[str, Fact] = {"winner": winner, "loser": loser, "natural": natural}
+    return winner, Why("beats", {**facts, "winner_total": high, "loser_total": low})
 
 
 class BaccaratRound(Round):
@@ -249,7 +258,7 @@ class BaccaratRound(Round):
             raise IllegalAction("the coup is complete: it takes no more cards")
         start = len(self.events)
         self.hands[hand].append(card)
-        self.events.append(CardDealt(hand, card, str(self.total(hand))))
+        self.events.append(CardDealt(hand, card, Points(self.total(hand))))
         dealt = len(self.hands["player"]) + len(self.hands["banker"])
         if dealt < 4:
             self._next = self.DEAL_ORDER[dealt]
@@ -268,12 +277,12 @@ class BaccaratRound(Round):
             self._showdown(natural=True)
             return
         if tableau.player_draws(player):
-            reason = f"player draws on {player} (0-{tableau.player_draws_below - 1})"
-            self.events.append(Decision("player", Action.HIT, True, reason))
+            why = Why.of("player_draws", total=player, below=tableau.player_draws_below)
+            self.events.append(Decision("player", Action.HIT, True, why))
             self._next = "player"
             return
-        reason = f"player stands on {player}"
-        self.events.append(Decision("player", Action.STAND, True, reason))
+        why = Why.of("player_stands", total=player)
+        self.events.append(Decision("player", Action.STAND, True, why))
         self._banker_turn()
 
     def _banker_turn(self) -> None:
@@ -290,39 +299,31 @@ class BaccaratRound(Round):
     def _showdown(self, natural: bool = False) -> None:
         self._next = None
         player, banker = self.total("player"), self.total("banker")
-        kind = "natural " if natural else ""
-        if player > banker:
-            self._finish("player", f"player's {kind}{player} beats banker's {banker}")
-        elif banker > player:
-            self._finish("banker", f"banker's {kind}{banker} beats player's {player}")
-        else:
-            self._finish("tie", f"both hands total {kind}{player}")
+        self._finish(*showdown(player, banker, natural))
 
-    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         rules, outcome = self.rules, self.outcome
         if wager in ("player", "banker"):
             if outcome == "tie":
-                return Fraction(0), "a tie returns the wager"
+                return Fraction(0), Why("returned_on_tie")
             if outcome != wager:
-                return -stake, f"{outcome} won"
+                return -stake, Why.of("won_by", winner=outcome)
             odds = rules.player_pays if wager == "player" else rules.banker_odds(self.total(wager))
-            return stake * odds, f"{wager} pays {format_odds(odds)}"
+            return stake * odds, Why.of("pays", wager=wager, odds=odds)
         if wager == "tie":
             if outcome == "tie":
-                return stake * rules.tie_pays, f"tie pays {format_odds(rules.tie_pays)}"
-            return -stake, "no tie"
+                return stake * rules.tie_pays, Why.of("pays", wager="tie", odds=rules.tie_pays)
+            return -stake, Why("no_tie")
         if wager in ("player_pair", "banker_pair"):
             hand = wager.removesuffix("_pair")
             if self.pair(hand):
-                return stake * rules.pair_pays, f"{hand} pair pays {format_odds(rules.pair_pays)}"
-            return -stake, f"no {hand} pair"
+                return stake * rules.pair_pays, Why.of("pair_pays", hand=hand, odds=rules.pair_pays)
+            return -stake, Why.of("no_pair", hand=hand)
         assert wager == "b27"
         banker = self.total("banker")
         if outcome == "banker" and banker in rules.b27_totals:
-            return stake * rules.b27_pays, f"banker won with {banker}: B-27 pays " + format_odds(
-                rules.b27_pays
-            )
-        return -stake, "the banker did not win with 2 or 7"
+            return stake * rules.b27_pays, Why.of("b27_pays", total=banker, odds=rules.b27_pays)
+        return -stake, Why.of("no_b27", totals=rules.b27_totals)
 
 
 class PuntoBancoRound(BaccaratRound):

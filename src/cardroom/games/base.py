@@ -18,8 +18,8 @@ from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 from cardroom.core.cards import Card
-from cardroom.core.events import Event, Outcome, Settled
-from cardroom.core.money import AmountError, format_amount, parse_amount
+from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
+from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, to_unit
 
 
 class Action(StrEnum):
@@ -89,6 +89,8 @@ class Round(ABC):
         self.hands: dict[str, list[Card]] = {name: [] for name in self.hand_names}
         self.outcome: str | None = None
         self.net: dict[str, Fraction] = {}
+        #: what the table kept of each exact payout (rounded down to its unit)
+        self.breakage: dict[str, Fraction] = {}
         self.bonus: str | None = None
 
     # -- what the round needs next -------------------------------------------------
@@ -106,9 +108,9 @@ class Round(ABC):
         return frozenset()
 
     @property
-    def decision_reason(self) -> str:
-        """Why the player is asked what :meth:`legal_actions` offers ('' when nothing)."""
-        return ""
+    def decision_reason(self) -> Why:
+        """Why the player is asked what :meth:`legal_actions` offers (no rule when nothing)."""
+        return NO_REASON
 
     @abstractmethod
     def deal(self, card: Card) -> list[Event]:
@@ -137,6 +139,7 @@ class Round(ABC):
         other.hands = {name: list(cards) for name, cards in self.hands.items()}
         other.events = list(self.events)
         other.net = dict(self.net)
+        other.breakage = dict(self.breakage)
         return other
 
     def state_key(self) -> Hashable:
@@ -152,27 +155,46 @@ class Round(ABC):
     def totals(self) -> dict[str, int]:
         """Each hand's total as a number (an initial 27 counts 27)."""
 
-    def total_labels(self) -> dict[str, str]:
-        """Each hand's total as a person reads it ("soft 25")."""
-        return {name: str(value) for name, value in self.totals().items()}
+    def points(self) -> dict[str, Points]:
+        """Each hand's total as events carry it (soft or hard, a named 27...)."""
+        return {name: Points(value) for name, value in self.totals().items()}
 
     def cards_in_play(self) -> list[Card]:
         return [card for hand in self.hands.values() for card in hand]
 
-    def _finish(self, outcome: str, reason: str) -> list[Event]:
-        """Record the outcome and settle every wager."""
+    @property
+    def unit(self) -> Fraction:
+        """The table's money unit: payouts are rounded down to a whole number of it."""
+        rules = getattr(self, "rules", None)
+        return Fraction(getattr(getattr(rules, "table", None), "unit", CENT))
+
+    def _finish(self, outcome: str, why: Why) -> list[Event]:
+        """Record the outcome and settle every wager.
+
+        A payout that is not a whole number of the table's unit is rounded down to it,
+        as casinos pay; what the table keeps (the breakage) is in each wager's event.
+        """
         self.outcome = outcome
-        new: list[Event] = [Outcome(outcome, reason)]
+        new: list[Event] = [Outcome(outcome, why)]
         for wager, stake in self.wagers.items():
-            net, note = self.settle(wager, stake)
+            exact, reason = self.settle(wager, stake)
+            net = to_unit(stake + exact, self.unit) - stake
             self.net[wager] = net
-            new.append(Settled(wager, stake, net, note))
+            self.breakage[wager] = exact - net
+            new.append(Settled(wager, stake, net, reason, exact - net))
         self.events.extend(new)
         return new
 
+    @property
+    def exact_net(self) -> dict[str, Fraction]:
+        """Each wager's exact net result, before rounding to the table's unit (what the
+        analysis and the simulator count)."""
+        return {wager: net + self.breakage.get(wager, 0) for wager, net in self.net.items()}
+
     @abstractmethod
-    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
-        """Net result of ``wager`` once the outcome is known, and a note saying why."""
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
+        """Exact net result of ``wager`` once the outcome is known, and the rule that
+        decided it (before any rounding to the table's unit)."""
 
     def summary(self) -> dict[str, Any]:
         """The round as JSON-able data (the rounds tool's record)."""

@@ -104,13 +104,15 @@ from cardroom.core.events import (
     PartCovered,
     Passed,
     PlayerChosen,
+    Points,
     Reshuffled,
     SeatSettled,
     Staked,
+    Why,
 )
-from cardroom.core.money import AmountError, format_amount, parse_amount
+from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, to_unit
 from cardroom.core.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
-from cardroom.games.baccarat import Tableau, baccarat_total
+from cardroom.games.baccarat import Tableau, baccarat_total, showdown
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
 
 GAME_ID = "chemin-de-fer"
@@ -176,18 +178,22 @@ class ChemmyRules:
         number = card.rank.number
         return 14 if number == 1 and self.ace_high_in_draw else number
 
-    def player_rule(self, total: int) -> tuple[ChemmyAction | None, str]:
-        """The player's forced play on ``total`` (None: free), and the rule, in words."""
+    def player_rule(self, total: int) -> tuple[ChemmyAction | None, Why]:
+        """The player's forced play on ``total`` (None: free), and the rule: ``must_draw``,
+        ``must_stand`` or ``may_draw``, with the totals it covers."""
         draw_below, stand_from = self.player_must_draw_below, self.player_must_stand_from
         if total < draw_below:
-            return ChemmyAction.DRAW, f"must draw on {_span(0, draw_below - 1)}"
+            return ChemmyAction.DRAW, Why.of("must_draw", low=0, high=draw_below - 1)
         if total >= stand_from:
-            return ChemmyAction.STAND, f"must stand on {_span(stand_from, self.natural_from - 1)}"
-        return None, f"may draw or stand on {_span(draw_below, stand_from - 1)}"
+            return ChemmyAction.STAND, Why.of(
+                "must_stand", low=stand_from, high=self.natural_from - 1
+            )
+        return None, Why.of("may_draw", low=draw_below, high=stand_from - 1)
 
 
-def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}-{high}"
+def _on_total(rule: Why, total: int) -> Why:
+    """The player's rule with the total it was applied to."""
+    return Why(rule.rule, {**rule.facts, "total": total})
 
 
 def chemmy_rules() -> ChemmyRules:
@@ -235,7 +241,7 @@ class Turn:
 
     seat: int
     actions: frozenset[ChemmyAction]
-    reason: str
+    why: Why
     low: Fraction | None = None
     high: Fraction | None = None
 
@@ -387,6 +393,11 @@ class ChemmyGame:
         return [seat for seat, stack in enumerate(self._stacks) if stack >= minimum]
 
     # -- events --------------------------------------------------------------------------
+    @property
+    def unit(self) -> Fraction:
+        """The table's money unit: the banker's winnings are paid in whole units of it."""
+        return Fraction(getattr(self.rules.table, "unit", CENT))
+
     def _emit(self, event: ChemmyEvent) -> None:
         self.log.append(CoupEvent(self.coup, event))
 
@@ -412,9 +423,9 @@ class ChemmyGame:
                 holders["player"] = event.seat
             elif isinstance(event, HandCard) and event.seat != seat:
                 if event.face_up:
-                    event = HandCard(event.hand, event.seat, event.card, True, "")
+                    event = HandCard(event.hand, event.seat, event.card, True, None)
                 else:
-                    event = HandCard(event.hand, event.seat, None, False, "")
+                    event = HandCard(event.hand, event.seat, None, False, None)
                 entry = CoupEvent(entry.coup, event)
             elif isinstance(event, Decision) and event.hand in holders:
                 owner = holders[event.hand]
@@ -450,7 +461,7 @@ class ChemmyGame:
         hand = wanted.hand
         self.hands[hand].append(card)
         cards = self.hands[hand]
-        total = str(self.total(hand)) if len(cards) >= 2 else ""
+        total = Points(self.total(hand)) if len(cards) >= 2 else None
         self._emit(HandCard(hand, wanted.seat, card, wanted.face_up, total))
         dealt = len(self.hands["player"]) + len(self.hands["banker"])
         if dealt < 4:
@@ -476,21 +487,12 @@ class ChemmyGame:
         high = self._draw[top[0]]
         self._draw = {}
         if len(top) > 1:
-            names = _names([self.names[s] for s in top])
-            self._emit(
-                DrawTie(tuple(top), f"{names} tie with {high.rank.finnish}: they draw again")
-            )
+            self._emit(DrawTie(tuple(top), high))
             self._contenders = top
             self._draw_round += 1
             return
         seat = top[0]
-        self._emit(
-            BankerChosen(
-                seat,
-                f"{self.names[seat]} draws the highest card ({high.finnish}) and takes the bank; "
-                "the draw cards are discarded",
-            )
-        )
+        self._emit(BankerChosen(seat, Why.of("highest_card", card=high)))
         self.banker = seat
         self._next_coup()
 
@@ -559,9 +561,9 @@ class ChemmyGame:
         """The banker gives up the bank: it goes to the next seat that can play."""
         self._check_pass_bank(seat)
         start = len(self.log)
-        self._emit(BankPassed(seat, f"{self.names[seat]} passes the bank"))
+        self._emit(BankPassed(seat))
         successor = self._next_seat(seat)
-        self._emit(BankerChosen(successor, f"the bank passes to {self.names[successor]}"))
+        self._emit(BankerChosen(successor, Why.of("bank_passed_on", cause="given_up")))
         self.banker = successor
         self.default_bank = None
         return self.log[start:]
@@ -650,7 +652,7 @@ class ChemmyGame:
         """``seat`` does not stake this coup."""
         self._check_pass(seat)
         start = len(self.log)
-        self._emit(Passed(seat, False, f"{self.names[seat]} passes"))
+        self._emit(Passed(seat, False, Why("passes")))
         self._turn += 1
         self._advance_cover()
         return self.log[start:]
@@ -662,7 +664,7 @@ class ChemmyGame:
             seat = self._order[self._turn]
             if self._stacks[seat] >= minimum:
                 return
-            self._emit(Passed(seat, True, f"{self.names[seat]}'s stack is below the table minimum"))
+            self._emit(Passed(seat, True, Why("stack_below_minimum")))
             self._turn += 1
         self._close_cover()
 
@@ -671,19 +673,16 @@ class ChemmyGame:
         self._turn = len(self._order)
         covered = self.covered
         if covered == 0:
-            self._emit(CoupVoid("nobody staked against the bank: no coup"))
-            self._keep_bank(self.bank, "no coup: the banker keeps the bank")
+            self._emit(CoupVoid(Why("nobody_staked")))
+            self._keep_bank(self.bank, "no_coup")
             return
         if covered < self.bank:
             self._emit(PartCovered(covered, self.bank))
         largest = max(self.stakes.values())
         seat = next(s for s in self._order if self.stakes.get(s) == largest)
-        if len(self.stakes) == 1:
-            reason = f"{self.names[seat]} is the only punter"
-        else:
-            reason = f"{self.names[seat]} has the largest stake"
+        why = Why("only_punter" if len(self.stakes) == 1 else "largest_stake")
         self.player = seat
-        self._emit(PlayerChosen(seat, largest, f"{reason} and holds the player's hand"))
+        self._emit(PlayerChosen(seat, largest, why))
         self._want("player", face_up=False)
 
     # -- the hand ------------------------------------------------------------------------
@@ -699,8 +698,7 @@ class ChemmyGame:
         if action is None:
             self.phase = Phase.PLAYER
             return
-        verb = "draws" if action is ChemmyAction.DRAW else "stands"
-        self._emit(Decision("player", action.value, True, f"player {verb} on {player} ({rule})"))
+        self._emit(Decision("player", action.value, True, _on_total(rule, player)))
         self._player_acts(action)
 
     def _player_acts(self, action: ChemmyAction) -> None:
@@ -755,19 +753,15 @@ class ChemmyGame:
     def _hand_decision(self, seat: int, action: ChemmyAction) -> list[CoupEvent]:
         phase = self._check_hand_decision(seat, action)
         start = len(self.log)
-        verb = "draws" if action is ChemmyAction.DRAW else "stands"
         if phase is Phase.PLAYER:
             player = self.total("player")
             _, rule = self.rules.player_rule(player)
-            self._emit(
-                Decision("player", action.value, False, f"player {verb} on {player} ({rule})")
-            )
+            self._emit(Decision("player", action.value, False, _on_total(rule, player)))
             self._player_acts(action)
         else:
             banker, third = self.total("banker"), self.player_third
-            seen = "the player stood" if third is None else f"the player's third card is {third}"
-            reason = f"banker {verb} on {banker} by choice ({seen})"
-            self._emit(Decision("banker", action.value, False, reason))
+            why = Why.of("banker_choice", banker=banker, third=third)
+            self._emit(Decision("banker", action.value, False, why))
             self._banker_acts(action)
         return self.log[start:]
 
@@ -778,18 +772,11 @@ class ChemmyGame:
         player, banker = self.total("player"), self.total("banker")
         self._emit(HandShown("player", self.player, tuple(self.hands["player"]), player))
         self._emit(HandShown("banker", self.banker, tuple(self.hands["banker"]), banker))
-        kind = "natural " if natural else ""
-        if player > banker:
-            winner = "player"
-            reason = f"player's {kind}{player} beats banker's {banker}"
-        elif banker > player:
-            winner = "banker"
-            reason = f"banker's {kind}{banker} beats player's {player}"
-        else:
-            winner = "tie"
-            reason = f"both hands total {player}: every stake is returned"
+        winner, why = showdown(player, banker, natural)
+        if winner == "tie":
+            why = Why.of("tie_returns_stakes", total=player, natural=natural)
         self.outcome = winner
-        self._emit(Outcome(winner, reason))
+        self._emit(Outcome(winner, why))
         self._settle(winner)
 
     def _settle(self, winner: str) -> None:
@@ -800,68 +787,65 @@ class ChemmyGame:
                 if seat in self.stakes:
                     stake = self.stakes[seat]
                     self._stacks[seat] += stake
-                    self._emit(SeatSettled(seat, stake, stake, "the bank pays 1:1"))
+                    self._emit(SeatSettled(seat, stake, stake, Why("bank_pays_even")))
             self._stacks[banker] -= covered
-            self._emit(SeatSettled(banker, covered, -covered, "the bank pays every stake"))
+            self._emit(SeatSettled(banker, covered, -covered, Why("bank_pays_every_stake")))
             self._pass_bank_on(banker)
             return
         if winner == "tie":
             for seat in self._order:
                 if seat in self.stakes:
-                    self._emit(SeatSettled(seat, self.stakes[seat], Fraction(0), "tie: returned"))
-            self._emit(SeatSettled(banker, covered, Fraction(0), "tie: every stake is returned"))
+                    zero = Fraction(0)
+                    self._emit(SeatSettled(seat, self.stakes[seat], zero, Why("tie_returned")))
+            self._emit(SeatSettled(banker, covered, Fraction(0), Why("tie_all_returned")))
             if self.rules.tie_keeps_bank:
-                self._keep_bank(self.bank, "tie: the banker keeps the bank")
+                self._keep_bank(self.bank, "tie")
             else:
-                self._pass_bank_on(banker, "the banker has not won")
+                self._pass_bank_on(banker, "not_won")
             return
         for seat in self._order:
             if seat in self.stakes:
                 stake = self.stakes[seat]
                 self._stacks[seat] -= stake
-                self._emit(SeatSettled(seat, stake, -stake, "the banker wins the stake"))
+                self._emit(SeatSettled(seat, stake, -stake, Why("banker_wins_stake")))
         rate = self.rules.commission
-        fee = covered * rate
-        won = covered - fee
+        exact = covered - covered * rate
+        won = to_unit(exact, self.unit)  # the house's commission, rounded up to the unit
+        fee = covered - won
         self._stacks[banker] += won
         self.house += fee
-        note = "the banker collects every stake"
-        if fee:
-            note += f", less {format_amount(fee)} commission"
-        self._emit(SeatSettled(banker, covered, won, note))
+        why = Why.of("banker_collects", commission=fee if fee else None)
+        self._emit(SeatSettled(banker, covered, won, why, exact - won))
         if fee:
             self._emit(Commission(banker, fee, rate))
         cap = min(self.rules.table.maximum, self._stacks[banker])
-        self._keep_bank(min(self.bank + won, cap), "the banker wins and keeps the bank")
+        self._keep_bank(min(self.bank + won, cap), "won")
 
     def _game_over(self) -> bool:
         if len(self._playable()) >= 2:
             return False
-        self._emit(
-            GameOver(
-                "fewer than two seats have the table minimum of "
-                f"{format_amount(self.rules.table.minimum)}"
-            )
-        )
+        self._emit(GameOver(Why.of("fewer_than_two", minimum=self.rules.table.minimum)))
         self.phase = Phase.OVER
         self.banker = None
         self.default_bank = None
         self._reset_coup()
         return True
 
-    def _keep_bank(self, default: Fraction, reason: str) -> None:
+    def _keep_bank(self, default: Fraction, cause: str) -> None:
+        """The banker keeps the bank (``cause``: ``won``, ``tie``, ``no_coup``)."""
         assert self.banker is not None
         if self._game_over():
             return
-        self._emit(BankerChosen(self.banker, reason))
+        self._emit(BankerChosen(self.banker, Why.of("bank_kept", cause=cause)))
         self.default_bank = default
         self._next_coup()
 
-    def _pass_bank_on(self, banker: int, why: str = "the banker loses") -> None:
+    def _pass_bank_on(self, banker: int, cause: str = "lost") -> None:
+        """The bank goes to the next seat (``cause``: ``lost``, ``not_won``)."""
         if self._game_over():
             return
         successor = self._next_seat(banker)
-        self._emit(BankerChosen(successor, f"{why}: the bank passes to {self.names[successor]}"))
+        self._emit(BankerChosen(successor, Why.of("bank_passed_on", cause=cause)))
         self.banker = successor
         self.default_bank = None
         self._next_coup()
@@ -882,32 +866,24 @@ class ChemmyGame:
             actions = {ChemmyAction.PUT_BANK}
             if self.rules.banker_may_pass:
                 actions.add(ChemmyAction.PASS_BANK)
-            reason = f"{self.names[self.banker]} holds the bank: put up a bank"
-            if self.rules.banker_may_pass:
-                reason += " or pass it"
-            return Turn(self.banker, frozenset(actions), reason, low, high)
+            why = Why.of("put_up_bank", may_pass=self.rules.banker_may_pass)
+            return Turn(self.banker, frozenset(actions), why, low, high)
         if phase is Phase.COVER:
             seat = self._coverer
             assert seat is not None and self.bank is not None
             actions = {ChemmyAction.STAKE, ChemmyAction.PASS}
             if self.can_banco(seat):
                 actions.add(ChemmyAction.BANCO)
-            needed = format_amount(self.bank - self.covered)
-            reason = f"{self.names[seat]} may stake against the bank ({needed} to cover)"
-            return Turn(
-                seat, frozenset(actions), reason, self.rules.table.minimum, self._stacks[seat]
-            )
+            why = Why.of("may_cover", needed=self.bank - self.covered)
+            return Turn(seat, frozenset(actions), why, self.rules.table.minimum, self._stacks[seat])
         if phase is Phase.PLAYER:
             assert self.player is not None
             _, rule = self.rules.player_rule(self.total("player"))
-            reason = f"the player {rule}"
-            return Turn(self.player, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), reason)
+            return Turn(self.player, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), rule)
         if phase is Phase.BANKER:
             assert self.banker is not None
-            third = self.player_third
-            seen = "the player stood" if third is None else f"the player's third card is {third}"
-            reason = f"the banker draws or stands freely on {self.total('banker')} ({seen})"
-            return Turn(self.banker, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), reason)
+            why = Why.of("banker_free", banker=self.total("banker"), third=self.player_third)
+            return Turn(self.banker, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), why)
         return None
 
     def legal_actions(self, seat: int) -> frozenset[ChemmyAction]:
@@ -1020,10 +996,6 @@ def _allowed(check: Callable[[], object]) -> bool:
     except (IllegalAction, WagerError):
         return False
     return True
-
-
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # -- bots ------------------------------------------------------------------------------------
@@ -1237,14 +1209,13 @@ class ChemmySession:
         game, source = self.game, self.source
         new: list[CoupEvent] = []
         if game.at_deal_start and source.needs_reshuffle:
-            reason = "new shoe" if source.shuffles == 0 else "the cut card came out"
-            new += game.record(source.shuffle(reason))
+            new += game.record(source.shuffle(source.next_cause))
         try:
             card = source.draw()
         except ShoeExhausted:
             if isinstance(source, StackedShoe):
                 raise
-            event = source.shuffle("the shoe ran out in mid-coup", in_play=game.cards_in_play())
+            event = source.shuffle("ran_out", in_play=game.cards_in_play())
             new += game.record(event)
             card = source.draw()
         return new + game.deal(card)

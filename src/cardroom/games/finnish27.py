@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from cardroom.core.cards import Card, Rank, Suit
-from cardroom.core.events import Decision, Event
+from cardroom.core.events import Decision, Event, Fact, Why
 from cardroom.core.money import format_amount, format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import (
@@ -132,6 +132,13 @@ class BonusTable:
             return f"{self.LABELS[key]} ({format_amount(value)} x table minimum)"
         return f"{self.LABELS[key]} {format_odds(value)}"
 
+    def facts(self, key: str) -> dict[str, Fact]:
+        """The bonus ``key`` as a settlement's facts: its odds, or its flat multiple."""
+        value: Fraction = getattr(self, key)
+        if key in self.FLAT:
+            return {"bonus": key, "bonus_flat": value}
+        return {"bonus": key, "bonus_odds": value}
+
 
 POKER_BONUS: dict[PokerCategory, str] = {
     PokerCategory.PAIR: "pair",
@@ -187,30 +194,31 @@ class Finnish27Rules:
         return TargetTable(self.player_table)
 
 
-def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -> tuple[str, str]:
+def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -> tuple[str, Why]:
     """Settle two complete hands: the outcome and the rule that decided it."""
     rules = rules or Finnish27Rules()
     p_over, d_over = player.bust, dealer.bust
+    totals = {"player": player.value, "dealer": dealer.value}
     if (
         rules.push_player_over_closer
         and p_over
         and not d_over
         and player.distance < dealer.distance
     ):
-        return "push", f"player {player.value} is over 27 but closer than dealer {dealer.value}"
+        return "push", Why("push_player_over_closer", totals)
     if (
         rules.push_dealer_over_as_close
         and d_over
         and not p_over
         and dealer.distance <= player.distance
     ):
-        return "push", f"dealer {dealer.value} is over 27 but as close as player {player.value}"
+        return "push", Why("push_dealer_over_as_close", totals)
     if player.distance < dealer.distance:
-        return "player", f"player {player.value} is closer to 27 than dealer {dealer.value}"
+        return "player", Why("player_closer", totals)
     if player.distance == dealer.distance:
         who = rules.equal_distance
-        return who, f"{player.value} and {dealer.value} are equally close: {who} on ties"
-    return "dealer", f"dealer {dealer.value} is closer to 27 than player {player.value}"
+        return who, Why("equally_close", {**totals, "winner": who})
+    return "dealer", Why("dealer_closer", totals)
 
 
 def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
@@ -265,19 +273,17 @@ class Finnish27Round(FinnishRound):
     def _after_deal(self) -> None:
         player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
+            names = {"player": player.key, "dealer": dealer.key}
             if player > dealer:
-                self._win("player", f"player's {player.label} outranks dealer's {dealer.label}")
+                self._win("player", Why("initial_27s_outrank", names))
             elif player == dealer:
-                self._finish(
-                    self.rules.equal_initial_27s,
-                    f"player's {player.label} equals dealer's {dealer.label}",
-                )
+                self._finish(self.rules.equal_initial_27s, Why("initial_27s_equal", names))
             else:
-                self._finish("dealer", f"player's {player.label} is outranked by {dealer.label}")
+                self._finish("dealer", Why("initial_27s_outranked", names))
         elif player:
-            self._win("player", f"player's initial {player.label}")
+            self._win("player", Why.of("initial_27", hand="player", name=player.key))
         elif dealer:
-            self._finish("dealer", f"dealer's initial {dealer.label}")
+            self._finish("dealer", Why.of("initial_27", hand="dealer", name=dealer.key))
         else:
             self._phase = "player"
             self._player_turn()
@@ -286,55 +292,53 @@ class Finnish27Round(FinnishRound):
         player, dealer = self.total("player"), self.dealer_initial
         row = self.rules.strategy.row_for(dealer)
         target = row.target(player, dealer)
-        why = f"dealer {row.dealer_label}: {row.plan_label}"
+        facts = {"total": player.points, "target": target, **row.facts()}
         if player.value < target:
-            self.events.append(
-                Decision("player", Action.HIT, True, f"{player} is below {target} ({why})")
-            )
+            self.events.append(Decision("player", Action.HIT, True, Why("target_hit", facts)))
             self._hit_pending = True
             return
-        self.events.append(
-            Decision("player", Action.STAND, True, f"{player} reaches {target} ({why})")
-        )
+        self.events.append(Decision("player", Action.STAND, True, Why("target_stand", facts)))
         if player.value == TARGET:
-            self._win("player", "player's hand totals exactly 27")
+            self._win("player", Why("player_27"))
         elif player.value > self.rules.player_loses_over:
             self._finish(
-                "dealer", f"player's {player.value} is over {self.rules.player_loses_over}"
+                "dealer",
+                Why.of("player_over", total=player.value, limit=self.rules.player_loses_over),
             )
         else:
             self._dealer_turn()
 
     def _showdown(self, player: Total, dealer: Total) -> None:
-        outcome, reason = compare(player, dealer, self.rules)
+        outcome, why = compare(player, dealer, self.rules)
         if outcome == "player":
-            self._win("player", reason)
+            self._win("player", why)
         else:
-            self._finish(outcome, reason)
+            self._finish(outcome, why)
 
-    def _win(self, outcome: str, reason: str) -> None:
+    def _win(self, outcome: str, why: Why) -> None:
         self.bonus_key = find_bonus(self.hands["player"], self.hands["dealer"])
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]
-        self._finish(outcome, reason)
+        self._finish(outcome, why)
 
-    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         rules = self.rules
         if self.outcome == "push":
             if wager == "push":
-                return stake * rules.push_pays, f"push pays {format_odds(rules.push_pays)}"
-            return Fraction(0), "a push returns the wager"
+                return stake * rules.push_pays, Why.of("pays", wager="push", odds=rules.push_pays)
+            return Fraction(0), Why("returned_on_push")
         if wager == "push":
-            return -stake, "no push"
+            return -stake, Why("no_push")
         if wager == "dealer":
             if self.outcome == "dealer":
-                return stake * rules.dealer_pays, f"dealer pays {format_odds(rules.dealer_pays)}"
-            return -stake, "player won"
+                odds = rules.dealer_pays
+                return stake * odds, Why.of("pays", wager="dealer", odds=odds)
+            return -stake, Why.of("won_by", winner="player")
         if self.outcome == "player":
             net = stake * rules.player_pays
-            note = f"player pays {format_odds(rules.player_pays)}"
+            facts: dict[str, Fact] = {"wager": "player", "odds": rules.player_pays}
             if self.bonus_key is not None:
                 net += rules.bonus.amount(self.bonus_key, stake, rules.table.minimum)
-                note += f" + bonus {rules.bonus.describe(self.bonus_key)}"
-            return net, note
-        return -stake, "dealer won"
+                facts.update(rules.bonus.facts(self.bonus_key))
+            return net, Why("pays", facts)
+        return -stake, Why.of("won_by", winner="dealer")

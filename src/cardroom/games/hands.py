@@ -24,7 +24,7 @@ from functools import cache
 from typing import ClassVar, Protocol
 
 from cardroom.core.cards import RANKS, Card, Rank
-from cardroom.core.events import CardDealt, Decision, Event
+from cardroom.core.events import CardDealt, Decision, Event, Points, Why
 from cardroom.games.base import Action, IllegalAction, Round
 
 TARGET = 27
@@ -42,6 +42,11 @@ class Total:
 
     value: int
     soft: bool = False
+
+    @property
+    def points(self) -> Points:
+        """The total as events carry it."""
+        return Points(self.value, self.soft)
 
     def __str__(self) -> str:
         return f"{'soft' if self.soft else 'hard'} {self.value}"
@@ -83,6 +88,11 @@ class Initial27(IntEnum):
     @property
     def label(self) -> str:
         return {1: "Joanca", 2: "Finnish 27", 3: "Jo Jo"}[self.value]
+
+    @property
+    def key(self) -> str:
+        """The name's id in events (``joanca``, ``finnish_27``, ``jo_jo``)."""
+        return {1: "joanca", 2: "finnish_27", 3: "jo_jo"}[self.value]
 
 
 def initial_27(cards: Sequence[Card], jokers_make_27: bool) -> Initial27 | None:
@@ -161,6 +171,17 @@ class TargetRow:
     def dealer_label(self) -> str:
         span = str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
         return f"{self.dealer} {span}"
+
+    def facts(self) -> dict[str, int | str | None]:
+        """The row as a decision's facts: the dealer's totals it covers and its targets."""
+        return {
+            "row_kind": self.dealer,
+            "row_low": self.low,
+            "row_high": self.high,
+            "hard": self.hard,
+            "soft": self.soft,
+            "relative": self.relative,
+        }
 
     @property
     def plan_label(self) -> str:
@@ -279,12 +300,13 @@ class FinnishRound(Round):
     def totals(self) -> dict[str, int]:
         return {name: self.total(name).value for name in self.hand_names}
 
-    def total_labels(self) -> dict[str, str]:
-        labels = {}
+    def points(self) -> dict[str, Points]:
+        points = {}
         for name in self.hand_names:
             kind = self.initial[name]
-            labels[name] = f"27 ({kind.label})" if kind else str(self.total(name))
-        return labels
+            total = self.total(name)
+            points[name] = Points(total.value, total.soft, kind.key if kind else None)
+        return points
 
     def deal(self, card: Card) -> list[Event]:
         hand = self.next_hand
@@ -295,10 +317,14 @@ class FinnishRound(Round):
         start = len(self.events)
         cards = self.hands[hand]
         cards.append(card)
-        label = str(finnish_total(cards)) if len(cards) > 1 else ""
-        if len(cards) == 2 and initial_27(cards, self.jokers_make_27):
-            label = "27"
-        self.events.append(CardDealt(hand, card, label))
+        points: Points | None = None
+        if len(cards) > 1:
+            total = finnish_total(cards)
+            points = Points(total.value, total.soft)
+            named = initial_27(cards, self.jokers_make_27) if len(cards) == 2 else None
+            if named is not None:
+                points = Points(TARGET, False, named.key)
+        self.events.append(CardDealt(hand, card, points))
         if self._phase == "deal":
             if len(self.hands["dealer"]) == 2:
                 self.initial = {
@@ -328,13 +354,12 @@ class FinnishRound(Round):
     def _dealer_turn(self) -> None:
         self._phase = "dealer"
         dealer = self.total("dealer")
-        kind = "soft" if dealer.soft else "hard"
         rules = self._dealer_rules
         limit = rules.dealer_hits_soft_below if dealer.soft else rules.dealer_hits_hard_below
         if dealer.value < limit:
-            reason = f"dealer hits {kind} totals below {limit}"
-            self.events.append(Decision("dealer", Action.HIT, True, reason))
+            why = Why.of("dealer_hits", soft=dealer.soft, limit=limit)
+            self.events.append(Decision("dealer", Action.HIT, True, why))
             return
-        reason = f"dealer stands on {kind} {limit} or more"
-        self.events.append(Decision("dealer", Action.STAND, True, reason))
+        why = Why.of("dealer_stands", soft=dealer.soft, limit=limit)
+        self.events.append(Decision("dealer", Action.STAND, True, why))
         self._showdown(self.total("player"), dealer)

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
-from cardroom.core.events import Decision, Event
-from cardroom.core.money import format_odds
+from cardroom.core.events import NO_REASON, Decision, Event, Why
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.games.hands import (
@@ -85,31 +84,32 @@ class ForcedPlay:
         limit = self.weak_dealer_soft_below if dealer.soft else self.weak_dealer_hard_below
         return dealer.value < limit
 
-    def forced(self, player: Total, dealer: Total) -> tuple[Action | None, str]:
-        """The action the rules force, or None when the player is free, and why."""
+    def forced(self, player: Total, dealer: Total) -> tuple[Action | None, Why]:
+        """The action the rules force, or None when the player is free, and the rule."""
         if self.weak(dealer):
-            context = f"against a dealer's {dealer}"
+            against = {"dealer": dealer.points}
             if player.soft:
                 if player.value < self.must_hit_soft_below:
-                    return Action.HIT, f"must hit soft below {self.must_hit_soft_below} {context}"
+                    limit = self.must_hit_soft_below
+                    return Action.HIT, Why("must_hit_soft_below", {**against, "limit": limit})
                 if player.value >= self.must_stand_soft_from:
-                    return Action.STAND, f"must stand on soft {self.must_stand_soft_from} {context}"
+                    limit = self.must_stand_soft_from
+                    return Action.STAND, Why("must_stand_soft", {**against, "limit": limit})
             else:
                 if player.value < self.must_hit_hard_below:
-                    return Action.HIT, f"must hit hard below {self.must_hit_hard_below} {context}"
+                    limit = self.must_hit_hard_below
+                    return Action.HIT, Why("must_hit_hard_below", {**against, "limit": limit})
                 if player.value >= self.must_stand_hard_from:
-                    return (
-                        Action.STAND,
-                        f"must stand on hard {self.must_stand_hard_from} or more {context}",
-                    )
-            return None, f"free to choose with {player} {context}"
+                    limit = self.must_stand_hard_from
+                    return Action.STAND, Why("must_stand_hard", {**against, "limit": limit})
+            return None, Why("free_against_weak", {**against, "player": player.points})
         if player.value < dealer.value:
-            return Action.HIT, f"must hit below the dealer's {dealer}"
+            return Action.HIT, Why.of("must_hit_below_dealer", dealer=dealer.points)
         if not player.soft:
-            return Action.STAND, f"must stand on a hard total at or above the dealer's {dealer}"
+            return Action.STAND, Why.of("must_stand_hard_at_dealer", dealer=dealer.points)
         if player.value > dealer.value:
-            return Action.STAND, f"must stand on a soft total above the dealer's {dealer}"
-        return None, f"free to choose with {player} against the dealer's equal {dealer}"
+            return Action.STAND, Why.of("must_stand_soft_above_dealer", dealer=dealer.points)
+        return None, Why.of("free_against_equal", player=player.points, dealer=dealer.points)
 
 
 @dataclass(frozen=True)
@@ -138,16 +138,19 @@ class TwentyOne2427Rules:
 
 def compare(
     player: Total, dealer: Total, rules: TwentyOne2427Rules | None = None
-) -> tuple[str, str]:
+) -> tuple[str, Why]:
     """Settle a player hand of 27 or less against the dealer's complete hand."""
     equal = "push" if rules is None else rules.equal_distance
+    totals = {"player": player.value, "dealer": dealer.value}
     if dealer.bust:
-        return "player", f"dealer busts with {dealer.value}"
+        return "player", Why.of("dealer_busts", total=dealer.value)
     if player.distance < dealer.distance:
-        return "player", f"player {player.value} is closer to 27 than {dealer.value}"
+        return "player", Why("player_closer", totals)
     if player.distance > dealer.distance:
-        return "dealer", f"dealer {dealer.value} is closer to 27 than {player.value}"
-    return equal, f"{player.value} and {dealer.value} are equally close to 27"
+        return "dealer", Why("dealer_closer", totals)
+    if equal == "push":
+        return equal, Why("equally_close_push", totals)
+    return equal, Why("equally_close", {**totals, "winner": equal})
 
 
 class Strategy(Protocol):
@@ -195,15 +198,15 @@ class TwentyOne2427Round(FinnishRound):
         super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
         self.auto_forced = auto_forced
         self._legal: frozenset[Action] = frozenset()
-        self._why = ""
+        self._why: Why = NO_REASON
 
     def legal_actions(self) -> frozenset[Action]:
         return self._legal
 
     @property
-    def decision_reason(self) -> str:
+    def decision_reason(self) -> Why:
         """Why the player may (or must) decide as :meth:`legal_actions` says."""
-        return self._why if self._legal else ""
+        return self._why if self._legal else NO_REASON
 
     def act(self, action: Action) -> list[Event]:
         if not self._legal:
@@ -212,7 +215,8 @@ class TwentyOne2427Round(FinnishRound):
             raise IllegalAction(f"no decision is asked now: the next card goes to {self.next_hand}")
         action = Action(action)
         if action not in self._legal:
-            raise IllegalAction(f"you cannot {action.value}: the rules say you {self._why}")
+            [only] = self._legal
+            raise IllegalAction(f"you cannot {action.value}: the rules make you {only.value}")
         start = len(self.events)
         forced = len(self._legal) == 1
         self._legal = frozenset()
@@ -223,11 +227,11 @@ class TwentyOne2427Round(FinnishRound):
     def _after_deal(self) -> None:
         player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
-            self._finish(self.rules.both_initial_27s, "both hands are 27s")
+            self._finish(self.rules.both_initial_27s, Why("both_27s"))
         elif player:
-            self._finish("player", f"player's {player.label}")
+            self._finish("player", Why.of("named_27", hand="player", name=player.key))
         elif dealer:
-            self._finish("dealer", f"dealer's {dealer.label}")
+            self._finish("dealer", Why.of("named_27", hand="dealer", name=dealer.key))
         else:
             self._phase = "player"
             self._player_turn()
@@ -235,7 +239,7 @@ class TwentyOne2427Round(FinnishRound):
     def _player_turn(self) -> None:
         player = self.total("player")
         if player.bust:
-            self._finish("dealer", f"player busts with {player.value}")
+            self._finish("dealer", Why.of("player_busts", total=player.value))
             return
         action, why = self.rules.forced.forced(player, self.dealer_initial)
         self._why = why
@@ -256,9 +260,10 @@ class TwentyOne2427Round(FinnishRound):
     def _showdown(self, player: Total, dealer: Total) -> None:
         self._finish(*compare(player, dealer, self.rules))
 
-    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, str]:
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         if self.outcome == "player":
-            return stake * self.rules.win_pays, f"player pays {format_odds(self.rules.win_pays)}"
+            odds = self.rules.win_pays
+            return stake * odds, Why.of("pays", wager="player", odds=odds)
         if self.outcome == "push":
-            return Fraction(0), "push: the wager is returned"
-        return -stake, "dealer won"
+            return Fraction(0), Why("push_returned")
+        return -stake, Why.of("won_by", winner="dealer")

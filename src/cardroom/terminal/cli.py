@@ -55,6 +55,7 @@ from cardroom.core.events import (
     Outcome,
     PlayerChosen,
     SeatSettled,
+    event_to_json,
 )
 from cardroom.core.money import (
     CENT,
@@ -89,6 +90,7 @@ from cardroom.games.chemin_de_fer import (
 )
 from cardroom.table import Table
 from cardroom.terminal import render
+from cardroom.words import chemmy_turn_text, decision_text, points_text
 
 #: Exit status of every error a person can cause.
 EXIT_ERROR = 2
@@ -913,7 +915,7 @@ class PlaySession(TableSession):
             play_out(self.table, rnd, act, after_each=show_new, before_card=pause)
             before = self.ledger.balance
             record = self.table.finish(rnd)
-            labels = rnd.total_labels()
+            labels = {hand: points_text(p) for hand, p in rnd.points().items()}
             saved = self.store.save_round(
                 record,
                 rules_file=None if self.rules_file is None else str(self.rules_file),
@@ -932,7 +934,7 @@ class PlaySession(TableSession):
                 self.status = interrupts.exit_status
 
     def decision_prompt(self, rnd: Round) -> Text:
-        labels = rnd.total_labels()
+        labels = {hand: points_text(p) for hand, p in rnd.points().items()}
         legal = rnd.legal_actions()
         prompt = Text("  ")
         parts = [f"{render.hand_name(name)} {label}" for name, label in labels.items()]
@@ -1485,8 +1487,8 @@ class ChemmyPlay(TableSession):
         ][:2]
         text = Text(f"  {self.whose(seat)} hand as the {hand}: ", style="bold")
         text.append_text(render.hand_text(card.card for card in cards if card.card is not None))
-        if cards and cards[-1].total:
-            text.append(f" = {cards[-1].total}", style="bold cyan")
+        if cards and cards[-1].total is not None:
+            text.append(f" = {points_text(cards[-1].total)}", style="bold cyan")
         return text
 
     def forced_view(self, hand: str) -> None:
@@ -1501,7 +1503,10 @@ class ChemmyPlay(TableSession):
             if isinstance(entry.event, Decision) and entry.event.hand == hand
         ]
         if rule:
-            self.say(Text(f"  {render.hand_name(render.finnish_reason(rule[0].reason))}"))
+            decided = rule[0]
+            self.say(
+                Text(f"  {render.hand_name(decision_text(hand, decided.action, decided.why))}")
+            )
         line = self.prompt_line(Text("  Press Enter when you have seen it › ", style="dim"))
         if line is None or line.strip().lower() in QUIT_WORDS:
             self.start_leaving("q" if line is not None else self.leave_reason)
@@ -1679,7 +1684,7 @@ class ChemmyPlay(TableSession):
         seat = turn.seat
         if not (self.leaving or self.interrupts.pending):
             line = self.own_hand(seat, hand)
-            line.append(f" · {render.finnish_reason(turn.reason)}")
+            line.append(f" · {chemmy_turn_text(turn.why)}")
             self.say(line)
         prompt = Text("  Draw or stand?", style="bold")
         prompt.append(" (d/s · ? help · q leave) › ", style="dim")
@@ -1724,7 +1729,7 @@ class ChemmyPlay(TableSession):
                 "outcome": outcome,
                 "net": exact_json(net),
                 "stacks": [exact_json(stack) for stack in game.stacks],
-                "events": [entry.to_dict() for entry in game.visible_events(seat, first)],
+                "events": [event_to_json(entry) for entry in game.visible_events(seat, first)],
             }
             entries.append(
                 HistoryEntry(

@@ -15,7 +15,6 @@ the text goes.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
@@ -25,7 +24,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardroom.core.cards import Card, CardError, Suit
+from cardroom.core.cards import Card, Suit
 from cardroom.core.events import (
     Announcement,
     BancoCalled,
@@ -53,10 +52,12 @@ from cardroom.core.events import (
     SeatSettled,
     Settled,
     Staked,
-    event_from_dict,
+    coup_event_from_json,
+    event_from_json,
 )
 from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
+from cardroom.words import decision_text, explain, points_text, reshuffle_reason
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -140,35 +141,38 @@ class EventRenderer:
         if isinstance(event, CardDealt):
             cards = self.hands.setdefault(event.hand, [])
             cards.append(event.card)
-            if event.total:
-                self.labels[event.hand] = event.total
+            label = points_text(event.total)
+            if label:
+                self.labels[event.hand] = label
             self._width = max(self._width, len(event.hand) + 1)
             line.append(f"{hand_name(event.hand):<{self._width}}", style="bold")
             line.append_text(hand_text(cards[:-1]))
             if len(cards) > 1:
                 line.append(" ")
             line.append_text(card_text(event.card))
-            if event.total:
-                line.append(f"  {event.total}", style="cyan")
+            if label:
+                line.append(f"  {label}", style="cyan")
         elif isinstance(event, Decision):
             verb = {"hit": "hits", "stand": "stands"}.get(str(event.action), str(event.action))
-            if event.forced and event.reason.startswith(f"{event.hand} "):
+            reason = explain(event.why)
+            if event.forced and reason.startswith(f"{event.hand} "):
                 # the rule says it whole ("banker draws on 5 when ..."): show it as it is
-                line.append(hand_name(event.reason), style="italic")
+                line.append(hand_name(reason), style="italic")
             elif event.forced:
                 line.append(f"{hand_name(event.hand)} {verb}", style="italic")
-                if event.reason:
-                    line.append(f": {event.reason}", style="dim")
+                if reason:
+                    line.append(f": {reason}", style="dim")
             else:
                 line.append(f"{hand_name(event.hand)} {verb}", style="bold italic")
                 line.append(" (chosen", style="dim")
-                line.append(f"; {event.reason})" if event.reason else ")", style="dim")
+                line.append(f"; {reason})" if reason else ")", style="dim")
         elif isinstance(event, Reshuffled):
             line.append_text(reshuffle_text(event))
         elif isinstance(event, Outcome):
             line.append(outcome_title(event.outcome), style="bold")
-            if event.reason:
-                line.append(f": {event.reason}")
+            reason = explain(event.why)
+            if reason:
+                line.append(f": {reason}")
         elif isinstance(event, Settled):
             line.append_text(settlement_text(event))
         else:  # pragma: no cover - every event kind is handled above
@@ -179,52 +183,30 @@ class EventRenderer:
         return [self.render(event) for event in events]
 
 
-#: A card an engine names by its machine code in a reason ("first card Kh turned, ...",
-#: "the player's third card is 4h").
-_REASON_CARD = re.compile(
-    r"(?<=first card )\S+(?= turned)|(?<=third card is )[0-9TJQKA]{1,2}[shcd]"
-)
-
-
-def _finnish_card(match: re.Match[str]) -> str:
-    try:
-        return Card.parse(match[0]).finnish
-    except CardError:
-        return match[0]
-
-
-def finnish_reason(reason: str) -> str:
-    """A reason with the cards it names shown by their Finnish indices.
-
-    >>> finnish_reason("banker stands on 6 by choice (the player's third card is Qh)")
-    "banker stands on 6 by choice (the player's third card is 12♥)"
-    """
-    return _REASON_CARD.sub(_finnish_card, reason)
-
-
 def reshuffle_text(event: Reshuffled) -> Text:
     """``The shoe is reshuffled (reshuffle point reached)``: loud, a person must see it.
 
-    A card the reason names is shown by its Finnish index, like every card.
-
-    >>> reshuffle_text(Reshuffled(1, "new shoe; first card Kh turned, 11 cards burnt")).plain
+    >>> reshuffle_text(Reshuffled(1, "new_shoe", 11, Card.parse("Kh"))).plain
     '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
     """
-    first = event.shoe == 1 and event.reason.partition(";")[0] == "new shoe"
+    first = event.shoe == 1 and event.cause == "new_shoe"
     verb = "shuffled" if first else "reshuffled"
-    reason = finnish_reason(event.reason)
     text = Text(f"⟳ The shoe is {verb}", style="bold yellow")
-    text.append(f" ({reason}; shoe {event.shoe})", style="yellow")
+    text.append(f" ({reshuffle_reason(event)}; shoe {event.shoe})", style="yellow")
     return text
 
 
 def settlement_text(event: Settled) -> Text:
-    """``bet on player 10: +15 (player pays 1:1)``, green for a win, red for a loss."""
+    """``bet on player 10: +15 (player pays 1:1)``, green for a win, red for a loss; a
+    payout rounded down to the table's unit says what the table kept."""
     style = "green" if event.net > 0 else "red" if event.net < 0 else "yellow"
     text = Text(f"Bet on {event.wager} {money(event.stake)}: ")
     text.append(signed(event.net), style=f"bold {style}")
-    if event.note:
-        text.append(f" ({event.note})", style="dim")
+    note = explain(event.why)
+    if event.breakage:
+        note += f"; {money(event.breakage)} kept as breakage"
+    if note:
+        text.append(f" ({note})", style="dim")
     return text
 
 
@@ -405,7 +387,7 @@ def stored_round(
     lines: list[RenderableType] = [header]
     for data in record.get("events", []):
         try:
-            event = event_from_dict(data)
+            event = event_from_json(data)
         except (KeyError, ValueError, TypeError):
             lines.append(Text(f"  (unreadable event {data!r})", style="red"))
             continue
@@ -580,10 +562,7 @@ class ChemmyRenderer:
             text.append(f" ({event.hand})", style="dim")
             return text
         if isinstance(event, Decision):
-            if event.reason:
-                reason = hand_name(finnish_reason(event.reason))
-            else:
-                reason = f"{hand_name(event.hand)} {event.action}s"
+            reason = hand_name(decision_text(event.hand, event.action, event.why))
             return Text(reason, style="italic" if event.forced else "bold italic")
         if isinstance(event, HandShown):
             text = Text(f"{self.does(event.seat, 'shows', 'show')} the {event.hand}'s hand: ")
@@ -592,8 +571,9 @@ class ChemmyRenderer:
             return text
         if isinstance(event, Outcome):
             text = Text(outcome_title(event.outcome), style="bold")
-            if event.reason:
-                text.append(f": {event.reason}")
+            reason = explain(event.why)
+            if reason:
+                text.append(f": {reason}")
             return text
         if isinstance(event, SeatSettled):
             style = "green" if event.net > 0 else "red" if event.net < 0 else "yellow"
@@ -601,8 +581,11 @@ class ChemmyRenderer:
             text = Text(f"{self.who(event.seat)}{role}: ")
             text.append(signed(event.net), style=f"bold {style}")
             text.append(f" on {money(event.stake)}")
-            if event.note:
-                text.append(f" ({event.note})", style="dim")
+            note = explain(event.why)
+            if event.breakage:
+                note += f"; {money(event.breakage)} kept as breakage"
+            if note:
+                text.append(f" ({note})", style="dim")
             return text
         if isinstance(event, Commission):
             return Text(
@@ -611,7 +594,7 @@ class ChemmyRenderer:
                 style="dim",
             )
         if isinstance(event, GameOver):
-            return Text(f"The game is over: {event.reason}", style="bold yellow")
+            return Text(f"The game is over: {explain(event.why)}", style="bold yellow")
         return Text(str(event))  # pragma: no cover - every chemin de fer event is handled
 
     def _banker_chosen(self, event: BankerChosen) -> Text:
@@ -639,8 +622,8 @@ class ChemmyRenderer:
         cards.append(event.card)
         text = self.hand_label(event.hand, event.seat)
         text.append_text(Text(" ").join(card_or_back(card) for card in cards))
-        if event.total:
-            text.append(f"  {event.total}", style="cyan")
+        if event.total is not None:
+            text.append(f"  {points_text(event.total)}", style="cyan")
         return text
 
 
@@ -693,7 +676,7 @@ def stored_coup(
     renderer = ChemmyRenderer(names, you=you)
     for data in record.get("events", []):
         try:
-            entry = CoupEvent.from_dict(data)
+            entry = coup_event_from_json(data)
             lines.append(renderer.render(entry))
         except (KeyError, ValueError, TypeError, IndexError):
             lines.append(Text(f"  (unreadable event {data!r})", style="red"))
