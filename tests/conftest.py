@@ -9,7 +9,7 @@ from collections.abc import Callable
 from hypothesis import settings
 
 from cardroom.core.cards import parse_cards
-from cardroom.games.base import Action, Round
+from cardroom.games.base import PLAYER_SEAT, Action, Round
 
 # exact results cached on disk go to a folder of the test run, not the user's cache
 os.environ.setdefault(
@@ -30,7 +30,7 @@ def play(rnd: Round, cards: str, decide: Callable[[Round], Action] | None = None
     while not rnd.is_complete:
         if rnd.next_hand is None:
             assert decide is not None, "the round asks for a decision"
-            rnd.act(decide(rnd))
+            rnd.act(PLAYER_SEAT, decide(rnd))
             continue
         assert deck, f"the round wants more cards than {cards!r}"
         rnd.deal(deck.pop(0))

@@ -15,7 +15,7 @@ from cardroom.core.money import Ledger
 from cardroom.core.rules import apply_rules
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game, house_games
-from cardroom.games.base import Action, Round
+from cardroom.games.base import PLAYER_SEAT, Action, Round
 from cardroom.table import Table
 
 GAME_IDS = sorted(game.id for game in house_games())
@@ -47,7 +47,7 @@ def test_random_sessions_conserve_cards_settle_and_balance(
 
         while not rnd.is_complete:
             if rnd.next_hand is None:
-                rnd.act(choose(rnd))
+                rnd.act(PLAYER_SEAT, choose(rnd))
             else:
                 table.step(rnd)
             assert len(rnd.cards_in_play()) < 60, "a round must end"
@@ -95,7 +95,7 @@ def test_any_card_sequence_ends_in_a_settled_round(
         if rnd.next_hand is None:
             legal = rnd.legal_actions()
             choice = decisions.pop() if decisions else Action.STAND
-            rnd.act(choice if choice in legal else next(iter(legal)))
+            rnd.act(PLAYER_SEAT, choice if choice in legal else next(iter(legal)))
         else:
             rnd.deal(cards.pop())
     assert rnd.outcome in game.outcomes

@@ -17,7 +17,7 @@ from cardroom.core.events import Event, Reshuffled, event_to_json
 from cardroom.core.money import Ledger, exact_json, format_amount
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
 from cardroom.games import GameInfo
-from cardroom.games.base import Action, Round, WagerError
+from cardroom.games.base import PLAYER_SEAT, Action, Round, WagerError
 
 Decide = Callable[[Round], Action]
 
@@ -136,5 +136,5 @@ class Table:
                     f"{self.game.id} needs a player decision and no strategy was given"
                 )
             else:
-                rnd.act(decide(rnd))
+                rnd.act(PLAYER_SEAT, decide(rnd))
         return rnd

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.base import Action, Round
+from cardroom.games.base import PLAYER_SEAT, Action, Round
 
 Distribution = dict[Hashable, Fraction]
 Decide = Callable[[Round], Action]
@@ -104,7 +104,7 @@ class Walker:
         if self.decide is None:
             raise ValueError(f"{rnd.game} asks for a decision and no strategy was given")
         nxt = rnd.clone()
-        nxt.act(self.decide(rnd))
+        nxt.act(PLAYER_SEAT, self.decide(rnd))
         return nxt
 
 

@@ -249,7 +249,7 @@ class BaccaratRound(Round):
             None if third is None else card_value(third),
         )
 
-    def act(self, action: Action) -> list[Event]:
+    def _decide(self, action: Action) -> list[Event]:
         raise IllegalAction("in punto banco nobody decides: the tableau plays both hands")
 
     def deal(self, card: Card) -> list[Event]:

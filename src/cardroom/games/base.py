@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from cardroom.core.cards import Card
 from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
@@ -25,6 +25,67 @@ from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, 
 class Action(StrEnum):
     HIT = "hit"
     STAND = "stand"
+
+
+#: The seat of the one bettor's hand at a house game (the player).
+PLAYER_SEAT = 0
+
+
+@dataclass(frozen=True)
+class CardWanted:
+    """The state waits for a card: to ``hand`` (``"player"``, ``"dealer"``, ``"banker"``;
+    chemin de fer's ``"draw"`` for the bank), held by ``seat`` where seats hold hands,
+    and dealt face up or down."""
+
+    hand: str
+    seat: int | None = None
+    face_up: bool = True
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The state waits for ``seat`` to decide: the legal ``actions``, why (the rule that
+    asks), and the bounds of an amount (a bank or a stake) where an action takes one."""
+
+    seat: int
+    actions: frozenset[str]
+    why: Why = NO_REASON
+    low: Fraction | None = None
+    high: Fraction | None = None
+
+
+class GameState(Protocol):
+    """One turn protocol for every game, in the manner of OpenSpiel's states.
+
+    :meth:`to_move` says what the state waits for: a card (chance), a seat's decision
+    (with the legal actions and the bounds of an amount), or None when it is over.
+    Whoever drives it (a table, a bot, the exact walker, a test) hands a card to
+    :meth:`deal` or a decision to :meth:`act`; :meth:`visible_events` is what a seat may
+    see (None: an onlooker).
+    """
+
+    def to_move(self) -> CardWanted | Turn | None: ...
+
+    def deal(self, card: Card) -> Sequence[Any]: ...
+
+    def act(self, seat: int, action: str, amount: Fraction | None = None) -> Sequence[Any]: ...
+
+    def visible_events(self, seat: int | None = None) -> Sequence[Any]: ...
+
+
+def play_through(
+    state: GameState,
+    draw: Callable[[CardWanted], Card],
+    decide: Callable[[Turn], tuple[str, Fraction | None]],
+) -> None:
+    """Drive ``state`` to its end: ``draw`` gives each card it wants, ``decide`` makes
+    each decision.  The loop every driver shares, stripped to its bones."""
+    while (step := state.to_move()) is not None:
+        if isinstance(step, CardWanted):
+            state.deal(draw(step))
+        else:
+            action, amount = decide(step)
+            state.act(step.seat, action, amount)
 
 
 class IllegalAction(Exception):
@@ -116,21 +177,53 @@ class Round(ABC):
     def deal(self, card: Card) -> list[Event]:
         """Give the next card to :attr:`next_hand`; returns the events it caused."""
 
-    def act(self, action: Action) -> list[Event]:
-        """Make a player decision; returns the events it caused."""
+    # -- the turn protocol (see :class:`GameState`) ------------------------------------
+    def to_move(self) -> CardWanted | Turn | None:
+        """What the round waits for: a card, the player's decision, or nothing (over)."""
+        if self.is_complete:
+            return None
+        hand = self.next_hand
+        if hand is not None:
+            return CardWanted(hand)
+        legal = self.legal_actions()
+        if not legal:  # pragma: no cover - an engine that wants neither
+            raise RuntimeError(f"the {self.game} round wants no card and no decision")
+        return Turn(PLAYER_SEAT, frozenset(legal), self.decision_reason)
+
+    def act(self, seat: int, action: str, amount: Fraction | None = None) -> list[Event]:
+        """The decision of ``seat`` (the player, seat 0: a house game has one bettor's
+        hand); returns the events it caused.  Anything not legal now is refused with
+        :class:`IllegalAction` and changes nothing."""
+        if seat != PLAYER_SEAT:
+            raise IllegalAction(f"seat {seat} has no hand to play at a {self.game} table")
+        if amount is not None:
+            raise IllegalAction(f"{action} takes no amount")
+        try:
+            chosen = Action(action)
+        except ValueError:
+            known = ", ".join(a.value for a in Action)
+            raise IllegalAction(f"there is no action {action!r} (there are: {known})") from None
+        return self._decide(chosen)
+
+    def _decide(self, action: Action) -> list[Event]:
+        """Make the player's decision (a game that asks for some overrides this)."""
         raise IllegalAction(f"{self.game} asks the player for no decisions")
+
+    def visible_events(self, seat: int | None = None) -> list[Event]:
+        """What ``seat`` may see: everything, at a house game (every card is face up)."""
+        return list(self.events)
 
     def can_hit(self) -> bool:
         return Action.HIT in self.legal_actions()
 
     def hit(self) -> list[Event]:
-        return self.act(Action.HIT)
+        return self.act(PLAYER_SEAT, Action.HIT)
 
     def can_stand(self) -> bool:
         return Action.STAND in self.legal_actions()
 
     def stand(self) -> list[Event]:
-        return self.act(Action.STAND)
+        return self.act(PLAYER_SEAT, Action.STAND)
 
     # -- walking ---------------------------------------------------------------------
     def clone(self) -> Self:

@@ -264,7 +264,7 @@ class Finnish27Round(FinnishRound):
         super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
         self.bonus_key: str | None = None
 
-    def act(self, action: Action) -> list[Event]:
+    def _decide(self, action: Action) -> list[Event]:
         raise IllegalAction(
             "in finnish27 the player's hand is played by the fixed table: nobody decides"
         )

@@ -208,7 +208,7 @@ class TwentyOne2427Round(FinnishRound):
         """Why the player may (or must) decide as :meth:`legal_actions` says."""
         return self._why if self._legal else NO_REASON
 
-    def act(self, action: Action) -> list[Event]:
+    def _decide(self, action: Action) -> list[Event]:
         if not self._legal:
             if self.is_complete:
                 raise IllegalAction("the round is over: no decision is asked")

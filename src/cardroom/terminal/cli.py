@@ -78,7 +78,7 @@ from cardroom.core.shoe import (
 )
 from cardroom.core.textfile import InputLine, TextInputError, read_text_file, text_lines
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
-from cardroom.games.base import Action, IllegalAction, Round, WagerError, check_wagers
+from cardroom.games.base import PLAYER_SEAT, Action, IllegalAction, Round, WagerError, check_wagers
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
     ChemmyAction,
@@ -987,7 +987,7 @@ class PlaySession(TableSession):
                             continue
                         action = chosen
             try:
-                rnd.act(action)
+                rnd.act(PLAYER_SEAT, action)
             except IllegalAction as err:
                 self.problem(str(err))
                 if self.leaving or interrupts.pending:  # pragma: no cover - engine refused
@@ -2052,7 +2052,7 @@ def run_stacked_round(
     def act(r: Round) -> None:
         if strategy is None:
             raise CliError(f"{game.id} asks the player to decide and cardroom has no strategy")
-        r.act(strategy(r))
+        r.act(PLAYER_SEAT, strategy(r))
 
     play_out(table, rnd, act)
     return rnd
