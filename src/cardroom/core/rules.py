@@ -43,6 +43,15 @@ def load_rules_file(default: T, path: str | Path) -> T:
     return apply_rules(default, data, source=str(file))
 
 
+def load_rules_text(default: T, text: str, source: str = "rules") -> T:
+    """Read TOML ``text`` (a file's content, or a record's rules) as changes to ``default``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise RulesError(f"{source} is not valid TOML: {err}") from None
+    return apply_rules(default, data, source=source)
+
+
 def apply_rules(default: T, data: Mapping[str, Any], source: str = "rules") -> T:
     """Return ``default`` with the values of ``data`` put in, checked key by key."""
     try:

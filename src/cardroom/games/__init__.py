@@ -15,7 +15,7 @@ from cardroom.games.baccarat import (
     baccarat27_rules,
     punto_banco_rules,
 )
-from cardroom.games.base import Action, Round
+from cardroom.games.base import PLAYER_SEAT, Action, Replayable, Round
 from cardroom.games.chemin_de_fer import chemmy_rules
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
@@ -47,6 +47,17 @@ class GameInfo:
     #: "house": bettors against the house, one round at a time (a :class:`Round`);
     #: "seats": players against each other at a table of seats (chemin de fer)
     kind: str = "house"
+    #: a game between seats: sets a coup up again from the state it started in (the
+    #: banker, the stacks...), for a replay; None for a house game (set up from its stakes)
+    resume: Callable[[Any, Mapping[str, Any]], Replayable] | None = None
+
+    def replay_state(
+        self, rules: Any, stakes: Mapping[int, Mapping[str, Fraction]], start: Mapping[str, Any]
+    ) -> Replayable:
+        """The state a record replays: a coup from its start, or a round from its stakes."""
+        if self.resume is not None:
+            return self.resume(rules, start)
+        return self.new_round(rules, stakes.get(PLAYER_SEAT, {}))
 
     def wagers(self, rules: Any) -> tuple[str, ...]:
         """The wager spots under ``rules`` (a variant may offer side wagers)."""

@@ -73,6 +73,16 @@ class GameState(Protocol):
     def visible_events(self, seat: int | None = None) -> Sequence[Any]: ...
 
 
+class Replayable(GameState, Protocol):
+    """A state set up to replay a record: after the cards and decisions, what it gave."""
+
+    def replay_result(
+        self,
+    ) -> tuple[Sequence[Any], str | None, dict[tuple[int, str], Fraction]]:
+        """The events, the outcome, and each (seat, wager)'s exact net result."""
+        ...
+
+
 def play_through(
     state: GameState,
     draw: Callable[[CardWanted], Card],
@@ -212,6 +222,10 @@ class Round(ABC):
     def visible_events(self, seat: int | None = None) -> list[Event]:
         """What ``seat`` may see: everything, at a house game (every card is face up)."""
         return list(self.events)
+
+    def replay_result(self) -> tuple[list[Event], str | None, dict[tuple[int, str], Fraction]]:
+        """The events, the outcome and the player's net result on each wager."""
+        return list(self.events), self.outcome, {(PLAYER_SEAT, w): n for w, n in self.net.items()}
 
     def can_hit(self) -> bool:
         return Action.HIT in self.legal_actions()
