@@ -106,7 +106,7 @@ def bring_over(conn: Connection) -> None:
     if "legacy_people" in tables:
         for name, balance in conn.execute(
             text("SELECT name, balance FROM legacy_people ORDER BY name")
-        ).tuples():
+        ):
             named.setdefault(_nocase(name), _Bankroll(str(name), _amount(balance)))
     for old in old_rounds:
         person = old.get("person")

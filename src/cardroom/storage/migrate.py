@@ -106,8 +106,7 @@ def state(conn: Connection, where: str) -> State:
         return "empty"
     if "meta" in names and {"bankroll", "rounds"} <= names:
         meta: dict[str, str] = {
-            str(key): str(value)
-            for key, value in conn.execute(text("SELECT key, value FROM meta")).tuples()
+            str(key): str(value) for key, value in conn.execute(text("SELECT key, value FROM meta"))
         }
         if meta.get("app") == LEGACY_APP:
             version = str(meta.get("schema", ""))
