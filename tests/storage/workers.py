@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -71,7 +73,12 @@ def run_together(tasks: list[list[str]]) -> list[Any]:
 
 def _stakes(wallet: Wallet, account_id: int, name: str, amounts: list[int]) -> dict[str, Any]:
     accepted, refused = [], []
+    pauses = random.Random(name)
     for index, cents in enumerate(amounts):
+        # A moment between stakes, as a person or a web request would leave: SQLite's
+        # waiting writer sleeps in its busy handler, and without a gap the process that
+        # holds the lock would take it again at once and run all its stakes in one go.
+        time.sleep(pauses.uniform(0, 0.003))
         try:
             opened = wallet.open_round(
                 account_id,
