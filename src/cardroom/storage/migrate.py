@@ -21,7 +21,7 @@ compare the schema with :mod:`cardroom.storage.schema` (see ``docs/storage.md``)
 
     from alembic import command
     config = alembic_config(url="sqlite:///scratch.sqlite3")
-    command.revision(config, message="what changes", autogenerate=True)
+    command.revision(config, message="what changes", autogenerate=True, rev_id="0002")
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ def alembic_config(connection: Connection | None = None, url: str | None = None)
     ``connection`` (in a transaction) to migrate or a ``url`` for Alembic's commands."""
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
+    # revision files are modules: v0002_what_changes.py, not 0002_what_changes.py
+    config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
     if url is not None:
         config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     if connection is not None:
