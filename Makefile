@@ -6,7 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest postgres bench clean
+
+# The storage tests also run on PostgreSQL: a throwaway server started from the installed
+# server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
+PG_INITDB ?= /usr/lib/postgresql/*/bin/initdb
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +30,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src scripts
 
-pytest: $(STAMP)
+pytest: $(STAMP) postgres
 	$(BIN)/pytest -q
+
+# As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
+postgres:
+	@if [ -n "$$CARDROOM_TEST_PG" ] || ls $(PG_INITDB) >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing PostgreSQL for the storage tests (apt-get install postgresql)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq postgresql >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq postgresql >/dev/null 2>&1; } \
+		|| echo "Could not install PostgreSQL: its storage tests will be skipped"; \
+	else \
+		echo "PostgreSQL is not installed: its storage tests will be skipped" \
+			"(install it with 'sudo apt-get install postgresql', or set CARDROOM_TEST_PG;" \
+			"see docs/storage.md)"; \
+	fi
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

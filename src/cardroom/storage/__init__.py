@@ -1,0 +1,10 @@
+"""cardroom's database: the schema, opening it, its transactions and migrations.
+
+:class:`Database` (in :mod:`cardroom.storage.db`) opens an SQLite file or a PostgreSQL
+server and upgrades it; :mod:`cardroom.storage.schema` has the tables.  Money moves
+only through :class:`cardroom.wallet.Wallet`, which is built on these.
+"""
+
+from cardroom.storage.db import Database, StorageConflict, StorageError, default_path
+
+__all__ = ["Database", "StorageConflict", "StorageError", "default_path"]

@@ -1,0 +1,241 @@
+"""Opening cardroom's database (an SQLite file or a PostgreSQL server) and its transactions.
+
+:meth:`Database.open` finds the database, makes sure it is cardroom's, and brings its
+schema up to date with the migrations (see :mod:`cardroom.storage.migrate`).  Every use
+then goes through one of two context managers, each a transaction that commits when
+the block ends and rolls back if it raises:
+
+- :meth:`Database.write` for anything that changes data.  On SQLite it starts with
+  ``BEGIN IMMEDIATE``, which takes the database's write lock at once (waiting up to the
+  busy timeout for another writer to finish), so that a value read in the transaction
+  cannot be changed by another process before the transaction writes.  On PostgreSQL it
+  is an ordinary ``READ COMMITTED`` transaction: code that reads a row before changing it
+  reads it ``FOR UPDATE``, or changes it with a conditional ``UPDATE``.
+- :meth:`Database.read` for reading: one consistent snapshot (SQLite's ``BEGIN`` in WAL
+  mode; a read-only ``REPEATABLE READ`` transaction on PostgreSQL), so that several
+  queries see the same state of the books.
+
+SQLite runs with the WAL journal (readers never wait for the writer), foreign keys
+enforced and a busy timeout.  pysqlite's own transaction handling is switched off and
+SQLAlchemy's ``begin`` event emits the ``BEGIN``, as SQLAlchemy's SQLite documentation
+describes.
+
+Whatever goes wrong with the database itself becomes one :class:`StorageError` whose
+message is one line for a person, never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import platformdirs
+from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy.engine import URL, make_url
+
+#: The execution option that makes a transaction a write transaction (``BEGIN IMMEDIATE``).
+WRITE_OPTION = "cardroom_write"
+
+#: How long an SQLite write waits for another process's write to finish, in seconds.
+BUSY_TIMEOUT = 30.0
+
+
+class StorageError(Exception):
+    """The database cannot be opened, read or written; the message is one line."""
+
+
+class StorageConflict(StorageError):
+    """A write broke one of the database's constraints (a unique name or key, a check)."""
+
+
+def default_path() -> Path:
+    """``cardroom.sqlite3`` in the user's data directory (the folder is made on open)."""
+    return Path(platformdirs.user_data_dir("cardroom")) / "cardroom.sqlite3"
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line (its whitespace runs made single spaces), cut at ``limit``.
+
+    >>> one_line("connection failed:\\n   Is the server running?")
+    'connection failed: Is the server running?'
+    """
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class Database:
+    """cardroom's database: an :class:`~sqlalchemy.Engine` and the transactions on it.
+
+    Make one with :meth:`open`; close it with :meth:`close` (or use it in ``with``).
+    """
+
+    def __init__(self, engine: Engine, where: str) -> None:
+        self.engine = engine
+        #: the file or the URL (without its password), as messages show it
+        self.where = where
+
+    # -- opening -----------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        url: str | None = None,
+        path: Path | None = None,
+        *,
+        create: bool = True,
+        busy_timeout: float = BUSY_TIMEOUT,
+    ) -> Database:
+        """Open (and upgrade, or create) cardroom's database.
+
+        ``url``: an SQLAlchemy URL (``sqlite:///cardroom.sqlite3``,
+        ``postgresql+psycopg://user@host/db``; a bare ``postgresql://`` uses psycopg).
+        ``path``: an SQLite file.  Neither: :func:`default_path`, making its folder.
+        ``create=False`` refuses to make a new SQLite file (for commands that only read).
+        """
+        from cardroom.storage import migrate  # the migrations import this module
+
+        if url is not None and path is not None:
+            raise StorageError("give the database as a URL or as a path, not both")
+        if url is None:
+            if path is None:
+                path = default_path()
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    raise StorageError(
+                        f"cannot create {str(path.parent)!r}: {err.strerror}"
+                    ) from None
+            target = URL.create("sqlite+pysqlite", database=str(path))
+        else:
+            try:
+                target = make_url(url)
+            except exc.ArgumentError:
+                raise StorageError(f"{url!r} is not a database URL") from None
+            if target.drivername == "postgresql":
+                target = target.set(drivername="postgresql+psycopg")
+        db = cls(_create_engine(target, busy_timeout), _where(target))
+        try:
+            if not create and db.is_sqlite and not _sqlite_file_exists(target):
+                raise StorageError(f"there is no database at {db.where}")
+            migrate.prepare(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect.name
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    # -- transactions ------------------------------------------------------------------
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction (see the module's docstring); commits unless the block raises."""
+        with self.translating(), self.engine.connect() as conn:
+            conn.execution_options(**{WRITE_OPTION: True})
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read-only snapshot of the database."""
+        with self.translating(), self.engine.connect() as conn:
+            if not self.is_sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def translating(self) -> Iterator[None]:
+        """Turn the database's errors into :class:`StorageError` (one line)."""
+        try:
+            yield
+        except exc.IntegrityError as err:
+            raise StorageConflict(self.describe(err)) from None
+        except exc.SQLAlchemyError as err:
+            raise StorageError(self.describe(err)) from None
+
+    def describe(self, err: BaseException) -> str:
+        """A one-line message for a database error."""
+        orig = getattr(err, "orig", None)
+        text = one_line(str(orig if orig is not None else err)) or type(err).__name__
+        if "not a database" in text:
+            return f"{self.where} is not a cardroom database ({text})"
+        if "unable to open" in text:
+            return f"cannot open the database {self.where} (does its folder exist?)"
+        if "database is locked" in text:
+            return f"the database {self.where} is busy (another program is writing): try again"
+        if isinstance(err, exc.OperationalError) and not self.is_sqlite:
+            return f"cannot use the database {self.where}: {text}"
+        return f"database {self.where}: {text}"
+
+    # -- closing -----------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the pooled connections."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Database({self.where})"
+
+
+def _where(url: URL) -> str:
+    if url.get_backend_name() == "sqlite":
+        return repr(url.database or ":memory:")
+    return url.render_as_string(hide_password=True)
+
+
+def _sqlite_file_exists(url: URL) -> bool:
+    name = url.database
+    return not name or name == ":memory:" or Path(name).exists()
+
+
+def _create_engine(url: URL, busy_timeout: float) -> Engine:
+    try:
+        if url.get_backend_name() == "sqlite":
+            engine = create_engine(url, connect_args={"timeout": busy_timeout})
+            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "begin", _sqlite_begin)
+            return engine
+        return create_engine(url, pool_pre_ping=True)
+    except ImportError as err:
+        raise StorageError(
+            f"no driver for {url.drivername} ({err.name}): for PostgreSQL, "
+            "pip install 'cardroom[pg]'"
+        ) from None
+    except exc.ArgumentError as err:
+        raise StorageError(f"cannot use {_where(url)}: {one_line(str(err))}") from None
+
+
+def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
+    """Every new SQLite connection: no implicit BEGIN of pysqlite's, WAL, foreign keys."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """Start a transaction: ``BEGIN IMMEDIATE`` (the write lock now) for a write."""
+    write = bool(conn.get_execution_options().get(WRITE_OPTION))
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,0 +1,1 @@
+"""The revisions of the schema, oldest first: ``v0001_schema.py``, ..."""

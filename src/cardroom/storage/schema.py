@@ -1,0 +1,163 @@
+"""The tables of cardroom's database, one :class:`~sqlalchemy.MetaData` for SQLite and
+PostgreSQL alike (SQLAlchemy Core: tables and statements, no ORM).
+
+Money is a whole number of **cents** in a ``BIGINT`` column; the wallet turns it into a
+:class:`~fractions.Fraction` at its edge.  Times are timezone-aware UTC datetimes in
+Python on both databases (:class:`UTCDateTime`): ``timestamptz`` on PostgreSQL, the
+UTC wall time as text on SQLite.  The JSON of a round (``state``, ``record``) is text
+that the storage never looks into.
+
+The migration scripts in ``migrations/versions/`` create these same tables; a test
+compares the migrated database with this module, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware datetime, stored in UTC and read back in UTC on every database.
+
+    SQLite has no time zones: it holds the UTC wall time, and reading adds ``UTC`` back.
+    A naive datetime is refused rather than guessed at.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+        if when.tzinfo is None:
+            return when.replace(tzinfo=UTC)
+        return when.astimezone(UTC)
+
+
+#: Row ids: 64-bit on PostgreSQL; SQLite's ``INTEGER PRIMARY KEY`` (its 64-bit rowid),
+#: which a ``BIGINT`` column would not be.
+RowId = BigInteger().with_variant(Integer(), "sqlite")
+
+#: Constraint names fixed by convention, the same on both databases (and in migrations).
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+#: The kinds of ledger row that put money into an account (amount >= 0) ...
+CREDITS = ("deposit", "win", "return", "cash_out")
+#: ... and those that take it out (amount <= 0).
+DEBITS = ("withdrawal", "stake", "buy_in")
+LEDGER_KINDS = CREDITS + DEBITS
+ROUND_STATUSES = ("in_progress", "finished", "void")
+SEAT_STATUSES = ("open", "closed")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+metadata = MetaData(naming_convention=NAMING)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("name_key", Text, nullable=False),
+    Column("password_hash", Text, nullable=True),
+    Column("balance", BigInteger, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint("name_key"),
+    CheckConstraint("balance >= 0", name="balance_not_negative"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("table_ref", Text, nullable=True),
+    Column("status", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("state", Text, nullable=True),
+    Column("record", Text, nullable=True),
+    Column("idempotency_key", Text, nullable=True),
+    UniqueConstraint("account_id", "idempotency_key"),
+    CheckConstraint(_one_of("status", ROUND_STATUSES), name="status"),
+    Index(None, "account_id", "status"),
+    Index(None, "account_id", "id"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("table_ref", Text, nullable=False),
+    Column("stack", BigInteger, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    CheckConstraint("stack >= 0", name="stack_not_negative"),
+    CheckConstraint(_one_of("status", SEAT_STATUSES), name="status"),
+    Index(None, "account_id", "status"),
+)
+
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("kind", Text, nullable=False),
+    # signed cents: credits >= 0, debits <= 0, so the ledger's sum is the balance
+    Column("amount", BigInteger, nullable=False),
+    Column("balance_after", BigInteger, nullable=False),
+    Column("round_id", RowId, ForeignKey("rounds.id"), nullable=True),
+    Column("seat_id", RowId, ForeignKey("seats.id"), nullable=True),
+    Column("table_ref", Text, nullable=True),
+    # which wager of the round a stake, win or return belongs to
+    Column("wager", Text, nullable=True),
+    Column("memo", Text, nullable=False),
+    CheckConstraint(_one_of("kind", LEDGER_KINDS), name="kind"),
+    CheckConstraint(
+        f"({_one_of('kind', CREDITS)} AND amount >= 0) OR "
+        f"({_one_of('kind', DEBITS)} AND amount <= 0)",
+        name="amount_sign",
+    ),
+    CheckConstraint("balance_after >= 0", name="balance_after_not_negative"),
+    Index(None, "account_id", "id"),
+    Index(None, "round_id"),
+)
