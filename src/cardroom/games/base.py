@@ -142,6 +142,10 @@ def check_wagers(
             raise WagerError(
                 f"stake on {wager} is above the table maximum of {format_amount(limits.maximum)}"
             )
+        unit = Fraction(getattr(limits, "unit", CENT))
+        if (stake / unit).denominator != 1:
+            whole = "whole cents" if unit == CENT else f"whole multiples of {format_amount(unit)}"
+            raise WagerError(f"stake on {wager}: stakes are in {whole}, not {format_amount(stake)}")
         checked[wager] = stake
     return checked
 
