@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,3 +155,40 @@ def test_a_printed_reshuffle_point_must_fit_a_smaller_shoe(tmp_path: Path) -> No
     text = rules_to_toml(Finnish27Rules()).replace("decks = 6", "decks = 4")
     with pytest.raises(RulesError, match=r"'shoe\.reshuffle_after': must be between 1 and"):
         load_rules_file(Finnish27Rules(), write(tmp_path, text))
+
+
+def rules_error(game: str, data: dict[str, Any]) -> str:
+    """The message with which ``data`` is refused as a variant of ``game``."""
+    with pytest.raises(RulesError) as caught:
+        apply_rules(get_game(game).load_rules(), data)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("value", [-10, 0, "-10", "0.00"])
+def test_a_table_limit_out_of_range_is_worded_as_an_amount(value: object) -> None:
+    message = rules_error("finnish27", {"table": {"minimum": value}})
+    assert "'table.minimum': must be an amount such as 10 or 12.50, above 0" in message
+    assert "odds" not in message
+
+
+@pytest.mark.parametrize("value", ["ten", "4:5", True, [10]])
+def test_a_table_limit_of_the_wrong_kind_is_worded_as_an_amount(value: object) -> None:
+    message = rules_error("punto-banco", {"table": {"maximum": value}})
+    assert "'table.maximum' must be an amount such as 10 or 12.50, not" in message
+
+
+def test_a_share_is_worded_as_a_share() -> None:
+    assert "'commission' must be a share such as 0.05" in rules_error(
+        "chemin-de-fer", {"commission": "five percent"}
+    )
+    assert "'commission': must be a share such as 0.05" in rules_error(
+        "chemin-de-fer", {"commission": "1/1"}
+    )
+
+
+@pytest.mark.parametrize("game", ["punto-banco", "baccarat27", "chemin-de-fer"])
+@pytest.mark.parametrize("value", [11, 0, -3])
+def test_natural_from_out_of_range_says_its_range(game: str, value: int) -> None:
+    message = rules_error(game, {"tableau": {"natural_from": value}})
+    assert "'tableau.natural_from': must be a whole number between 1 and 10" in message
+    assert "needs one row" not in message

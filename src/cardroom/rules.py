@@ -4,28 +4,181 @@ Every key a file names must be a field of the rules (nested tables for nested
 dataclasses); anything else is refused with a :class:`RulesError` naming the key.
 Keys a file leaves out keep the game's defaults.
 
-Odds are written ``"4:5"`` (or a number: ``2``, ``"1/2"``); counts are integers.
+Odds are written ``"4:5"`` (or a number: ``2``, ``"1/2"``); amounts (fields marked
+``metadata={"amount": True}``) as ``10`` or ``"12.50"``; shares (``{"share": True}``)
+as ``0.05`` or ``"1/20"``; counts are integers.
+
+Each rules dataclass lists the range of every numeric field in one ``RANGES`` table
+of :class:`Between` and calls :func:`check_ranges` from ``__post_init__``, so a value
+the engine cannot honour is refused wherever the rules come from, with a message
+that names the field and its range.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cardroom.money import AmountError, format_amount, odds
+from cardroom.money import format_amount, odds, parse_amount
 
 T = TypeVar("T")
 
 
 class RulesError(ValueError):
     """A rules file or value that cannot be used; the message names the key."""
+
+
+# -- ranges ------------------------------------------------------------------------------
+#: what a value of each kind of numeric field is called in a message
+KIND_WORDS = {
+    "number": "a whole number",
+    "odds": 'odds such as "4:5" or 2,',
+    "amount": "an amount such as 10 or 12.50,",
+    "share": 'a share such as 0.05 or "1/20",',
+}
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A bound that is another field's (or property's) value, e.g. the shoe's size.
+
+    ``label`` says how the bound reads, ``{}`` standing for its value; by default
+    the field's name with the value in brackets: ``minimum (10)``.
+    """
+
+    name: str
+    label: str = ""
+
+
+Bound = int | Fraction | Ref
+
+
+@dataclass(frozen=True)
+class Between:
+    """The range of a numeric rules field: ``low`` to ``high``, both included unless
+    ``above`` (``low`` excluded) or ``below`` (``high`` excluded).  For a tuple field the
+    range is each element's, and no element may be given twice."""
+
+    low: Bound
+    high: Bound
+    above: bool = False
+    below: bool = False
+    #: a few words after the range, e.g. what the number counts
+    note: str = ""
+
+    def holds(self, obj: Any, value: int | Fraction) -> bool:
+        low, high = _bound(obj, self.low), _bound(obj, self.high)
+        return (low < value if self.above else low <= value) and (
+            value < high if self.below else value <= high
+        )
+
+    def text(self, obj: Any, kind: str) -> str:
+        """The range in words: ``a whole number between 1 and 64``."""
+        low, high = _bound_text(obj, self.low, kind), _bound_text(obj, self.high, kind)
+        if self.above and self.below:
+            span = f"above {low} and below {high}"
+        elif self.above:
+            span = f"above {low} and at most {high}"
+        elif self.below:
+            span = f"at least {low} and below {high}"
+        else:
+            span = f"between {low} and {high}"
+        note = f" ({self.note})" if self.note else ""
+        return f"{KIND_WORDS[kind]} {span}{note}"
+
+
+def _bound(obj: Any, bound: Bound) -> int | Fraction:
+    if isinstance(bound, Ref):
+        value: int | Fraction = getattr(obj, bound.name)
+        return value
+    return bound
+
+
+def _bound_text(obj: Any, bound: Bound, kind: str) -> str:
+    shown = show_value(_bound(obj, bound), kind)
+    if isinstance(bound, Ref):
+        return bound.label.format(shown) if bound.label else f"{bound.name} ({shown})"
+    return shown
+
+
+def show_value(value: int | Fraction, kind: str) -> str:
+    """A number as a rules file writes it for a field of ``kind``."""
+    if kind == "odds":
+        value = Fraction(value)
+        return f"{value.numerator}:{value.denominator}"
+    if kind in ("amount", "share"):
+        return format_amount(Fraction(value))
+    return str(value)
+
+
+def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
+    """Raise ValueError (``"field: must be ..."``) for the first field of ``obj`` out of
+    the range its class's ``RANGES`` gives it (``names``: only those, in that order)."""
+    ranges: Mapping[str, Between] = type(obj).RANGES
+    kinds = field_kinds(type(obj))
+    for name in ranges if names is None else names:
+        bound, kind, value = ranges[name], kinds[name], getattr(obj, name)
+        if value is None:
+            continue
+        items = value if isinstance(value, tuple) else (value,)
+        for i, item in enumerate(items):
+            if not bound.holds(obj, item):
+                where = f"{name}[{i}]" if isinstance(value, tuple) else name
+                raise ValueError(
+                    f"{where}: must be {bound.text(obj, kind)}, not {show_value(item, kind)}"
+                )
+        twice = [item for i, item in enumerate(items) if item in items[:i]]
+        if twice:
+            raise ValueError(f"{name}: {show_value(twice[0], kind)} is given twice")
+
+
+_KINDS: dict[type[Any], dict[str, str]] = {}
+
+
+def field_kinds(cls: type[Any]) -> dict[str, str]:
+    """Each numeric field's kind ("number", "odds", "amount" or "share"; a tuple's is its
+    elements'), from its type and metadata."""
+    known = _KINDS.get(cls)
+    if known is not None:
+        return known
+    hints = typing.get_type_hints(cls)
+    kinds: dict[str, str] = {}
+    for f in dataclasses.fields(cls):
+        tp = _unwrap(hints[f.name])
+        if tp is int:
+            kinds[f.name] = "number"
+        elif tp is Fraction:
+            kinds[f.name] = (
+                "amount"
+                if f.metadata.get("amount")
+                else "share"
+                if f.metadata.get("share")
+                else "odds"
+            )
+    return kinds
+
+
+def _unwrap(tp: Any) -> Any:
+    """``int | None`` -> ``int``; ``tuple[int, ...]`` -> ``int``."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        (tp,) = [a for a in typing.get_args(tp) if a is not type(None)]
+        return tp
+    if origin is tuple:
+        return typing.get_args(tp)[0]
+    return tp
+
+
+# -- loading -----------------------------------------------------------------------------
 
 
 def load_rules_file(default: T, path: str | Path) -> T:
@@ -61,25 +214,28 @@ def _override(default: T, data: Mapping[str, Any], path: str) -> T:
         except ValueError as err:
             raise RulesError(_keyed(path, str(err))) from None
     hints = typing.get_type_hints(cls)
+    kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
     changes: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}{key}' (known here: {', '.join(known)})")
-        changes[key] = _convert(hints[key], value, getattr(default, key), f"{path}{key}")
+        changes[key] = _convert(
+            hints[key], value, getattr(default, key), f"{path}{key}", kinds.get(key, "")
+        )
     try:
         return dataclasses.replace(default, **changes)  # type: ignore[type-var]
     except (ValueError, TypeError) as err:
         raise RulesError(_keyed(path, str(err))) from None
 
 
-def _convert(tp: Any, value: Any, current: Any, key: str) -> Any:
+def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         if value is None:  # only a rules hook can say None: TOML has no null
             return None
         options = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _convert(options[0], value, current, key)
+        return _convert(options[0], value, current, key, kind)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         base = current if current is not None else tp()
         return _override(base, value, f"{key}.")
@@ -89,7 +245,7 @@ def _convert(tp: Any, value: Any, current: Any, key: str) -> Any:
             raise RulesError(f"'{key}' must be a list")
         if dataclasses.is_dataclass(item_type) and isinstance(item_type, type):
             return tuple(_build_row(item_type, row, f"{key}[{i}]") for i, row in enumerate(value))
-        return tuple(_convert(item_type, v, None, f"{key}[{i}]") for i, v in enumerate(value))
+        return tuple(_convert(item_type, v, None, f"{key}[{i}]", kind) for i, v in enumerate(value))
     if tp is bool:
         if not isinstance(value, bool):
             raise RulesError(f"'{key}' must be true or false, not {value!r}")
@@ -100,15 +256,10 @@ def _convert(tp: Any, value: Any, current: Any, key: str) -> Any:
         return value
     if tp is Fraction:
         try:
-            if isinstance(value, float):
-                return odds(Fraction(Decimal(str(value))))
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise AmountError(f"{value!r}")
-            return odds(value)
-        except AmountError:
-            raise RulesError(
-                f"'{key}' must be odds like \"4:5\" or a number, not {value!r}"
-            ) from None
+            return _fraction(value, kind)
+        except (ValueError, ArithmeticError):
+            words = FRACTION_WORDS.get(kind, FRACTION_WORDS["odds"])
+            raise RulesError(f"'{key}' must be {words}, not {value!r}") from None
     if tp is str:
         if not isinstance(value, str):
             raise RulesError(f"'{key}' must be a string, not {value!r}")
@@ -116,26 +267,58 @@ def _convert(tp: Any, value: Any, current: Any, key: str) -> Any:
     raise RulesError(f"'{key}' cannot be set from a rules file")  # pragma: no cover
 
 
+#: what a rules file may write for each kind of fractional field
+FRACTION_WORDS = {
+    "odds": 'odds like "4:5" or a number',
+    "amount": "an amount such as 10 or 12.50",
+    "share": 'a share such as 0.05 or "1/20"',
+}
+
+
+def _fraction(value: Any, kind: str) -> Fraction:
+    """A TOML value as an exact fraction; its sign and size are left to the range check.
+
+    ``"a:b"`` is odds (for odds and shares); ``"12.50"``, ``"1/2"`` and numbers are read
+    exactly (a TOML float by its decimal text: ``0.1`` is 1/10).
+    """
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, float):
+        return Fraction(Decimal(str(value)))
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str):
+        if ":" in value and kind != "amount":
+            return odds(value)
+        return parse_amount(value)
+    raise ValueError(value)
+
+
 def _build_row(cls: type[Any], data: Any, path: str) -> Any:
     if not isinstance(data, Mapping):
         raise RulesError(f"'{path}' must be a table")
     hints = typing.get_type_hints(cls)
+    kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}.{key}' (known here: {', '.join(known)})")
-        kwargs[key] = _convert(hints[key], value, None, f"{path}.{key}")
+        kwargs[key] = _convert(hints[key], value, None, f"{path}.{key}", kinds.get(key, ""))
     try:
         return cls(**kwargs)
     except (ValueError, TypeError) as err:
         raise RulesError(_keyed(f"{path}.", str(err))) from None
 
 
+#: a key a validation message may start with: ``decks``, ``b27_totals[1]``, ``shoe.decks``
+_KEY = re.compile(r"[A-Za-z_]\w*(\[\d+\])?(\.[A-Za-z_]\w*(\[\d+\])?)*")
+
+
 def _keyed(path: str, message: str) -> str:
     """Validation messages read ``"field: why"``; put the full key path in front."""
     field, sep, why = message.partition(": ")
-    if sep and field.isidentifier():
+    if sep and _KEY.fullmatch(field):
         return f"'{path}{field}': {why}"
     return f"'{path.rstrip('.') or 'rules'}': {message}"
 
@@ -143,12 +326,14 @@ def _keyed(path: str, message: str) -> str:
 def rules_to_dict(rules: Any) -> dict[str, Any]:
     """The rules as plain TOML-able data.
 
-    Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts
-    (fields marked ``metadata={"amount": True}``) as exact decimals or ``"n/d"``.
+    Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts and
+    shares (fields marked ``metadata={"amount": True}`` or ``{"share": True}``) as exact
+    decimals or ``"n/d"``.
     """
     out: dict[str, Any] = {}
     for f in dataclasses.fields(rules):
-        out[f.name] = _plain(getattr(rules, f.name), bool(f.metadata.get("amount")))
+        decimal = bool(f.metadata.get("amount") or f.metadata.get("share"))
+        out[f.name] = _plain(getattr(rules, f.name), decimal)
     return out
 
 

@@ -28,11 +28,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from cardroom.cards import Card, Rank, Suit
 from cardroom.events import CardDealt, Decision, Event
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.money import format_odds
+from cardroom.rules import Between, check_ranges
 from cardroom.shoe import ShoeRules
 
 MAIN_WAGERS = ("player", "banker", "tie")
@@ -96,7 +98,14 @@ class Tableau:
     banker_draws_below_when_player_stands: int = 6
     banker: tuple[BankerRow, ...] = STANDARD_TABLEAU
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "natural_from": Between(1, 10, note="10: no naturals"),
+        "player_draws_below": Between(0, 10),
+        "banker_draws_below_when_player_stands": Between(0, 10),
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
         totals = sorted(row.banker for row in self.banker)
         if totals != list(range(self.natural_from)):
             raise ValueError(

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Self
 from cardroom.cards import Card
 from cardroom.events import Event, Outcome, Settled
 from cardroom.money import AmountError, format_amount, parse_amount
+from cardroom.rules import Between, Ref, check_ranges
 
 
 class Action(StrEnum):
@@ -35,6 +36,10 @@ class WagerError(ValueError):
     """A wager the table cannot accept; nothing is changed."""
 
 
+#: the largest table limit: a huge number in a rules file is a clear error, not a table
+MAX_LIMIT = Fraction(10**9)
+
+
 @dataclass(frozen=True)
 class TableLimits:
     """Minimum and maximum stake of each wager, in whole currency units."""
@@ -42,11 +47,13 @@ class TableLimits:
     minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
     maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "minimum": Between(0, MAX_LIMIT, above=True),
+        "maximum": Between(Ref("minimum", "the minimum {}"), MAX_LIMIT),
+    }
+
     def __post_init__(self) -> None:
-        if self.minimum <= 0:
-            raise ValueError("minimum: must be above 0")
-        if self.maximum < self.minimum:
-            raise ValueError("maximum: must not be below the minimum")
+        check_ranges(self)
 
 
 def check_wagers(

@@ -136,7 +136,7 @@ class ChemmyRules:
     table: TableLimits = field(default_factory=TableLimits)
     min_seats: int = 2
     max_seats: int = 8
-    commission: Fraction = Fraction(0)
+    commission: Fraction = field(default=Fraction(0), metadata={"share": True})
     player_must_draw_below: int = 5
     player_must_stand_from: int = 6
     natural_from: int = 8
@@ -157,7 +157,9 @@ class ChemmyRules:
         if self.max_seats < self.min_seats:
             raise ValueError("max_seats: must not be below min_seats")
         if not 0 <= self.commission < 1:
-            raise ValueError("commission: must be at least 0 and below 1")
+            raise ValueError(
+                'commission: must be a share such as 0.05 or "1/20", at least 0 and below 1'
+            )
         if not 1 <= self.natural_from <= 10:
             raise ValueError("natural_from: must be 1 to 10 (10: no naturals)")
         if not 0 <= self.player_must_draw_below <= self.player_must_stand_from:
