@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+import typing
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -89,7 +92,17 @@ def test_a_smaller_shoe_keeps_the_default_reshuffle_fraction() -> None:
         ("[bonus]\nflsh = 6", "unknown key 'bonus.flsh'"),
         ('dealer_pays = "four to five"', "'dealer_pays' must be odds"),
         ('dealer_pays = "-1:5"', "'dealer_pays' must be odds"),
-        ("[shoe]\ndecks = 0", "'shoe.decks': a shoe needs at least one deck"),
+        ("[shoe]\ndecks = 0", "'shoe.decks': must be a whole number between 1 and 64, not 0"),
+        ("[shoe]\ndecks = 100000", "'shoe.decks': must be a whole number between 1 and 64"),
+        (
+            "[shoe]\njokers_per_deck = 9",
+            "'shoe.jokers_per_deck': must be a whole number between 0 and 8",
+        ),
+        (
+            "dealer_hits_hard_below = 99",
+            "'dealer_hits_hard_below': must be a whole number between 0 and 28, not 99",
+        ),
+        ("[bonus]\nflush = 5000", "'bonus.flush': must be odds such as \"4:5\" or 2, between 0:1"),
         ('[shoe]\ndecks = "six"', "'shoe.decks' must be a whole number"),
         ("[shoe]\ndecks = 2.5", "'shoe.decks' must be a whole number"),
         ("[shoe]\nreshuffle_after = 400", "'shoe.reshuffle_after'"),
@@ -153,7 +166,9 @@ def test_the_printed_rules_file_loads_back_to_the_same_rules(game: str, tmp_path
 
 def test_a_printed_reshuffle_point_must_fit_a_smaller_shoe(tmp_path: Path) -> None:
     text = rules_to_toml(Finnish27Rules()).replace("decks = 6", "decks = 4")
-    with pytest.raises(RulesError, match=r"'shoe\.reshuffle_after': must be between 1 and"):
+    with pytest.raises(
+        RulesError, match=r"'shoe\.reshuffle_after': must be a whole number between 1 and"
+    ):
         load_rules_file(Finnish27Rules(), write(tmp_path, text))
 
 
@@ -177,6 +192,11 @@ def test_a_table_limit_of_the_wrong_kind_is_worded_as_an_amount(value: object) -
     assert "'table.maximum' must be an amount such as 10 or 12.50, not" in message
 
 
+def test_odds_out_of_range_are_worded_as_odds() -> None:
+    message = rules_error("finnish27", {"dealer_pays": -1})
+    assert "'dealer_pays': must be odds such as \"4:5\" or 2, between 0:1 and 1000:1" in message
+
+
 def test_a_share_is_worded_as_a_share() -> None:
     assert "'commission' must be a share such as 0.05" in rules_error(
         "chemin-de-fer", {"commission": "five percent"}
@@ -192,3 +212,106 @@ def test_natural_from_out_of_range_says_its_range(game: str, value: int) -> None
     message = rules_error(game, {"tableau": {"natural_from": value}})
     assert "'tableau.natural_from': must be a whole number between 1 and 10" in message
     assert "needs one row" not in message
+
+
+FAR_OUT = {"high": 10**12, "low": -(10**12)}
+
+
+def numeric_fields(rules: Any, prefix: str = "") -> Iterator[tuple[str, str, Any, str]]:
+    """Every numeric field of ``rules`` (nested tables and table rows included), found by
+    introspection, once set far above and once far below any range: its key, which way,
+    the value a file gives for it, and the key the refusal must name (a list's: its
+    first element's)."""
+    hints = typing.get_type_hints(type(rules))
+    for f in dataclasses.fields(rules):
+        key, value, tp = f"{prefix}{f.name}", getattr(rules, f.name), hints[f.name]
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if typing.get_origin(tp) is not tuple and args:
+            (tp,) = args  # X | None
+        if dataclasses.is_dataclass(tp):
+            yield from numeric_fields(value if value is not None else tp(), f"{key}.")
+        elif typing.get_origin(tp) is tuple:
+            item = typing.get_args(tp)[0]
+            if dataclasses.is_dataclass(item):
+                if not value:
+                    continue  # no row to change (another game's default has some)
+                rows = rules_to_dict(rules)[f.name]
+                for sub, way, bad, named in numeric_fields(value[0], f"{key}[0]."):
+                    changed = [dict(rows[0]), *rows[1:]]
+                    _set(changed[0], sub.removeprefix(f"{key}[0]."), bad)
+                    yield sub, way, changed, named
+            elif item in (int, Fraction):
+                for way, far in FAR_OUT.items():
+                    yield key, way, [far], f"{key}[0]"
+        elif tp in (int, Fraction):
+            for way, far in FAR_OUT.items():
+                yield key, way, far, key
+
+
+def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
+    *tables, last = dotted.split(".")
+    for name in tables:
+        data = data.setdefault(name, {})
+    data[last] = value
+
+
+def far_out_cases() -> Iterator[Any]:
+    for game in sorted(GAMES):
+        for key, way, bad, named in numeric_fields(get_game(game).load_rules()):
+            yield pytest.param(game, key, bad, named, id=f"{game}:{key}:{way}")
+
+
+@pytest.mark.parametrize(("game", "key", "bad", "named"), list(far_out_cases()))
+def test_every_numeric_rule_has_a_range_named_in_its_error(
+    game: str, key: str, bad: Any, named: str
+) -> None:
+    data: dict[str, Any] = {}
+    _set(data, key.split("[0].")[0], bad)  # a row's field: ``bad`` is the whole list of rows
+    message = rules_error(game, data)
+    range_words = r"(between|above|at least|at most|below)"
+    assert re.search(rf"'{re.escape(named)}': must be .*{range_words}", message), message
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"b27_totals": [2, 99]},
+            "'b27_totals[1]': must be a whole number between 0 and 9, not 99",
+        ),
+        ({"b27_totals": [7, 2, 7]}, "'b27_totals': 7 is given twice"),
+        (
+            {"banker_pays_by_total": [{"total": 2, "pays": 2}, {"total": 2, "pays": 3}]},
+            "'banker_pays_by_total': the total 2 is given twice",
+        ),
+        (
+            {"banker_pays_by_total": [{"total": 10, "pays": 2}]},
+            "'banker_pays_by_total[0].total': must be a whole number between 0 and 9, not 10",
+        ),
+        (
+            {"tableau": {"banker": [{"banker": 0, "draws_on": [1, 12]}]}},
+            "'tableau.banker[0].draws_on[1]': must be a whole number between 0 and 9",
+        ),
+    ],
+)
+def test_each_total_of_a_list_is_in_range_and_given_once(
+    data: dict[str, Any], message: str
+) -> None:
+    assert message in rules_error("baccarat27", data)
+
+
+def test_chemin_de_fer_refuses_jokers_naming_the_key() -> None:
+    message = rules_error("chemin-de-fer", {"shoe": {"jokers_per_deck": 2}})
+    assert "'shoe.jokers_per_deck': must be 0: chemin de fer has no Jokers" in message
+
+
+def test_a_forced_stand_below_the_forced_hit_is_refused() -> None:
+    message = rules_error("21-24-27", {"forced": {"must_stand_hard_from": 14}})
+    assert "'forced.must_stand_hard_from': must be a whole number between" in message
+    assert "must_hit_hard_below (15) and 28, not 14" in message
+
+
+def test_a_relative_target_must_stay_between_0_and_28() -> None:
+    row = {"dealer": "hard", "low": 24, "high": 26, "relative": 3}
+    message = rules_error("finnish27", {"player_table": [row]})
+    assert "'player_table[0].relative': must be a whole number between -24 and 2" in message

@@ -5,8 +5,8 @@ dataclasses); anything else is refused with a :class:`RulesError` naming the key
 Keys a file leaves out keep the game's defaults.
 
 Odds are written ``"4:5"`` (or a number: ``2``, ``"1/2"``); amounts (fields marked
-``metadata={"amount": True}``) as ``10`` or ``"12.50"``; shares (``{"share": True}``)
-as ``0.05`` or ``"1/20"``; counts are integers.
+``metadata={"amount": True}``), shares (``{"kind": "share"}``) and multiples
+(``{"kind": "multiple"}``) as ``10``, ``"12.50"`` or ``"1/20"``; counts are integers.
 
 Each rules dataclass lists the range of every numeric field in one ``RANGES`` table
 of :class:`Between` and calls :func:`check_ranges` from ``__post_init__``, so a value
@@ -38,13 +38,18 @@ class RulesError(ValueError):
 
 
 # -- ranges ------------------------------------------------------------------------------
-#: what a value of each kind of numeric field is called in a message
+#: how a value of each kind of numeric field is written, for messages; a field's kind is
+#: "number" for an int, else its metadata's "kind" ({"amount": True} means "amount"),
+#: else "odds"
 KIND_WORDS = {
     "number": "a whole number",
-    "odds": 'odds such as "4:5" or 2,',
-    "amount": "an amount such as 10 or 12.50,",
-    "share": 'a share such as 0.05 or "1/20",',
+    "odds": 'odds such as "4:5" or 2',
+    "amount": "an amount such as 10 or 12.50",
+    "share": 'a share such as 0.05 or "1/20"',
+    "multiple": "a number such as 9 or 99",
 }
+#: the highest odds a payout may have
+MAX_ODDS = 1000
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,8 @@ class Between:
         else:
             span = f"between {low} and {high}"
         note = f" ({self.note})" if self.note else ""
-        return f"{KIND_WORDS[kind]} {span}{note}"
+        comma = "" if kind == "number" else ","
+        return f"{KIND_WORDS[kind]}{comma} {span}{note}"
 
 
 def _bound(obj: Any, bound: Bound) -> int | Fraction:
@@ -115,9 +121,9 @@ def show_value(value: int | Fraction, kind: str) -> str:
     if kind == "odds":
         value = Fraction(value)
         return f"{value.numerator}:{value.denominator}"
-    if kind in ("amount", "share"):
-        return format_amount(Fraction(value))
-    return str(value)
+    if kind == "number":
+        return str(value)
+    return format_amount(Fraction(value))
 
 
 def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
@@ -145,7 +151,7 @@ _KINDS: dict[type[Any], dict[str, str]] = {}
 
 
 def field_kinds(cls: type[Any]) -> dict[str, str]:
-    """Each numeric field's kind ("number", "odds", "amount" or "share"; a tuple's is its
+    """Each numeric field's kind (a key of :data:`KIND_WORDS`; a tuple's is its
     elements'), from its type and metadata."""
     known = _KINDS.get(cls)
     if known is not None:
@@ -157,13 +163,8 @@ def field_kinds(cls: type[Any]) -> dict[str, str]:
         if tp is int:
             kinds[f.name] = "number"
         elif tp is Fraction:
-            kinds[f.name] = (
-                "amount"
-                if f.metadata.get("amount")
-                else "share"
-                if f.metadata.get("share")
-                else "odds"
-            )
+            kinds[f.name] = "amount" if f.metadata.get("amount") else f.metadata.get("kind", "odds")
+    _KINDS[cls] = kinds
     return kinds
 
 
@@ -176,6 +177,10 @@ def _unwrap(tp: Any) -> Any:
     if origin is tuple:
         return typing.get_args(tp)[0]
     return tp
+
+
+#: the range of a payout's odds
+ODDS = Between(0, MAX_ODDS)
 
 
 # -- loading -----------------------------------------------------------------------------
@@ -258,7 +263,7 @@ def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any
         try:
             return _fraction(value, kind)
         except (ValueError, ArithmeticError):
-            words = FRACTION_WORDS.get(kind, FRACTION_WORDS["odds"])
+            words = KIND_WORDS.get(kind, KIND_WORDS["odds"])
             raise RulesError(f"'{key}' must be {words}, not {value!r}") from None
     if tp is str:
         if not isinstance(value, str):
@@ -267,19 +272,11 @@ def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any
     raise RulesError(f"'{key}' cannot be set from a rules file")  # pragma: no cover
 
 
-#: what a rules file may write for each kind of fractional field
-FRACTION_WORDS = {
-    "odds": 'odds like "4:5" or a number',
-    "amount": "an amount such as 10 or 12.50",
-    "share": 'a share such as 0.05 or "1/20"',
-}
-
-
 def _fraction(value: Any, kind: str) -> Fraction:
     """A TOML value as an exact fraction; its sign and size are left to the range check.
 
-    ``"a:b"`` is odds (for odds and shares); ``"12.50"``, ``"1/2"`` and numbers are read
-    exactly (a TOML float by its decimal text: ``0.1`` is 1/10).
+    ``"a:b"`` is odds (for any kind but amounts); ``"12.50"``, ``"1/2"`` and numbers are
+    read exactly (a TOML float by its decimal text: ``0.1`` is 1/10).
     """
     if isinstance(value, bool):
         raise ValueError(value)
@@ -326,13 +323,13 @@ def _keyed(path: str, message: str) -> str:
 def rules_to_dict(rules: Any) -> dict[str, Any]:
     """The rules as plain TOML-able data.
 
-    Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts and
-    shares (fields marked ``metadata={"amount": True}`` or ``{"share": True}``) as exact
-    decimals or ``"n/d"``.
+    Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts,
+    shares and multiples as exact decimals or ``"n/d"``.
     """
     out: dict[str, Any] = {}
+    kinds = field_kinds(type(rules))
     for f in dataclasses.fields(rules):
-        decimal = bool(f.metadata.get("amount") or f.metadata.get("share"))
+        decimal = kinds.get(f.name, "number") not in ("number", "odds")
         out[f.name] = _plain(getattr(rules, f.name), decimal)
     return out
 

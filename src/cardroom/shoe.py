@@ -15,15 +15,23 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
 from cardroom.cards import Card, Deck
 from cardroom.events import Reshuffled
+from cardroom.rules import Between, Ref, check_ranges
+
+#: the most decks a shoe holds (64 decks of 60 cards are far below the 32,767 cards
+#: the simulation kernels can shuffle)
+MAX_DECKS = 64
+#: the most Jokers a deck holds
+MAX_JOKERS = 8
+_SIZE = Ref("size", "the shoe's {} cards")
 
 
 class ShoeExhausted(RuntimeError):
@@ -83,19 +91,18 @@ class ShoeRules:
     cut_card: int | None = None
     burn_by_first_card: bool = False
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "decks": Between(1, MAX_DECKS),
+        "jokers_per_deck": Between(0, MAX_JOKERS),
+        "cut_card": Between(0, _SIZE, below=True, note="cards left behind it"),
+        "reshuffle_after": Between(1, _SIZE, note="cards dealt before a reshuffle"),
+        "burn": Between(0, Ref("reshuffle_after"), below=True),
+    }
+
     def __post_init__(self) -> None:
-        if self.cut_card is not None:
-            if not 0 <= self.cut_card < self.size:
-                raise ValueError(f"cut_card: must leave 0 to {self.size - 1} cards behind it")
+        if self.cut_card is not None:  # the cut card sets the reshuffle point
             object.__setattr__(self, "reshuffle_after", self.size - self.cut_card)
-        if self.decks < 1:
-            raise ValueError("decks: a shoe needs at least one deck")
-        if not 0 <= self.jokers_per_deck <= 8:
-            raise ValueError("jokers_per_deck: must be between 0 and 8")
-        if not 1 <= self.reshuffle_after <= self.size:
-            raise ValueError(f"reshuffle_after: must be between 1 and the shoe's {self.size} cards")
-        if not 0 <= self.burn < self.reshuffle_after:
-            raise ValueError("burn: must be at least 0 and below reshuffle_after")
+        check_ranges(self)  # in the order of RANGES: decks and Jokers, then the cut card
 
     @property
     def size(self) -> int:

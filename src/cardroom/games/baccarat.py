@@ -34,10 +34,12 @@ from cardroom.cards import Card, Rank, Suit
 from cardroom.events import CardDealt, Decision, Event
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.money import format_odds
-from cardroom.rules import Between, check_ranges
+from cardroom.rules import ODDS, Between, check_ranges
 from cardroom.shoe import ShoeRules
 
 MAIN_WAGERS = ("player", "banker", "tie")
+#: a hand's total, or the value of a card
+TOTAL = Between(0, 9)
 SIDE_WAGERS = ("player_pair", "banker_pair", "b27")
 
 
@@ -68,11 +70,13 @@ class BankerRow:
     banker: int
     draws_on: tuple[int, ...]
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "banker": TOTAL,
+        "draws_on": Between(0, 9, note="values of the player's third card"),
+    }
+
     def __post_init__(self) -> None:
-        if not 0 <= self.banker <= 9:
-            raise ValueError("banker: a total is 0 to 9")
-        if any(not 0 <= v <= 9 for v in self.draws_on):
-            raise ValueError("draws_on: third-card values are 0 to 9")
+        check_ranges(self)
 
 
 #: The standard tableau when the player has drawn: banker total -> values of the
@@ -143,6 +147,11 @@ class BankerPay:
     total: int
     pays: Fraction
 
+    RANGES: ClassVar[Mapping[str, Between]] = {"total": TOTAL, "pays": ODDS}
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+
 
 @dataclass(frozen=True)
 class BaccaratRules:
@@ -162,7 +171,21 @@ class BaccaratRules:
     b27_pays: Fraction = Fraction(8)
     b27_totals: tuple[int, ...] = (2, 7)
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "player_pays": ODDS,
+        "banker_pays": ODDS,
+        "tie_pays": ODDS,
+        "pair_pays": ODDS,
+        "b27_pays": ODDS,
+        "b27_totals": TOTAL,
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
+        totals = [special.total for special in self.banker_pays_by_total]
+        twice = [total for i, total in enumerate(totals) if total in totals[:i]]
+        if twice:
+            raise ValueError(f"banker_pays_by_total: the total {twice[0]} is given twice")
         unknown = [w for w in self.side_wagers if w not in SIDE_WAGERS]
         if unknown:
             raise ValueError(
