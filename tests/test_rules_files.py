@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 import typing
 from collections.abc import Iterator
 from fractions import Fraction
@@ -315,3 +316,41 @@ def test_a_relative_target_must_stay_between_0_and_28() -> None:
     row = {"dealer": "hard", "low": 24, "high": 26, "relative": 3}
     message = rules_error("finnish27", {"player_table": [row]})
     assert "'player_table[0].relative': must be a whole number between -24 and 2" in message
+
+
+def test_the_table_has_a_money_unit_printed_as_a_decimal_and_loaded_back() -> None:
+    rules = Finnish27Rules()
+    assert rules.table.unit == Fraction(1, 100)
+    text = rules_to_toml(rules)
+    assert 'unit = "0.01"' in text.split("[table]")[1].split("\n\n")[0]
+    assert apply_rules(rules, tomllib.loads(text)) == rules
+    for written in (0.05, "0.05", "1/20"):
+        assert apply_rules(rules, {"table": {"unit": written}}).table.unit == Fraction(1, 20)
+    whole = apply_rules(rules, {"table": {"unit": 5, "minimum": 25, "maximum": 500}})
+    assert whole.table.unit == 5 and "unit = 5\n" in rules_to_toml(whole)
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"unit": 0}, "'table.unit': must be an amount such as 10 or 12.50, above 0 and at most"),
+        ({"unit": -1}, "'table.unit': must be an amount"),
+        (
+            {"unit": 20},
+            "'table.unit': must be an amount such as 10 or 12.50, above 0 and at most the "
+            "minimum 10, not 20",
+        ),
+        ({"unit": "cent"}, "'table.unit' must be an amount such as 10 or 12.50, not 'cent'"),
+        (
+            {"minimum": "10.005"},
+            "'table.minimum': must be a whole multiple of the unit 0.01, not 10.005",
+        ),
+        ({"unit": 3}, "'table.minimum': must be a whole multiple of the unit 3, not 10"),
+        (
+            {"unit": 5, "maximum": 1001},
+            "'table.maximum': must be a whole multiple of the unit 5, not 1001",
+        ),
+    ],
+)
+def test_a_bad_money_unit_is_refused_naming_the_key(table: dict[str, Any], message: str) -> None:
+    assert message in rules_error("punto-banco", {"table": table})

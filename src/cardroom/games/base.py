@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Self
 from cardroom.cards import Card
 from cardroom.events import Event, Outcome, Settled
 from cardroom.money import AmountError, format_amount, parse_amount
-from cardroom.rules import Between, Ref, check_ranges
+from cardroom.rules import Between, Ref, check_ranges, decimal_text
 
 
 class Action(StrEnum):
@@ -42,18 +42,29 @@ MAX_LIMIT = Fraction(10**9)
 
 @dataclass(frozen=True)
 class TableLimits:
-    """Minimum and maximum stake of each wager, in whole currency units."""
+    """Minimum and maximum stake of each wager, in currency units, and the money unit:
+    the smallest amount the table handles (0.01: cents), of which both limits are whole
+    multiples."""
 
     minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
     maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
+    unit: Fraction = field(default=Fraction(1, 100), metadata={"amount": True})
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "minimum": Between(0, MAX_LIMIT, above=True),
         "maximum": Between(Ref("minimum", "the minimum {}"), MAX_LIMIT),
+        "unit": Between(0, Ref("minimum", "the minimum {}"), above=True),
     }
 
     def __post_init__(self) -> None:
         check_ranges(self)
+        for name in ("minimum", "maximum"):
+            limit: Fraction = getattr(self, name)
+            if (limit / self.unit).denominator != 1:
+                raise ValueError(
+                    f"{name}: must be a whole multiple of the unit {decimal_text(self.unit)}, "
+                    f"not {decimal_text(limit)}"
+                )
 
 
 def check_wagers(
