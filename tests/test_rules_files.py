@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
 import typing
@@ -12,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from cardroom.cli import app
 from cardroom.games import GAMES, UnknownGame, get_game
 from cardroom.games.finnish27 import Finnish27Rules
 from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
@@ -165,12 +168,117 @@ def test_the_printed_rules_file_loads_back_to_the_same_rules(game: str, tmp_path
     assert load_rules_file(rules, write(tmp_path, changed)).shoe.decks == decks + 1
 
 
-def test_a_printed_reshuffle_point_must_fit_a_smaller_shoe(tmp_path: Path) -> None:
-    text = rules_to_toml(Finnish27Rules()).replace("decks = 6", "decks = 4")
-    with pytest.raises(
-        RulesError, match=r"'shoe\.reshuffle_after': must be a whole number between 1 and"
-    ):
-        load_rules_file(Finnish27Rules(), write(tmp_path, text))
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("key", "value"), [("decks", 1), ("decks", 5), ("jokers_per_deck", 1)])
+def test_editing_only_the_shoe_size_in_the_printed_file_keeps_the_reshuffle_share_or_cut(
+    game: str, key: str, value: int, tmp_path: Path
+) -> None:
+    rules = get_game(game).load_rules()
+    shoe = rules.shoe
+    if key == "jokers_per_deck" and game == "chemin-de-fer":
+        pytest.skip("chemin de fer is played without Jokers")
+    text = rules_to_toml(rules)
+    edited = text.replace(f"{key} = {getattr(shoe, key)}\n", f"{key} = {value}\n", 1)
+    assert edited != text
+    changed = load_rules_file(rules, write(tmp_path, edited)).shoe
+    assert getattr(changed, key) == value
+    if shoe.cut_card is not None:  # the baccarat games: the cut card stays where it was
+        assert changed.cut_card == shoe.cut_card
+        assert changed.reshuffle_after == changed.size - shoe.cut_card
+    else:  # the Finnish games: the same share of the shoe is dealt
+        share = Fraction(shoe.reshuffle_after, shoe.size)
+        assert changed.reshuffle_after == max(1, math.floor(share * changed.size))
+
+
+def test_a_variant_printed_again_keeps_its_share_of_the_shoe(tmp_path: Path) -> None:
+    one_deck = rules_to_toml(Finnish27Rules()).replace("decks = 6\n", "decks = 1\n")
+    variant = load_rules_file(Finnish27Rules(), write(tmp_path, one_deck))
+    again = rules_to_toml(variant)
+    assert 'reshuffle_fraction = "3/4"' in again  # not 40 of 54 cards, "20/27"
+    back = again.replace("decks = 1\n", "decks = 6\n")
+    assert load_rules_file(Finnish27Rules(), write(tmp_path, back)) == Finnish27Rules()
+
+
+def test_the_issue_example_a_one_deck_finnish27_and_punto_banco(tmp_path: Path) -> None:
+    finnish = rules_to_toml(Finnish27Rules()).replace("decks = 6\n", "decks = 1\n")
+    assert load_rules_file(Finnish27Rules(), write(tmp_path, finnish)).shoe.reshuffle_after == 40
+    punto = get_game("punto-banco").load_rules()
+    edited = rules_to_toml(punto).replace("decks = 8\n", "decks = 1\n")
+    assert load_rules_file(punto, write(tmp_path, edited)).shoe.reshuffle_after == 52 - 16
+
+
+def test_the_printed_file_states_the_reshuffle_point_in_one_form_that_scales() -> None:
+    finnish = rules_to_toml(Finnish27Rules())
+    assert 'reshuffle_fraction = "3/4"' in finnish
+    punto = rules_to_toml(get_game("punto-banco").load_rules())
+    assert "cut_card = 16" in punto
+    for text in (finnish, punto):
+        assert "reshuffle_after" not in text
+
+
+def test_an_explicit_reshuffle_count_is_printed_as_its_share_and_loads_back() -> None:
+    rules = apply_rules(Finnish27Rules(), {"shoe": {"reshuffle_after": 250}})
+    assert 'reshuffle_fraction = "125/162"' in rules_to_toml(rules)
+    assert apply_rules(Finnish27Rules(), rules_to_dict(rules)) == rules
+
+
+@pytest.mark.parametrize("game", ["finnish27", "punto-banco"])
+def test_an_explicit_reshuffle_after_still_works(game: str) -> None:
+    shoe = apply_rules(get_game(game).load_rules(), {"shoe": {"reshuffle_after": 200}}).shoe
+    assert (shoe.reshuffle_after, shoe.cut_card) == (200, None)
+
+
+@pytest.mark.parametrize(
+    ("game", "shoe", "first", "second"),
+    [
+        (
+            "punto-banco",
+            {"decks": 1, "reshuffle_after": 400, "cut_card": 16},
+            "reshuffle_after",
+            "cut_card",
+        ),
+        (
+            "finnish27",
+            {"decks": 1, "reshuffle_after": 243, "reshuffle_fraction": "3/4"},
+            "reshuffle_after",
+            "reshuffle_fraction",
+        ),
+        (
+            "finnish27",
+            {"reshuffle_fraction": "1/2", "cut_card": 16},
+            "reshuffle_fraction",
+            "cut_card",
+        ),
+    ],
+)
+def test_two_forms_of_the_reshuffle_point_that_disagree_are_refused(
+    game: str, shoe: dict[str, Any], first: str, second: str
+) -> None:
+    message = rules_error(game, {"shoe": shoe})
+    assert f"'shoe.{first}': " in message and f"{second} = " in message
+    assert "disagree" in message and "give only one of them" in message
+
+
+@pytest.mark.parametrize(
+    ("game", "shoe", "after"),
+    [
+        ("punto-banco", {"reshuffle_after": 400, "cut_card": 16}, 400),  # an older printed file
+        ("finnish27", {"reshuffle_after": 243, "reshuffle_fraction": "3/4"}, 243),
+        ("finnish27", {"decks": 1, "reshuffle_after": 40, "reshuffle_fraction": 0.75}, 40),
+    ],
+)
+def test_two_forms_that_agree_are_accepted(game: str, shoe: dict[str, Any], after: int) -> None:
+    assert apply_rules(get_game(game).load_rules(), {"shoe": shoe}).shoe.reshuffle_after == after
+
+
+def test_the_rules_command_prints_a_file_whose_decks_can_be_edited(tmp_path: Path) -> None:
+    for game in sorted(GAMES):
+        printed = CliRunner().invoke(app, ["rules", game])
+        assert printed.exit_code == 0
+        edited = write(tmp_path, re.sub(r"(?m)^decks = \d+$", "decks = 1", printed.stdout))
+        again = CliRunner().invoke(app, ["rules", game, "--rules", str(edited)])
+        assert again.exit_code == 0, again.stderr
+        assert "decks = 1\n" in again.stdout
 
 
 def rules_error(game: str, data: dict[str, Any]) -> str:

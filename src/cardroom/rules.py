@@ -12,6 +12,10 @@ Each rules dataclass lists the range of every numeric field in one ``RANGES`` ta
 of :class:`Between` and calls :func:`check_ranges` from ``__post_init__``, so a value
 the engine cannot honour is refused wherever the rules come from, with a message
 that names the field and its range.
+
+A rules type may read some keys of a file its own way (a static ``prepare_toml(default,
+data)``, before the keys are checked) and write them its own way (``toml_data(self,
+data)``): the shoe's reshuffle point is written in the form that follows the shoe's size.
 """
 
 from __future__ import annotations
@@ -295,6 +299,8 @@ def _fraction(value: Any, kind: str) -> Fraction:
     """
     if isinstance(value, bool):
         raise ValueError(value)
+    if isinstance(value, Fraction):  # put in by a rules type's prepare_toml
+        return value
     if isinstance(value, float):
         return Fraction(Decimal(str(value)))
     if isinstance(value, int):
@@ -346,7 +352,8 @@ def rules_to_dict(rules: Any) -> dict[str, Any]:
     for f in dataclasses.fields(rules):
         decimal = kinds.get(f.name, "number") not in ("number", "odds")
         out[f.name] = _plain(getattr(rules, f.name), decimal)
-    return out
+    hook = getattr(rules, "toml_data", None)  # a rules type may write some keys its own way
+    return out if hook is None else dict(hook(out))
 
 
 def _plain(value: Any, amount: bool = False) -> Any:

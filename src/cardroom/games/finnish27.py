@@ -160,7 +160,8 @@ POKER_BONUS: dict[PokerCategory, str] = {
 class Finnish27Rules:
     """Every rule of ``finnish27`` that a variant may change (defaults: the source)."""
 
-    shoe: ShoeRules = field(default_factory=ShoeRules)
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
     player_pays: Fraction = Fraction(1)
     dealer_pays: Fraction = Fraction(4, 5)

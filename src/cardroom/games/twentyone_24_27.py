@@ -131,7 +131,8 @@ class ForcedPlay:
 class TwentyOne2427Rules:
     """Every rule of ``21-24-27`` that a variant may change (defaults: the source)."""
 
-    shoe: ShoeRules = field(default_factory=ShoeRules)
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
     win_pays: Fraction = Fraction(1)
     forced: ForcedPlay = field(default_factory=ForcedPlay)
