@@ -462,3 +462,89 @@ def test_the_table_has_a_money_unit_printed_as_a_decimal_and_loaded_back() -> No
 )
 def test_a_bad_money_unit_is_refused_naming_the_key(table: dict[str, Any], message: str) -> None:
     assert message in rules_error("punto-banco", {"table": table})
+
+
+@pytest.mark.parametrize("value", ["1e5000", "1e-5000", "1e999999999", "1" + "0" * 5000, 1e308])
+@pytest.mark.parametrize(
+    ("game", "key"),
+    [
+        ("finnish27", "dealer_pays"),
+        ("finnish27", "table.minimum"),
+        ("punto-banco", "shoe.reshuffle_fraction"),
+    ],
+)
+def test_an_absurd_number_is_a_one_line_error_naming_the_key(
+    game: str, key: str, value: object
+) -> None:
+    data: dict[str, Any] = {}
+    _set(data, key, value)
+    message = rules_error(game, data)
+    assert f"'{key}'" in message and "\n" not in message and len(message) < 300
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "message"),
+    [
+        (
+            "finnish27",
+            {"dealer_pays": "1:1001"},
+            "'dealer_pays': must be odds such as \"4:5\" or 2, with at most 1000 on the right, "
+            "not 1:1001",
+        ),
+        (
+            "finnish27",
+            {"bonus": {"nines_suited": "1/1024"}},
+            "'bonus.nines_suited': must be a number such as 9 or 99, with a denominator of at "
+            "most 1000",
+        ),
+        (
+            "chemin-de-fer",
+            {"commission": "1/100001"},
+            "'commission': must be a share such as 0.05 or \"1/20\", with a denominator of at "
+            "most 10000",
+        ),
+        (
+            "punto-banco",
+            {"table": {"unit": "0.0000001"}},
+            "'table.unit': must be an amount such as 10 or 12.50, with a denominator of at most "
+            "1000000",
+        ),
+    ],
+)
+def test_a_payout_finer_than_the_engines_count_is_refused(
+    game: str, data: dict[str, Any], message: str
+) -> None:
+    assert message in rules_error(game, data)
+
+
+@pytest.mark.parametrize(
+    ("game", "data", "message"),
+    [
+        (
+            "finnish27",
+            {"player_table": [{"dealer": "hard"}]},
+            "'player_table[0]': needs low and high",
+        ),
+        (
+            "baccarat27",
+            {"banker_pays_by_total": [{"total": 2}]},
+            "'banker_pays_by_total[0]': needs pays",
+        ),
+        (
+            "punto-banco",
+            {"tableau": {"banker": [{"banker": 0}]}},
+            "'tableau.banker[0]': needs draws_on",
+        ),
+        ("punto-banco", {"b27_totals": 7}, "'b27_totals' must be a list, not 7"),
+        (
+            "chemin-de-fer",
+            {"banker_forced_by_tableau": True, "natural_from": 9},
+            "'tableau.natural_from': must equal natural_from (9) when banker_forced_by_tableau "
+            "is true, not 8",
+        ),
+    ],
+)
+def test_structural_errors_read_right_for_the_key(
+    game: str, data: dict[str, Any], message: str
+) -> None:
+    assert message in rules_error(game, data)

@@ -54,6 +54,11 @@ KIND_WORDS = {
 }
 #: the highest odds a payout may have
 MAX_ODDS = 1000
+#: the finest fraction each kind of field may be given in (its largest denominator):
+#: payouts stay countable in whole parts of a stake
+MAX_DENOMINATOR = {"odds": 1000, "multiple": 1000, "share": 10_000, "amount": 1_000_000}
+#: the most digits a number in a rules file may have before or after its point
+MAX_DIGITS = 18
 
 
 @dataclass(frozen=True)
@@ -156,10 +161,20 @@ def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
             continue
         items = value if isinstance(value, tuple) else (value,)
         for i, item in enumerate(items):
+            where = f"{name}[{i}]" if isinstance(value, tuple) else name
             if not bound.holds(obj, item):
-                where = f"{name}[{i}]" if isinstance(value, tuple) else name
                 raise ValueError(
                     f"{where}: must be {bound.text(obj, kind)}, not {show_value(item, kind)}"
+                )
+            finest = MAX_DENOMINATOR.get(kind)
+            if finest is not None and Fraction(item).denominator > finest:
+                how = (
+                    f"with at most {finest} on the right"
+                    if kind == "odds"
+                    else f"with a denominator of at most {finest}"
+                )
+                raise ValueError(
+                    f"{where}: must be {KIND_WORDS[kind]}, {how}, not {show_value(item, kind)}"
                 )
         twice = [item for i, item in enumerate(items) if item in items[:i]]
         if twice:
@@ -266,50 +281,75 @@ def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any
     if origin is tuple:
         (item_type, *_rest) = typing.get_args(tp)
         if not isinstance(value, list):
-            raise RulesError(f"'{key}' must be a list")
+            raise RulesError(f"'{key}' must be a list, not {brief(value)}")
         if dataclasses.is_dataclass(item_type) and isinstance(item_type, type):
             return tuple(_build_row(item_type, row, f"{key}[{i}]") for i, row in enumerate(value))
         return tuple(_convert(item_type, v, None, f"{key}[{i}]", kind) for i, v in enumerate(value))
     if tp is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"'{key}' must be true or false, not {value!r}")
+            raise RulesError(f"'{key}' must be true or false, not {brief(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"'{key}' must be a whole number, not {value!r}")
+            raise RulesError(f"'{key}' must be a whole number, not {brief(value)}")
         return value
     if tp is Fraction:
         try:
             return _fraction(value, kind)
         except (ValueError, ArithmeticError):
             words = KIND_WORDS.get(kind, KIND_WORDS["odds"])
-            raise RulesError(f"'{key}' must be {words}, not {value!r}") from None
+            raise RulesError(f"'{key}' must be {words}, not {brief(value)}") from None
     if tp is str:
         if not isinstance(value, str):
-            raise RulesError(f"'{key}' must be a string, not {value!r}")
+            raise RulesError(f"'{key}' must be a string, not {brief(value)}")
         return value
     raise RulesError(f"'{key}' cannot be set from a rules file")  # pragma: no cover
 
 
-def _fraction(value: Any, kind: str) -> Fraction:
-    """A TOML value as an exact fraction; its sign and size are left to the range check.
+def brief(value: Any) -> str:
+    """A value a file gave, as a message quotes it: its repr, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:32]}...{text[-4:]}"
 
-    ``"a:b"`` is odds (for any kind but amounts); ``"12.50"``, ``"1/2"`` and numbers are
-    read exactly (a TOML float by its decimal text: ``0.1`` is 1/10).
+
+def _fraction(value: Any, kind: str) -> Fraction:
+    return read_number(value, odds_allowed=kind != "amount")
+
+
+def read_number(value: Any, odds_allowed: bool = True) -> Fraction:
+    """A TOML value as an exact fraction, or ValueError; its sign and size are left to
+    the range check, but a number of more than :data:`MAX_DIGITS` digits is refused.
+
+    ``"a:b"`` is odds (unless ``odds_allowed`` is false); ``"12.50"``, ``"1/2"`` and numbers
+    are read exactly (a TOML float by its decimal text: ``0.1`` is 1/10).
     """
     if isinstance(value, bool):
         raise ValueError(value)
-    if isinstance(value, Fraction):  # put in by a rules type's prepare_toml
-        return value
-    if isinstance(value, float):
-        return Fraction(Decimal(str(value)))
-    if isinstance(value, int):
-        return Fraction(value)
     if isinstance(value, str):
-        if ":" in value and kind != "amount":
-            return odds(value)
-        return parse_amount(value)
-    raise ValueError(value)
+        text = value.strip()
+        if len(text) > 2 * MAX_DIGITS + 2:
+            raise ValueError(value)
+        if ":" in text and odds_allowed:
+            number = odds(text)
+        else:
+            try:  # "1e999999999" would take minutes to turn into a fraction
+                huge = abs(Decimal(text).adjusted()) > MAX_DIGITS
+            except ArithmeticError:
+                huge = False  # "1/2", or not a number: parse_amount says which
+            if huge:
+                raise ValueError(value)
+            number = parse_amount(text)
+    elif isinstance(value, Fraction):  # put in by a rules type's prepare_toml
+        number = value
+    elif isinstance(value, float):
+        number = Fraction(Decimal(str(value)))
+    elif isinstance(value, int):
+        number = Fraction(value)
+    else:
+        raise ValueError(value)
+    if max(abs(number.numerator), number.denominator) >= 10 ** (2 * MAX_DIGITS):
+        raise ValueError(value)
+    return number
 
 
 def _build_row(cls: type[Any], data: Any, path: str) -> Any:
@@ -323,6 +363,16 @@ def _build_row(cls: type[Any], data: Any, path: str) -> Any:
         if key not in known:
             raise RulesError(f"unknown key '{path}.{key}' (known here: {', '.join(known)})")
         kwargs[key] = _convert(hints[key], value, None, f"{path}.{key}", kinds.get(key, ""))
+    missing = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.init
+        and f.name not in kwargs
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    ]
+    if missing:
+        raise RulesError(f"'{path}': needs {' and '.join(missing)}")
     try:
         return cls(**kwargs)
     except (ValueError, TypeError) as err:

@@ -24,7 +24,7 @@ import numpy as np
 
 from cardroom.cards import Card, Deck
 from cardroom.events import Reshuffled
-from cardroom.rules import Between, Ref, check_ranges
+from cardroom.rules import Between, Ref, brief, check_ranges, read_number
 
 #: the most decks a shoe holds (64 decks of 60 cards are far below the 32,767 cards
 #: the simulation kernels can shuffle)
@@ -208,13 +208,11 @@ def _share(raw: Any) -> Fraction:
     """A rules file's ``reshuffle_fraction``: above 0 and at most 1."""
     words = 'must be a fraction such as "3/4" or 0.75, above 0 and at most 1'
     try:
-        if isinstance(raw, bool) or not isinstance(raw, int | float | str | Fraction):
-            raise ValueError(raw)
-        share = Fraction(str(raw).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"reshuffle_fraction: {words}, not {raw!r}") from None
+        share = read_number(raw, odds_allowed=False)
+    except (ValueError, ArithmeticError):
+        raise ValueError(f"reshuffle_fraction: {words}, not {brief(raw)}") from None
     if not 0 < share <= 1:
-        raise ValueError(f"reshuffle_fraction: {words}, not {raw!r}")
+        raise ValueError(f"reshuffle_fraction: {words}, not {brief(raw)}")
     return share
 
 

@@ -166,7 +166,10 @@ class ChemmyRules:
             raise ValueError("shoe.jokers_per_deck: must be 0: chemin de fer has no Jokers")
         check_ranges(self)
         if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
-            raise ValueError("tableau: its natural_from must equal natural_from")
+            raise ValueError(
+                f"tableau.natural_from: must equal natural_from ({self.natural_from}) when "
+                f"banker_forced_by_tableau is true, not {self.tableau.natural_from}"
+            )
 
     def is_natural(self, total: int) -> bool:
         return total >= self.natural_from
