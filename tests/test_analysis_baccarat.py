@@ -310,10 +310,14 @@ def tableaus(draw: st.DrawFn) -> Tableau:
     return Tableau(natural_from, draw(st.integers(0, 10)), draw(st.integers(0, 10)), rows)
 
 
+def first(pair: tuple[int, Fraction]) -> int:
+    return pair[0]
+
+
 @st.composite
 def variant_rules(draw: st.DrawFn) -> BaccaratRules:
     odds = st.fractions(min_value=Fraction(1, 4), max_value=30, max_denominator=20)
-    specials = draw(st.lists(st.tuples(st.integers(0, 9), odds), max_size=3))
+    specials = draw(st.lists(st.tuples(st.integers(0, 9), odds), max_size=3, unique_by=first))
     return BaccaratRules(
         tableau=draw(tableaus()),
         side_wagers=SIDE_WAGERS,
@@ -323,7 +327,7 @@ def variant_rules(draw: st.DrawFn) -> BaccaratRules:
         tie_pays=draw(odds),
         pair_pays=draw(odds),
         b27_pays=draw(odds),
-        b27_totals=tuple(draw(st.lists(st.integers(0, 9), max_size=3))),
+        b27_totals=tuple(draw(st.lists(st.integers(0, 9), max_size=3, unique=True))),
     )
 
 

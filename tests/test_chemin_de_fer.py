@@ -793,8 +793,8 @@ def test_rules_are_data_and_are_checked() -> None:
         ({"player_must_draw_below": 7}, "player_must_draw_below"),
         ({"player_must_stand_from": 9}, "player_must_stand_from"),
         ({"natural_from": 11}, "natural_from"),
-        ({"shoe": {"jokers_per_deck": 2}}, "shoe"),
-        ({"banker_forced_by_tableau": True, "natural_from": 9}, "tableau"),
+        ({"shoe": {"jokers_per_deck": 2}}, "shoe.jokers_per_deck"),
+        ({"banker_forced_by_tableau": True, "natural_from": 9}, "tableau.natural_from"),
     ]
     for data, key in refused:
         with pytest.raises(RulesError, match=f"'{key}'"):

@@ -104,10 +104,10 @@ def test_bad_input_is_refused(args: list[str], message: str) -> None:
 
 def test_a_shoe_too_big_to_shuffle_is_refused_before_any_work(tmp_path: Path) -> None:
     rules = tmp_path / "huge.toml"
-    rules.write_text("[shoe]\ndecks = 700\n")
+    rules.write_text("[shoe]\ndecks = 700\n")  # the rules allow 64 decks (at most 3,840 cards)
     code, _, err = run("simulate", "punto-banco", "--rounds", "10", "--rules", str(rules))
     assert code == 2
-    assert "at most 32,767 cards, not 36,400" in err
+    assert "'shoe.decks': must be a whole number between 1 and 64, not 700" in err
 
 
 def test_a_plot_that_cannot_be_written_is_refused_before_any_work(
@@ -187,3 +187,17 @@ def test_the_exact_column_is_computed_once_per_rules(
     again = json.loads(run(*args)[1])
     assert len(computed) == 3
     assert again["wagers"]["banker"]["exact"] == first["wagers"]["banker"]["exact"]
+
+
+def test_payouts_too_fine_for_64_bit_sums_are_refused_before_any_work(tmp_path: Path) -> None:
+    # five denominators near 1000 multiply to ~10^15 parts of a stake: the squared nets of
+    # a batch would overflow the kernels' 64-bit sums and give a wrong mean silently
+    rules = tmp_path / "fine.toml"
+    rules.write_text(
+        'side_wagers = ["player_pair", "banker_pair", "b27"]\n'
+        'player_pays = "1:997"\nbanker_pays = "1:991"\ntie_pays = "1:983"\n'
+        'pair_pays = "1:977"\nb27_pays = "1:971"\n',
+        encoding="utf-8",
+    )
+    code, _, err = run("simulate", "punto-banco", "--rounds", "1000", "--rules", str(rules))
+    assert code == 2 and err.startswith("error: rules: the payouts' odds need stakes cut into")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -186,3 +188,20 @@ def test_cut_card_sets_the_reshuffle_point_from_the_end() -> None:
     assert ShoeRules(decks=6, jokers_per_deck=0, cut_card=16).reshuffle_after == 296
     with pytest.raises(ValueError, match="cut_card"):
         ShoeRules(decks=1, jokers_per_deck=0, cut_card=52)
+
+
+def test_a_reshuffle_fraction_follows_the_size_of_the_shoe() -> None:
+    shoe = ShoeRules(decks=6, jokers_per_deck=2, reshuffle_fraction=Fraction(3, 4))
+    assert shoe.reshuffle_after == 243
+    assert dataclasses.replace(shoe, decks=1).reshuffle_after == 40  # 3/4 of 54, rounded down
+    assert (
+        ShoeRules(decks=1, jokers_per_deck=0, reshuffle_fraction=Fraction(1, 100)).reshuffle_after
+        == 1
+    )
+
+
+def test_a_cut_card_and_a_reshuffle_fraction_together_are_refused() -> None:
+    with pytest.raises(
+        ValueError, match="reshuffle_fraction: give a cut_card or a reshuffle_fraction"
+    ):
+        ShoeRules(cut_card=16, reshuffle_fraction=Fraction(3, 4))

@@ -54,7 +54,12 @@ def bankroll_file(path: Path) -> Path:
         record, labels = finished_round(
             "Kh 3c Qd 4s 5h", {"banker": Fraction(25, 2)}, game_id="punto-banco"
         )
-        store.save_round(record, labels=labels, person="ANN")  # 19:20 on 12.50: 95/8
+        # 19:20 on 12.50 is 95/8: cardroom paid such payouts exactly before tables had a
+        # money unit, so older files hold fractions of a cent
+        entry = HistoryEntry(
+            "punto-banco", Fraction(95, 8), record.to_dict(), person="ANN", labels=labels
+        )
+        store.save_entries([entry])
         store.save_entries(
             [
                 HistoryEntry("chemin-de-fer", Fraction(20), {"coup": 1}, person="Bob"),

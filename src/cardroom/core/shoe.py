@@ -16,15 +16,23 @@ from __future__ import annotations
 import math
 import secrets
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
 from cardroom.core.cards import Card, CardError, Deck
 from cardroom.core.events import Reshuffled
+from cardroom.core.rules import Between, Ref, brief, check_ranges, read_number
+
+#: the most decks a shoe holds (64 decks of 60 cards are far below the 32,767 cards
+#: the simulation kernels can shuffle)
+MAX_DECKS = 64
+#: the most Jokers a deck holds
+MAX_JOKERS = 8
+_SIZE = Ref("size", "the shoe's {} cards")
 
 
 class ShoeExhausted(RuntimeError):
@@ -70,11 +78,13 @@ class ShoeRules:
 
     ``reshuffle_after`` is a count of dealt cards: once at least that many have
     been dealt, the round in progress is finished and the next one starts from a
-    fresh shuffle.  A ``cut_card`` (cards left behind it) sets the reshuffle point
-    from the end of the shoe instead, whatever its size.  ``burn`` cards are
-    discarded face down after each shuffle; with ``burn_by_first_card`` the first
-    card is turned over and as many more are burnt as it counts (Ace 1 ... Nine 9,
-    tens and pictures 10), the casino baccarat procedure.
+    fresh shuffle.  Two other forms set it and follow the shoe's size: a
+    ``cut_card`` (cards left behind it, counted from the end of the shoe) or a
+    ``reshuffle_fraction`` (the share of the shoe's cards dealt, rounded down); give
+    at most one of them.  ``burn`` cards are discarded face down after each shuffle;
+    with ``burn_by_first_card`` the first card is turned over and as many more are
+    burnt as it counts (Ace 1 ... Nine 9, tens and pictures 10), the casino baccarat
+    procedure.
     """
 
     decks: int = 6
@@ -83,63 +93,103 @@ class ShoeRules:
     burn: int = 0
     cut_card: int | None = None
     burn_by_first_card: bool = False
+    reshuffle_fraction: Fraction | None = field(default=None, metadata={"kind": "share"})
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "decks": Between(1, MAX_DECKS),
+        "jokers_per_deck": Between(0, MAX_JOKERS),
+        "cut_card": Between(0, _SIZE, below=True, note="cards left behind it"),
+        "reshuffle_fraction": Between(0, 1, above=True, note="of the shoe's cards dealt"),
+        "reshuffle_after": Between(
+            1,
+            _SIZE,
+            note='cards dealt before a reshuffle; a reshuffle_fraction such as "3/4" '
+            "follows the shoe's size",
+        ),
+        "burn": Between(0, Ref("reshuffle_after"), below=True),
+    }
+    #: the forms of the reshuffle point, in the order a message names them
+    RESHUFFLE_KEYS: ClassVar[tuple[str, ...]] = (
+        "reshuffle_after",
+        "reshuffle_fraction",
+        "cut_card",
+    )
 
     def __post_init__(self) -> None:
+        if self.cut_card is not None and self.reshuffle_fraction is not None:
+            raise ValueError(
+                "reshuffle_fraction: give a cut_card or a reshuffle_fraction, not both"
+            )
         if self.cut_card is not None:
-            if not 0 <= self.cut_card < self.size:
-                raise ValueError(f"cut_card: must leave 0 to {self.size - 1} cards behind it")
             object.__setattr__(self, "reshuffle_after", self.size - self.cut_card)
-        if self.decks < 1:
-            raise ValueError("decks: a shoe needs at least one deck")
-        if not 0 <= self.jokers_per_deck <= 8:
-            raise ValueError("jokers_per_deck: must be between 0 and 8")
-        if not 1 <= self.reshuffle_after <= self.size:
-            raise ValueError(f"reshuffle_after: must be between 1 and the shoe's {self.size} cards")
-        if not 0 <= self.burn < self.reshuffle_after:
-            raise ValueError("burn: must be at least 0 and below reshuffle_after")
+        elif self.reshuffle_fraction is not None:
+            object.__setattr__(
+                self, "reshuffle_after", _share_of(self.reshuffle_fraction, self.size)
+            )
+        check_ranges(self)  # in the order of RANGES: the shoe, then how it is reshuffled
 
     @property
     def size(self) -> int:
         return self.decks * (52 + self.jokers_per_deck)
 
+    # -- in a rules file ---------------------------------------------------------------
     @staticmethod
     def prepare_toml(default: ShoeRules, data: dict[str, Any]) -> dict[str, Any]:
-        """Let a rules file give the reshuffle point as a fraction of the shoe.
+        """Read the reshuffle point of a rules file in whichever form it is given.
 
-        ``reshuffle_fraction = "3/4"`` (or ``0.75``) becomes ``reshuffle_after``:
-        that fraction of the shoe's cards, rounded down.  A file that changes the
-        shoe's size but names no reshuffle point keeps the default's fraction.
+        ``reshuffle_fraction = "3/4"`` (or ``0.75``) deals that share of the shoe's cards,
+        ``cut_card = 16`` leaves 16 cards behind the cut card, ``reshuffle_after = 243``
+        deals 243 cards (kept as its share of the file's shoe).  Forms given together
+        must agree on the file's shoe.  A file that gives none keeps the default's form,
+        so a change of the shoe's size keeps its cut card or its share.
         """
-        if "reshuffle_after" in data and "cut_card" not in data:
-            data["cut_card"] = None  # an explicit reshuffle point replaces the cut card
-        if "reshuffle_fraction" not in data:
-            if (
-                "reshuffle_after" in data
-                or data.get("cut_card", default.cut_card) is not None
-                or not ({"decks", "jokers_per_deck"} & data.keys())
-            ):
-                return data
-            data["reshuffle_fraction"] = str(Fraction(default.reshuffle_after, default.size))
-        if "reshuffle_after" in data:
-            raise ValueError("reshuffle_fraction: give reshuffle_after or reshuffle_fraction")
-        raw = data.pop("reshuffle_fraction")
-        data["cut_card"] = None
-        try:
-            if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-                raise ValueError
-            fraction = Fraction(str(raw))
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(
-                f'reshuffle_fraction: must be a fraction such as "3/4" or 0.75, not {raw!r}'
-            ) from None
-        if not 0 < fraction <= 1:
-            raise ValueError("reshuffle_fraction: must be above 0 and at most 1")
         decks = data.get("decks", default.decks)
         jokers = data.get("jokers_per_deck", default.jokers_per_deck)
-        if not isinstance(decks, int) or not isinstance(jokers, int):
-            return data  # the type checks on decks/jokers report the problem
-        data["reshuffle_after"] = max(1, math.floor(fraction * decks * (52 + jokers)))
+        size = decks * (52 + jokers) if _whole(decks) and _whole(jokers) else 0
+        if "reshuffle_fraction" in data:
+            data["reshuffle_fraction"] = _share(data["reshuffle_fraction"])
+        elif not ({"reshuffle_after", "cut_card"} & data.keys()):
+            if default.cut_card is None and default.reshuffle_fraction is None:
+                data["reshuffle_fraction"] = Fraction(default.reshuffle_after, default.size)
+            return data
+        if size < 1:
+            return data  # the checks on decks and jokers_per_deck report it
+        dealt: dict[str, int] = {}  # what each form given says, in cards dealt
+        if "reshuffle_fraction" in data:
+            dealt["reshuffle_fraction"] = _share_of(data["reshuffle_fraction"], size)
+        if _whole(data.get("reshuffle_after")):
+            dealt["reshuffle_after"] = data["reshuffle_after"]
+        if _whole(data.get("cut_card")):
+            dealt["cut_card"] = size - data["cut_card"]
+        _agree(data, dealt, size)
+        if "cut_card" in data:  # the cut card sets the reshuffle point
+            data.pop("reshuffle_after", None)
+            data["reshuffle_fraction"] = None
+            return data
+        data["cut_card"] = None
+        count = data.pop("reshuffle_after", None)
+        if "reshuffle_fraction" not in data:
+            if _whole(count) and 1 <= count <= size:
+                data["reshuffle_fraction"] = Fraction(count, size)
+            else:  # refused (or its type reported) as a reshuffle_after
+                data["reshuffle_after"], data["reshuffle_fraction"] = count, None
         return data
+
+    def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Write the reshuffle point in the form that follows the shoe's size, where the
+        count stood: the cut card, or else the share of the shoe dealt, so that a file
+        whose decks alone are edited keeps its cut card or its share."""
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if key == "reshuffle_after":
+                if self.cut_card is not None:
+                    out["cut_card"] = self.cut_card
+                else:
+                    share = self.reshuffle_fraction or Fraction(self.reshuffle_after, self.size)
+                    out["reshuffle_fraction"] = str(share)
+            elif key not in self.RESHUFFLE_KEYS:
+                out[key] = value
+        return out
 
     def cards(self) -> tuple[Card, ...]:
         return Deck.shoe(self.decks, self.jokers_per_deck)
@@ -169,6 +219,46 @@ def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
             raise CardError(
                 f"{card.code} comes {count} times, but the shoe of {decks} holds only {have}"
             )
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _share_of(share: Fraction, size: int) -> int:
+    """The cards dealt before a reshuffle when ``share`` of ``size`` cards are: rounded
+    down, but at least one."""
+    return max(1, math.floor(share * size))
+
+
+def _share(raw: Any) -> Fraction:
+    """A rules file's ``reshuffle_fraction``: above 0 and at most 1."""
+    words = 'must be a fraction such as "3/4" or 0.75, above 0 and at most 1'
+    try:
+        share = read_number(raw, odds_allowed=False)
+    except (ValueError, ArithmeticError):
+        raise ValueError(f"reshuffle_fraction: {words}, not {brief(raw)}") from None
+    if not 0 < share <= 1:
+        raise ValueError(f"reshuffle_fraction: {words}, not {brief(raw)}")
+    return share
+
+
+def _agree(data: dict[str, Any], dealt: dict[str, int], size: int) -> None:
+    """Refuse two forms of the reshuffle point that deal different numbers of cards."""
+    forms = [key for key in ShoeRules.RESHUFFLE_KEYS if key in dealt]
+    for i, first in enumerate(forms):
+        for second in forms[i + 1 :]:
+            if dealt[first] != dealt[second]:
+                said = {key: _written(data[key]) for key in (first, second)}
+                raise ValueError(
+                    f"{first}: {first} = {said[first]} and {second} = {said[second]} disagree "
+                    f"on a shoe of {size} cards (a reshuffle after {dealt[first]} or after "
+                    f"{dealt[second]} cards dealt): give only one of them"
+                )
+
+
+def _written(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, Fraction) else str(value)
 
 
 class _Cards:

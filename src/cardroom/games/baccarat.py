@@ -28,13 +28,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import CardDealt, Decision, Event, Fact, Points, Why
+from cardroom.core.rules import ODDS, Between, check_ranges
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 
 MAIN_WAGERS = ("player", "banker", "tie")
+#: a hand's total, or the value of a card
+TOTAL = Between(0, 9)
 SIDE_WAGERS = ("player_pair", "banker_pair", "b27")
 
 
@@ -65,11 +69,13 @@ class BankerRow:
     banker: int
     draws_on: tuple[int, ...]
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "banker": TOTAL,
+        "draws_on": Between(0, 9, note="values of the player's third card"),
+    }
+
     def __post_init__(self) -> None:
-        if not 0 <= self.banker <= 9:
-            raise ValueError("banker: a total is 0 to 9")
-        if any(not 0 <= v <= 9 for v in self.draws_on):
-            raise ValueError("draws_on: third-card values are 0 to 9")
+        check_ranges(self)
 
 
 #: The standard tableau when the player has drawn: banker total -> values of the
@@ -95,7 +101,14 @@ class Tableau:
     banker_draws_below_when_player_stands: int = 6
     banker: tuple[BankerRow, ...] = STANDARD_TABLEAU
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "natural_from": Between(1, 10, note="10: no naturals"),
+        "player_draws_below": Between(0, 10),
+        "banker_draws_below_when_player_stands": Between(0, 10),
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
         totals = sorted(row.banker for row in self.banker)
         if totals != list(range(self.natural_from)):
             raise ValueError(
@@ -133,6 +146,11 @@ class BankerPay:
     total: int
     pays: Fraction
 
+    RANGES: ClassVar[Mapping[str, Between]] = {"total": TOTAL, "pays": ODDS}
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+
 
 @dataclass(frozen=True)
 class BaccaratRules:
@@ -152,7 +170,21 @@ class BaccaratRules:
     b27_pays: Fraction = Fraction(8)
     b27_totals: tuple[int, ...] = (2, 7)
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "player_pays": ODDS,
+        "banker_pays": ODDS,
+        "tie_pays": ODDS,
+        "pair_pays": ODDS,
+        "b27_pays": ODDS,
+        "b27_totals": TOTAL,
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
+        totals = [special.total for special in self.banker_pays_by_total]
+        twice = [total for i, total in enumerate(totals) if total in totals[:i]]
+        if twice:
+            raise ValueError(f"banker_pays_by_total: the total {twice[0]} is given twice")
         unknown = [w for w in self.side_wagers if w not in SIDE_WAGERS]
         if unknown:
             raise ValueError(

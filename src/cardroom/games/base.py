@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, Self
 from cardroom.core.cards import Card
 from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
 from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, to_unit
+from cardroom.core.rules import Between, Ref, check_ranges, decimal_text
 
 
 class Action(StrEnum):
@@ -106,18 +107,40 @@ class WagerError(ValueError):
     """A wager the table cannot accept; nothing is changed."""
 
 
+#: the largest table limit: a huge number in a rules file is a clear error, not a table
+MAX_LIMIT = Fraction(10**9)
+
+
 @dataclass(frozen=True)
 class TableLimits:
-    """Minimum and maximum stake of each wager, in whole currency units."""
+    """Minimum and maximum stake of each wager, in currency units, and the money unit:
+    the smallest amount the table handles (0.01: cents), of which both limits are whole
+    multiples."""
 
     minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
     maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
+    unit: Fraction = field(default=Fraction(1, 100), metadata={"amount": True})
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "minimum": Between(0, MAX_LIMIT, above=True),
+        "maximum": Between(Ref("minimum", "the minimum {}"), MAX_LIMIT),
+        "unit": Between(0, Ref("minimum", "the minimum {}"), above=True),
+    }
 
     def __post_init__(self) -> None:
-        if self.minimum <= 0:
-            raise ValueError("minimum: must be above 0")
-        if self.maximum < self.minimum:
-            raise ValueError("maximum: must not be below the minimum")
+        check_ranges(self)
+        if (self.unit / CENT).denominator != 1:
+            raise ValueError(
+                f"unit: must be a whole number of cents (the wallet holds cents), "
+                f"not {decimal_text(self.unit)}"
+            )
+        for name in ("minimum", "maximum"):
+            limit: Fraction = getattr(self, name)
+            if (limit / self.unit).denominator != 1:
+                raise ValueError(
+                    f"{name}: must be a whole multiple of the unit {decimal_text(self.unit)}, "
+                    f"not {decimal_text(limit)}"
+                )
 
 
 def check_wagers(
@@ -142,7 +165,7 @@ def check_wagers(
             raise WagerError(
                 f"stake on {wager} is above the table maximum of {format_amount(limits.maximum)}"
             )
-        unit = Fraction(getattr(limits, "unit", CENT))
+        unit = limits.unit
         if (stake / unit).denominator != 1:
             whole = "whole cents" if unit == CENT else f"whole multiples of {format_amount(unit)}"
             raise WagerError(f"stake on {wager}: stakes are in {whole}, not {format_amount(stake)}")

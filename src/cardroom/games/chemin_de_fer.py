@@ -78,7 +78,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -110,12 +110,15 @@ from cardroom.core.events import (
     Staked,
     Why,
 )
-from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, to_unit
+from cardroom.core.money import AmountError, format_amount, parse_amount, to_unit
+from cardroom.core.rules import Between, Ref, check_ranges
 from cardroom.core.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
 from cardroom.games.baccarat import Tableau, baccarat_total, showdown
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
 
 GAME_ID = "chemin-de-fer"
+#: the most seats at a table
+MAX_SEATS = 12
 HANDS = ("player", "banker")
 DEAL_ORDER = ("player", "banker", "player", "banker")
 
@@ -138,7 +141,7 @@ class ChemmyRules:
     table: TableLimits = field(default_factory=TableLimits)
     min_seats: int = 2
     max_seats: int = 8
-    commission: Fraction = Fraction(0)
+    commission: Fraction = field(default=Fraction(0), metadata={"kind": "share"})
     player_must_draw_below: int = 5
     player_must_stand_from: int = 6
     natural_from: int = 8
@@ -151,23 +154,24 @@ class ChemmyRules:
     banker_forced_by_tableau: bool = False
     tableau: Tableau = field(default_factory=Tableau)
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "min_seats": Between(2, MAX_SEATS),
+        "max_seats": Between(Ref("min_seats"), MAX_SEATS),
+        "commission": Between(0, 1, below=True),
+        "natural_from": Between(1, 10, note="10: no naturals"),
+        "player_must_stand_from": Between(0, Ref("natural_from")),
+        "player_must_draw_below": Between(0, Ref("player_must_stand_from")),
+    }
+
     def __post_init__(self) -> None:
         if self.shoe.jokers_per_deck:
-            raise ValueError("shoe: chemin de fer is played without Jokers")
-        if self.min_seats < 2:
-            raise ValueError("min_seats: the game needs at least 2 seats")
-        if self.max_seats < self.min_seats:
-            raise ValueError("max_seats: must not be below min_seats")
-        if not 0 <= self.commission < 1:
-            raise ValueError("commission: must be at least 0 and below 1")
-        if not 1 <= self.natural_from <= 10:
-            raise ValueError("natural_from: must be 1 to 10 (10: no naturals)")
-        if not 0 <= self.player_must_draw_below <= self.player_must_stand_from:
-            raise ValueError("player_must_draw_below: must be 0 to player_must_stand_from")
-        if self.player_must_stand_from > self.natural_from:
-            raise ValueError("player_must_stand_from: must not be above natural_from")
+            raise ValueError("shoe.jokers_per_deck: must be 0: chemin de fer has no Jokers")
+        check_ranges(self)
         if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
-            raise ValueError("tableau: its natural_from must equal natural_from")
+            raise ValueError(
+                f"tableau.natural_from: must equal natural_from ({self.natural_from}) when "
+                f"banker_forced_by_tableau is true, not {self.tableau.natural_from}"
+            )
 
     def is_natural(self, total: int) -> bool:
         return total >= self.natural_from
@@ -396,7 +400,7 @@ class ChemmyGame:
     @property
     def unit(self) -> Fraction:
         """The table's money unit: the banker's winnings are paid in whole units of it."""
-        return Fraction(getattr(self.rules.table, "unit", CENT))
+        return self.rules.table.unit
 
     def _emit(self, event: ChemmyEvent) -> None:
         self.log.append(CoupEvent(self.coup, event))

@@ -35,6 +35,7 @@ from typing import ClassVar
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import Decision, Event, Fact, Why
 from cardroom.core.money import format_amount, format_odds
+from cardroom.core.rules import ODDS, Between, check_ranges
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import (
     Action,
@@ -44,6 +45,7 @@ from cardroom.games.base import (
 )
 from cardroom.games.hands import (
     TARGET,
+    TOTAL_LIMIT,
     FinnishRound,
     Initial27,
     TargetRow,
@@ -85,9 +87,9 @@ class BonusTable:
     eight_nine_ten_mixed: Fraction = Fraction(1, 2)
     eight_nine_ten_suited: Fraction = Fraction(1)
     eight_nine_ten_spades: Fraction = Fraction(2)
-    nines_mixed: Fraction = Fraction(9)
-    nines_suited: Fraction = Fraction(99)
-    nines_vs_dealer_nines: Fraction = Fraction(999)
+    nines_mixed: Fraction = field(default=Fraction(9), metadata={"kind": "multiple"})
+    nines_suited: Fraction = field(default=Fraction(99), metadata={"kind": "multiple"})
+    nines_vs_dealer_nines: Fraction = field(default=Fraction(999), metadata={"kind": "multiple"})
     pair: Fraction = Fraction(1, 5)
     two_pair: Fraction = Fraction(1)
     three_of_a_kind: Fraction = Fraction(2)
@@ -120,6 +122,14 @@ class BonusTable:
         "straight_flush": "Straight flush",
         "five_of_a_kind": "Five of a kind",
     }
+    #: every bonus is odds on the stake up to 1000:1; a flat award up to 10,000 table minimums
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        **dict.fromkeys(LABELS, ODDS),
+        **dict.fromkeys(FLAT, Between(0, 10_000, note="times the table minimum")),
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
 
     def amount(self, key: str, stake: Fraction, table_minimum: Fraction) -> Fraction:
         """What the bonus ``key`` pays on a winning ``stake``."""
@@ -157,7 +167,8 @@ POKER_BONUS: dict[PokerCategory, str] = {
 class Finnish27Rules:
     """Every rule of ``finnish27`` that a variant may change (defaults: the source)."""
 
-    shoe: ShoeRules = field(default_factory=ShoeRules)
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
     player_pays: Fraction = Fraction(1)
     dealer_pays: Fraction = Fraction(4, 5)
@@ -178,7 +189,17 @@ class Finnish27Rules:
     #: push when the dealer is over 27, the player is not and the dealer is as close
     push_dealer_over_as_close: bool = True
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "player_pays": ODDS,
+        "dealer_pays": ODDS,
+        "push_pays": ODDS,
+        "dealer_hits_hard_below": TOTAL_LIMIT,
+        "dealer_hits_soft_below": TOTAL_LIMIT,
+        "player_loses_over": Between(TARGET, 99),
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
         for name in ("equal_initial_27s", "equal_distance"):
             if getattr(self, name) not in ("dealer", "push"):
                 raise ValueError(f'{name}: must be "dealer" or "push"')
@@ -186,8 +207,6 @@ class Finnish27Rules:
             TargetTable(self.player_table).check_covers(initial_totals(self.jokers_make_27))
         except ValueError as err:
             raise ValueError(f"player_table: {err}") from None
-        if self.player_loses_over < TARGET:
-            raise ValueError("player_loses_over: must be at least 27")
 
     @property
     def strategy(self) -> TargetTable:

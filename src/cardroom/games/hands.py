@@ -25,10 +25,17 @@ from typing import ClassVar, Protocol
 
 from cardroom.core.cards import RANKS, Card, Rank
 from cardroom.core.events import CardDealt, Decision, Event, Points, Why
+from cardroom.core.rules import Between, Ref, check_ranges
 from cardroom.games.base import Action, IllegalAction, Round
 
 TARGET = 27
 ACE_BONUS = 13  # a high Ace counts 14 instead of 1
+
+#: a limit a total is compared with ("hits below", "must stand from"): 0 (never hits;
+#: always stands) to 28 (hits through 27; never stands)
+TOTAL_LIMIT = Between(0, TARGET + 1)
+#: a dealer's two-card total (hard 0, two Jokers, to soft 27)
+TWO_CARD_TOTAL = Between(0, TARGET, note="a dealer's two-card total")
 
 
 def card_points(card: Card) -> int:
@@ -147,16 +154,37 @@ class TargetRow:
     soft: int | None = None
     relative: int | None = None
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "low": TWO_CARD_TOTAL,
+        "high": Between(Ref("low"), TARGET, note="a dealer's two-card total"),
+        "hard": TOTAL_LIMIT,
+        "soft": TOTAL_LIMIT,
+        "relative": Between(
+            Ref("lowest_relative", "{}"),
+            Ref("highest_relative", "{}"),
+            note="the dealer's total plus relative is a target, 0 to 28",
+        ),
+    }
+
     def __post_init__(self) -> None:
         if self.dealer not in ("hard", "soft"):
             raise ValueError(f'dealer: must be "hard" or "soft", not {self.dealer!r}')
-        if self.low > self.high:
-            raise ValueError("low: must not be above high")
+        check_ranges(self)
         absolute = self.hard is not None and self.soft is not None
         if absolute == (self.relative is not None) or (
             not absolute and (self.hard is not None or self.soft is not None)
         ):
             raise ValueError("relative: give either both hard and soft targets, or relative")
+
+    @property
+    def lowest_relative(self) -> int:
+        """The least ``relative`` that keeps every target of the row at 0 or more."""
+        return -self.low
+
+    @property
+    def highest_relative(self) -> int:
+        """The most ``relative`` that keeps every target of the row at 28 or less."""
+        return TARGET + 1 - self.high
 
     def applies(self, dealer: Total) -> bool:
         return dealer.soft == (self.dealer == "soft") and self.low <= dealer.value <= self.high

@@ -26,12 +26,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from cardroom.core.events import NO_REASON, Decision, Event, Why
+from cardroom.core.rules import ODDS, Between, Ref, check_ranges
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.games.hands import (
+    TARGET,
+    TOTAL_LIMIT,
     FinnishRound,
     TargetRow,
     TargetTable,
@@ -79,6 +82,18 @@ class ForcedPlay:
     must_stand_hard_from: int = 25
     must_stand_soft_from: int = 27
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "weak_dealer_hard_below": TOTAL_LIMIT,
+        "weak_dealer_soft_below": TOTAL_LIMIT,
+        "must_hit_hard_below": TOTAL_LIMIT,
+        "must_hit_soft_below": TOTAL_LIMIT,
+        "must_stand_hard_from": Between(Ref("must_hit_hard_below"), TARGET + 1),
+        "must_stand_soft_from": Between(Ref("must_hit_soft_below"), TARGET + 1),
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+
     def weak(self, dealer: Total) -> bool:
         """Is the dealer's two-card total in the first ("weak dealer") regime?"""
         limit = self.weak_dealer_soft_below if dealer.soft else self.weak_dealer_hard_below
@@ -116,7 +131,8 @@ class ForcedPlay:
 class TwentyOne2427Rules:
     """Every rule of ``21-24-27`` that a variant may change (defaults: the source)."""
 
-    shoe: ShoeRules = field(default_factory=ShoeRules)
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
     win_pays: Fraction = Fraction(1)
     forced: ForcedPlay = field(default_factory=ForcedPlay)
@@ -129,7 +145,14 @@ class TwentyOne2427Rules:
     #: hands equally close to 27: "push" or "dealer"
     equal_distance: str = "push"
 
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "win_pays": ODDS,
+        "dealer_hits_hard_below": TOTAL_LIMIT,
+        "dealer_hits_soft_below": TOTAL_LIMIT,
+    }
+
     def __post_init__(self) -> None:
+        check_ranges(self)
         if self.both_initial_27s not in ("push", "dealer", "player"):
             raise ValueError('both_initial_27s: must be "push", "dealer" or "player"')
         if self.equal_distance not in ("push", "dealer"):

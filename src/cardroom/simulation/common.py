@@ -59,9 +59,26 @@ def read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
+#: The most rounds a kernel adds up in one batch (the runner's batches are no bigger).
+MAX_BATCH_ROUNDS = 1 << 20
+
+
 def units(values: list[Fraction]) -> int:
-    """The smallest number of parts of a stake in which every value is whole."""
-    return lcm(*(Fraction(v).denominator for v in values))
+    """The smallest number of parts of a stake in which every value is whole.
+
+    A kernel adds a batch's nets and their squares in 64-bit integers of these parts;
+    payouts whose denominators multiply up to parts too fine for that are refused
+    here, before any work, rather than overflowing silently.
+    """
+    unit = lcm(*(Fraction(v).denominator for v in values))
+    largest = max((abs(Fraction(v)) for v in values), default=Fraction(1)) * unit
+    if largest * largest * MAX_BATCH_ROUNDS >= 2**63:
+        raise ValueError(
+            f"rules: the payouts' odds need stakes cut into {unit:,} parts to be counted "
+            "exactly, too fine for the simulator's 64-bit sums; use odds with smaller or "
+            "fewer different denominators"
+        )
+    return unit
 
 
 @dataclass(frozen=True)

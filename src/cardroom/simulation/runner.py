@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardroom.simulation.common import BatchResult, ShoeTables
+from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
 from cardroom.simulation.prng import batch_state
 
 __all__ = [
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 #: rounds per batch (a run's results do not depend on how batches meet workers)
-BATCH_ROUNDS = 1 << 20
+BATCH_ROUNDS = MAX_BATCH_ROUNDS
 
 
 class Kernel(Protocol):
