@@ -51,7 +51,7 @@ from cardroom.core.events import (
 from cardroom.core.rules import RulesError, apply_rules, rules_to_dict, rules_to_toml
 from cardroom.core.shoe import SeededShuffler, Shoe, ShoeRules, StackedShoe
 from cardroom.games.baccarat import Tableau
-from cardroom.games.base import IllegalAction, TableLimits, WagerError
+from cardroom.games.base import IllegalAction, TableLimits, Turn, WagerError
 from cardroom.games.chemin_de_fer import (
     AlwaysDrawAtFive,
     CasinoTableauBanker,
@@ -64,7 +64,6 @@ from cardroom.games.chemin_de_fer import (
     Phase,
     SimpleMoney,
     TableauBot,
-    Turn,
 )
 from cardroom.words import decision_text, explain
 

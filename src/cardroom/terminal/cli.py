@@ -78,7 +78,15 @@ from cardroom.core.shoe import (
 )
 from cardroom.core.textfile import InputLine, TextInputError, read_text_file, text_lines
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
-from cardroom.games.base import PLAYER_SEAT, Action, IllegalAction, Round, WagerError, check_wagers
+from cardroom.games.base import (
+    PLAYER_SEAT,
+    Action,
+    IllegalAction,
+    Round,
+    Turn,
+    WagerError,
+    check_wagers,
+)
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
     ChemmyAction,
@@ -86,7 +94,6 @@ from cardroom.games.chemin_de_fer import (
     ChemmyRules,
     ChemmySession,
     SimpleMoney,
-    Turn,
 )
 from cardroom.table import Table
 from cardroom.terminal import render

@@ -1,86 +1,19 @@
-"""``chemin-de-fer``: baccarat between the seats of a table, with a bank that moves round.
+"""``chemin-de-fer``'s engine: a pure state machine of the table, coup by coup.
 
-The engine (:class:`ChemmyGame`) is a pure state machine: it draws no cards and reads no
-clock.  At every moment it says what it waits for -- a card (:attr:`ChemmyGame.next_card_for`)
-or a seat's decision (:attr:`ChemmyGame.to_act`) -- and takes it through a ``can_x``/``x``
-pair of methods.  A step it cannot take raises :class:`~cardroom.games.base.IllegalAction`
-(wrong moment, wrong seat, not allowed by the rules) or
-:class:`~cardroom.games.base.WagerError` (an amount it cannot accept), and changes nothing.
-Everything that happens is recorded as a :class:`~cardroom.core.events.CoupEvent`.
-
-How cardroom plays the game:
-
-1. **First banker.**  Every seat that can play (its stack reaches the table minimum) draws a
-   card face up.  The highest rank takes the bank, Ace low (Ace 1 ... King 13; the
-   ``ace_high_in_draw`` rule makes the Ace 14).  Seats tied for the highest card draw again,
-   only they.  The draw cards are then discarded.  The draw is coup 0.
-2. **The bank.**  The banker puts up a bank between the table minimum and the smaller of the
-   table maximum and its stack, or passes the bank to the next seat (``banker_may_pass``).
-   After a banker win the suggested bank (:attr:`ChemmyGame.default_bank`) is the whole
-   previous bank plus its net winnings, capped by the table maximum; the banker may put up
-   any other legal amount unless ``keep_whole_bank`` makes the suggestion compulsory.
-3. **Covering.**  In seat order from the seat after the banker (wrapping round), each seat
-   may call *Banco* (cover the whole bank alone: only while nobody has staked this coup and
-   only with a stack that covers it; nobody else stakes then), *stake* an amount between
-   the table minimum and its stack, or *pass*.  A seat whose stack is below the minimum is
-   passed over (a forced pass).  Staking stops once the bank is covered; the part of the
-   last stake beyond what the bank still needed goes back to that seat.  A bank still not
-   covered after every seat plays for the covered amount only; a bank nobody staked against
-   makes no coup, and the banker keeps the bank.
-4. **The hand.**  The seat with the largest stake (after any excess is returned; among equal
-   stakes the first in covering order) holds the player's hand for every punter.  Cards go
-   player, banker, player, banker, face down: each hand is seen by its holder only.  A
-   two-card 8 or 9 (a *natural*) on either side is shown at once and ends the deal.
-   Otherwise the player must draw on 0-4, must stand on 6-7 and chooses at 5 (the engine
-   makes the forced plays itself); then the banker chooses freely, knowing its own total
-   and the player's third card, which is dealt face up (or that the player stood).  Both
-   hands are then shown.
-5. **Settlement.**  The higher total wins; equal totals tie and return every stake.  If the
-   player's side wins the bank pays every stake 1:1; if the banker wins it takes every stake,
-   less the house ``commission`` (a fraction of those winnings, 0 by default).  The money of
-   the table (the stacks plus what the house took) never changes.
-6. **The next bank.**  After a win or a tie (and after a coup with no stakes) the banker keeps
-   the bank; after a loss it goes to the next seat in order whose stack reaches the minimum.
-   When fewer than two seats reach it the game is over.
-
-The people at the table see only what :meth:`ChemmyGame.visible_events` gives them: another
-seat's face-down cards appear without rank or suit, and another hand's draw or stand
-appears as an :class:`~cardroom.core.events.Announcement` (whether it was forced would tell the
-total).
-
-Bots decide through a :class:`ChemmyStrategy`; :class:`TableauBot` (the punto banco tableau
-for the banker, always draw at 5 for the player, :class:`SimpleMoney` for the stakes) is the
-default.  :class:`ChemmySession` deals from a shoe and lets bots act until a person must.
-
-A coup on stacked cards: Ann's King wins the draw, Bob calls "Banco" against her bank of
-20 and his natural 9 beats her 7, so the bank passes to him.
-
->>> from cardroom.core.cards import parse_cards
->>> from cardroom.core.shoe import StackedShoe
->>> game = ChemmyGame(ChemmyRules(), [("Ann", 100), ("Bob", 100)])
->>> shoe = StackedShoe(parse_cards("Ks 2h  9c 4d Jh 3s"))
->>> session = ChemmySession(game, shoe, {}, np.random.default_rng(1))
->>> session.advance() is None, game.banker
-(True, 0)
->>> game.to_act.actions == {ChemmyAction.PUT_BANK, ChemmyAction.PASS_BANK}
-True
->>> [entry.event.kind for entry in game.put_bank(0, 20) + game.banco(1)]
-['bank', 'banco', 'player_hand']
->>> session.advance() is None
-True
->>> [format_amount(stack) for stack in game.stacks], game.banker
-(['80', '120'], 1)
+It draws no cards and reads no clock: :meth:`ChemmyGame.to_move` says what it waits for
+(a card, or a seat's decision with its legal actions and the bounds of its amount), and it
+takes each step through a ``can_x``/``x`` pair of methods or :meth:`ChemmyGame.act`.  A
+step it cannot take raises :class:`~cardroom.games.base.IllegalAction` (wrong moment,
+wrong seat, not allowed) or :class:`~cardroom.games.base.WagerError` (an amount it cannot
+accept) and changes nothing.  See :mod:`cardroom.games.chemin_de_fer` for the rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import ClassVar, Protocol
-
-import numpy as np
 
 from cardroom.core.cards import Card
 from cardroom.core.events import (
@@ -111,110 +44,15 @@ from cardroom.core.events import (
     Why,
 )
 from cardroom.core.money import AmountError, format_amount, parse_amount, to_unit
-from cardroom.core.rules import Between, Ref, check_ranges
-from cardroom.core.shoe import CardSource, ShoeExhausted, ShoeRules, StackedShoe
-from cardroom.games.baccarat import Tableau, baccarat_total, showdown
-from cardroom.games.base import IllegalAction, TableLimits, WagerError
-
-GAME_ID = "chemin-de-fer"
-#: the most seats at a table
-MAX_SEATS = 12
-HANDS = ("player", "banker")
-DEAL_ORDER = ("player", "banker", "player", "banker")
-
-
-# -- rules -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ChemmyRules:
-    """Every rule of ``chemin-de-fer`` a variant may change (defaults: cardroom's game).
-
-    ``player_must_draw_below`` and ``player_must_stand_from`` bound the player's free choice
-    (by default only 5 is free); a two-card total of ``natural_from`` or more is a natural
-    (10: no naturals).  ``commission`` is the house's share of the banker's winnings.  With
-    ``banker_forced_by_tableau`` the banker loses its free choice and draws as ``tableau``
-    says (the casino variant of the game).
-    """
-
-    shoe: ShoeRules = field(
-        default_factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16)
-    )
-    table: TableLimits = field(default_factory=TableLimits)
-    min_seats: int = 2
-    max_seats: int = 8
-    commission: Fraction = field(default=Fraction(0), metadata={"kind": "share"})
-    player_must_draw_below: int = 5
-    player_must_stand_from: int = 6
-    natural_from: int = 8
-    banker_may_pass: bool = True
-    keep_whole_bank: bool = False
-    #: after a tie the banker keeps the bank (the source: only a banker who has won
-    #: keeps the deal, "otherwise it passes on"; many casinos keep it)
-    tie_keeps_bank: bool = False
-    ace_high_in_draw: bool = False
-    banker_forced_by_tableau: bool = False
-    tableau: Tableau = field(default_factory=Tableau)
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "min_seats": Between(2, MAX_SEATS),
-        "max_seats": Between(Ref("min_seats"), MAX_SEATS),
-        "commission": Between(0, 1, below=True),
-        "natural_from": Between(1, 10, note="10: no naturals"),
-        "player_must_stand_from": Between(0, Ref("natural_from")),
-        "player_must_draw_below": Between(0, Ref("player_must_stand_from")),
-    }
-
-    def __post_init__(self) -> None:
-        if self.shoe.jokers_per_deck:
-            raise ValueError("shoe.jokers_per_deck: must be 0: chemin de fer has no Jokers")
-        check_ranges(self)
-        if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
-            raise ValueError(
-                f"tableau.natural_from: must equal natural_from ({self.natural_from}) when "
-                f"banker_forced_by_tableau is true, not {self.tableau.natural_from}"
-            )
-
-    def is_natural(self, total: int) -> bool:
-        return total >= self.natural_from
-
-    def draw_rank(self, card: Card) -> int:
-        """A card's rank in the draw for the bank: Ace 1 (14 with ``ace_high_in_draw``)
-        ... King 13."""
-        number = card.rank.number
-        return 14 if number == 1 and self.ace_high_in_draw else number
-
-    def player_rule(self, total: int) -> tuple[ChemmyAction | None, Why]:
-        """The player's forced play on ``total`` (None: free), and the rule: ``must_draw``,
-        ``must_stand`` or ``may_draw``, with the totals it covers."""
-        draw_below, stand_from = self.player_must_draw_below, self.player_must_stand_from
-        if total < draw_below:
-            return ChemmyAction.DRAW, Why.of("must_draw", low=0, high=draw_below - 1)
-        if total >= stand_from:
-            return ChemmyAction.STAND, Why.of(
-                "must_stand", low=stand_from, high=self.natural_from - 1
-            )
-        return None, Why.of("may_draw", low=draw_below, high=stand_from - 1)
-
-
-def _on_total(rule: Why, total: int) -> Why:
-    """The player's rule with the total it was applied to."""
-    return Why(rule.rule, {**rule.facts, "total": total})
-
-
-def chemmy_rules() -> ChemmyRules:
-    return ChemmyRules()
-
-
-# -- what the game waits for -----------------------------------------------------------------
-class ChemmyAction(StrEnum):
-    """Every decision a seat can be asked for."""
-
-    PUT_BANK = "put_bank"
-    PASS_BANK = "pass_bank"
-    BANCO = "banco"
-    STAKE = "stake"
-    PASS = "pass"
-    DRAW = "draw"
-    STAND = "stand"
+from cardroom.games.baccarat import baccarat_total, showdown
+from cardroom.games.base import CardWanted, IllegalAction, Turn, WagerError
+from cardroom.games.chemin_de_fer.rules import (
+    DEAL_ORDER,
+    GAME_ID,
+    HANDS,
+    ChemmyAction,
+    ChemmyRules,
+)
 
 
 class Phase(StrEnum):
@@ -227,27 +65,9 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class CardWanted:
-    """The next card: for the draw for the bank (``hand`` "draw") or a hand, and how dealt."""
-
-    hand: str
-    seat: int
-    face_up: bool
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A seat asked for a decision: the legal actions, why, and the amounts allowed.
-
-    ``low``/``high`` bound the bank (``put_bank``) or the stake (``stake``).
-    """
-
-    seat: int
-    actions: frozenset[ChemmyAction]
-    why: Why
-    low: Fraction | None = None
-    high: Fraction | None = None
+def _on_total(rule: Why, total: int) -> Why:
+    """The player's rule with the total it was applied to."""
+    return Why(rule.rule, {**rule.facts, "total": total})
 
 
 @dataclass(frozen=True)
@@ -456,9 +276,11 @@ class ChemmyGame:
         if wanted is None:
             raise IllegalAction(f"no card is wanted now: {self._waiting_for()}")
         start = len(self.log)
+        seat = wanted.seat
+        assert seat is not None  # every card of chemin de fer goes to a seat
         if wanted.hand == "draw":
-            self._draw[wanted.seat] = card
-            self._emit(DrawForBank(wanted.seat, card, self._draw_round))
+            self._draw[seat] = card
+            self._emit(DrawForBank(seat, card, self._draw_round))
             if len(self._draw) == len(self._contenders):
                 self._end_draw()
             return self.log[start:]
@@ -466,7 +288,7 @@ class ChemmyGame:
         self.hands[hand].append(card)
         cards = self.hands[hand]
         total = Points(self.total(hand)) if len(cards) >= 2 else None
-        self._emit(HandCard(hand, wanted.seat, card, wanted.face_up, total))
+        self._emit(HandCard(hand, seat, card, wanted.face_up, total))
         dealt = len(self.hands["player"]) + len(self.hands["banker"])
         if dealt < 4:
             self._want(DEAL_ORDER[dealt], face_up=False)
@@ -890,7 +712,7 @@ class ChemmyGame:
             return Turn(self.banker, frozenset({ChemmyAction.DRAW, ChemmyAction.STAND}), why)
         return None
 
-    def legal_actions(self, seat: int) -> frozenset[ChemmyAction]:
+    def legal_actions(self, seat: int) -> frozenset[str]:
         """What ``seat`` may do now (empty when the game does not wait for it)."""
         turn = self.to_act
         return turn.actions if turn is not None and turn.seat == seat else frozenset()
@@ -960,7 +782,7 @@ class ChemmyGame:
             return "the game is over"
         wanted = self.next_card_for
         if wanted is not None:
-            if wanted.hand == "draw":
+            if wanted.hand == "draw" and wanted.seat is not None:
                 return (
                     f"the game waits for {self.names[wanted.seat]}'s card in the draw for the bank"
                 )
@@ -1000,254 +822,3 @@ def _allowed(check: Callable[[], object]) -> bool:
     except (IllegalAction, WagerError):
         return False
     return True
-
-
-# -- bots ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Cover:
-    """A covering decision: ``banco``, ``stake`` (with an amount) or ``pass``."""
-
-    action: ChemmyAction
-    amount: Fraction | None = None
-
-
-class PlayerDrawStrategy(Protocol):
-    """Decides the player's free draw (at 5 under the default rules)."""
-
-    @property
-    def name(self) -> str: ...
-
-    def player_draws(self, total: int, rng: np.random.Generator) -> bool: ...
-
-
-class BankerDrawStrategy(Protocol):
-    """Decides the banker's draw, knowing its total and the player's third card (None: stood)."""
-
-    @property
-    def name(self) -> str: ...
-
-    def banker_draws(
-        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
-    ) -> bool: ...
-
-
-class MoneyPolicy(Protocol):
-    """Decides the bank to put up (None: pass the bank) and how to cover a bank."""
-
-    @property
-    def name(self) -> str: ...
-
-    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None: ...
-
-    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover: ...
-
-
-class ChemmyStrategy(PlayerDrawStrategy, BankerDrawStrategy, MoneyPolicy, Protocol):
-    """Everything a seat decides: a bot."""
-
-
-class AlwaysDrawAtFive:
-    """The player draws whenever the rules leave the choice (at 5 by default)."""
-
-    name = "always-draw-at-5"
-
-    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
-        return True
-
-
-class MixedAtFive:
-    """The player draws at a free total with probability ``draw`` (a mixed strategy)."""
-
-    def __init__(self, draw: Fraction) -> None:
-        if not 0 <= draw <= 1:
-            raise ValueError("draw: a probability is 0 to 1")
-        self.draw = draw
-        self.name = f"draw-at-5-with-{draw}"
-
-    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
-        return bool(rng.random() < self.draw)
-
-
-class CasinoTableauBanker:
-    """The banker draws as the punto banco tableau says (``baccarat.Tableau``)."""
-
-    def __init__(self, tableau: Tableau | None = None) -> None:
-        self.tableau = tableau or Tableau()
-        self.name = "casino-tableau"
-
-    def banker_draws(
-        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
-    ) -> bool:
-        return self.tableau.banker_draws(banker_total, player_third)
-
-
-class SimpleMoney:
-    """A plain money policy, in table minimums.
-
-    - Bank: ``bank_minimums`` minimums, kept inside the legal range (the one legal amount
-      when the rules fix it); it never passes the bank.
-    - Cover: "Banco" when that is allowed and the bank is at most ``banco_share`` of its
-      stack; otherwise a stake of what the bank still needs, at least the minimum, at most
-      ``stake_minimums`` minimums and its stack.
-    """
-
-    def __init__(
-        self,
-        bank_minimums: int = 3,
-        stake_minimums: int = 2,
-        banco_share: Fraction = Fraction(1, 5),
-    ) -> None:
-        self.bank_minimums = bank_minimums
-        self.stake_minimums = stake_minimums
-        self.banco_share = banco_share
-        self.name = "simple-money"
-
-    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None:
-        assert view.low is not None and view.high is not None
-        wanted = self.bank_minimums * view.minimum
-        return min(max(wanted, view.low), view.high)
-
-    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover:
-        if view.can_banco and view.bank is not None and view.bank <= self.banco_share * view.stack:
-            return Cover(ChemmyAction.BANCO)
-        amount = min(max(view.uncovered, view.minimum), self.stake_minimums * view.minimum)
-        amount = min(amount, view.stack)
-        if amount < view.minimum:
-            return Cover(ChemmyAction.PASS)
-        return Cover(ChemmyAction.STAKE, amount)
-
-
-class TableauBot:
-    """The default bot: money by :class:`SimpleMoney`, the player's choice by
-    :class:`AlwaysDrawAtFive`, the banker's by :class:`CasinoTableauBanker`.
-
-    Each part can be swapped for another strategy of the same kind.
-    """
-
-    def __init__(
-        self,
-        money: MoneyPolicy | None = None,
-        player: PlayerDrawStrategy | None = None,
-        banker: BankerDrawStrategy | None = None,
-        name: str = "tableau",
-    ) -> None:
-        self.money: MoneyPolicy = money or SimpleMoney()
-        self.player: PlayerDrawStrategy = player or AlwaysDrawAtFive()
-        self.banker: BankerDrawStrategy = banker or CasinoTableauBanker()
-        self.name = name
-
-    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None:
-        return self.money.choose_bank(view, rng)
-
-    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover:
-        return self.money.choose_cover(view, rng)
-
-    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
-        return self.player.player_draws(total, rng)
-
-    def banker_draws(
-        self, banker_total: int, player_third: Card | None, rng: np.random.Generator
-    ) -> bool:
-        return self.banker.banker_draws(banker_total, player_third, rng)
-
-
-# -- the driver ------------------------------------------------------------------------------
-class ChemmySession:
-    """Runs a game from a card source: deals, reshuffles, and lets the bots act.
-
-    ``bots`` maps seats to strategies; every other seat is a person, whose decisions the
-    caller makes on the game itself (``session.game.stake(...)``) when :meth:`advance`
-    returns their :class:`Turn`.  The shoe is reshuffled at its cut card before a coup's
-    first card, and in mid-coup only if it runs dry (the cards on the table stay out).
-    """
-
-    def __init__(
-        self,
-        game: ChemmyGame,
-        source: CardSource,
-        bots: Mapping[int, ChemmyStrategy],
-        rng: np.random.Generator,
-    ) -> None:
-        for seat in bots:
-            game._check_seat(seat)
-        self.game = game
-        self.source = source
-        self.bots = dict(bots)
-        self.rng = rng
-        self._seen: dict[int | None, int] = {}
-
-    def waiting_for(self) -> Turn | None:
-        """The person's turn the game waits for now (None: a card, a bot, or the game is over)."""
-        turn = self.game.to_act
-        if turn is None or turn.seat in self.bots:
-            return None
-        return turn
-
-    def advance(self) -> Turn | None:
-        """Deal and let bots act until a person must decide (their Turn) or the coup ends (None)."""
-        game = self.game
-        coup = game.coup
-        while not game.is_over and game.coup == coup:
-            if game.next_card_for is not None:
-                self.deal_one()
-                continue
-            turn = game.to_act
-            assert turn is not None
-            bot = self.bots.get(turn.seat)
-            if bot is None:
-                return turn
-            self.bot_acts(bot, turn)
-        return None
-
-    def play_coups(self, count: int) -> int:
-        """Play up to ``count`` coups with bots only; returns how many ended."""
-        played = 0
-        while played < count and not self.game.is_over:
-            if self.advance() is not None:
-                raise IllegalAction("a person must decide: play_coups runs bots only")
-            played += 1
-        return played
-
-    def deal_one(self) -> list[CoupEvent]:
-        """Deal the card the game wants, reshuffling first where the shoe says so."""
-        game, source = self.game, self.source
-        new: list[CoupEvent] = []
-        if game.at_deal_start and source.needs_reshuffle:
-            new += game.record(source.shuffle(source.next_cause))
-        try:
-            card = source.draw()
-        except ShoeExhausted:
-            if isinstance(source, StackedShoe):
-                raise
-            event = source.shuffle("ran_out", in_play=game.cards_in_play())
-            new += game.record(event)
-            card = source.draw()
-        return new + game.deal(card)
-
-    def bot_acts(self, bot: ChemmyStrategy, turn: Turn) -> list[CoupEvent]:
-        """Let ``bot`` make the decision ``turn`` asks for."""
-        game, rng, seat = self.game, self.rng, turn.seat
-        if ChemmyAction.PUT_BANK in turn.actions:
-            amount = bot.choose_bank(game.table_view(seat), rng)
-            if amount is None:
-                return game.pass_bank(seat)
-            return game.put_bank(seat, amount)
-        if ChemmyAction.STAKE in turn.actions:
-            choice = bot.choose_cover(game.table_view(seat), rng)
-            return game.act(seat, choice.action, choice.amount)
-        if game.phase is Phase.PLAYER:
-            draws = bot.player_draws(game.total("player"), rng)
-        else:
-            holding = getattr(bot, "banker_draws_holding", None)
-            if holding is not None:  # a strategy that uses the banker's two cards, not his total
-                draws = bool(holding(tuple(game.hands["banker"]), game.player_third, rng))
-            else:
-                draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
-        return game.draw(seat) if draws else game.stand(seat)
-
-    def new_events(self, seat: int | None) -> list[CoupEvent]:
-        """What ``seat`` (None: an onlooker) may see of what happened since it last asked."""
-        start = self._seen.get(seat, 0)
-        events = self.game.visible_events(seat, start)
-        self._seen[seat] = start + len(events)
-        return events

@@ -1,0 +1,113 @@
+"""``chemin-de-fer``'s rules: every rule a variant may change, and the actions a seat has.
+
+See :mod:`cardroom.games.chemin_de_fer` for the game step by step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import ClassVar
+
+from cardroom.core.cards import Card
+from cardroom.core.events import Why
+from cardroom.core.rules import Between, Ref, check_ranges
+from cardroom.core.shoe import ShoeRules
+from cardroom.games.baccarat import Tableau
+from cardroom.games.base import TableLimits
+
+GAME_ID = "chemin-de-fer"
+#: the most seats at a table
+MAX_SEATS = 12
+HANDS = ("player", "banker")
+DEAL_ORDER = ("player", "banker", "player", "banker")
+
+
+class ChemmyAction(StrEnum):
+    """Every decision a seat can be asked for."""
+
+    PUT_BANK = "put_bank"
+    PASS_BANK = "pass_bank"
+    BANCO = "banco"
+    STAKE = "stake"
+    PASS = "pass"
+    DRAW = "draw"
+    STAND = "stand"
+
+
+# -- rules -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ChemmyRules:
+    """Every rule of ``chemin-de-fer`` a variant may change (defaults: cardroom's game).
+
+    ``player_must_draw_below`` and ``player_must_stand_from`` bound the player's free choice
+    (by default only 5 is free); a two-card total of ``natural_from`` or more is a natural
+    (10: no naturals).  ``commission`` is the house's share of the banker's winnings.  With
+    ``banker_forced_by_tableau`` the banker loses its free choice and draws as ``tableau``
+    says (the casino variant of the game).
+    """
+
+    shoe: ShoeRules = field(
+        default_factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16)
+    )
+    table: TableLimits = field(default_factory=TableLimits)
+    min_seats: int = 2
+    max_seats: int = 8
+    commission: Fraction = field(default=Fraction(0), metadata={"kind": "share"})
+    player_must_draw_below: int = 5
+    player_must_stand_from: int = 6
+    natural_from: int = 8
+    banker_may_pass: bool = True
+    keep_whole_bank: bool = False
+    #: after a tie the banker keeps the bank (the source: only a banker who has won
+    #: keeps the deal, "otherwise it passes on"; many casinos keep it)
+    tie_keeps_bank: bool = False
+    ace_high_in_draw: bool = False
+    banker_forced_by_tableau: bool = False
+    tableau: Tableau = field(default_factory=Tableau)
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "min_seats": Between(2, MAX_SEATS),
+        "max_seats": Between(Ref("min_seats"), MAX_SEATS),
+        "commission": Between(0, 1, below=True),
+        "natural_from": Between(1, 10, note="10: no naturals"),
+        "player_must_stand_from": Between(0, Ref("natural_from")),
+        "player_must_draw_below": Between(0, Ref("player_must_stand_from")),
+    }
+
+    def __post_init__(self) -> None:
+        if self.shoe.jokers_per_deck:
+            raise ValueError("shoe.jokers_per_deck: must be 0: chemin de fer has no Jokers")
+        check_ranges(self)
+        if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
+            raise ValueError(
+                f"tableau.natural_from: must equal natural_from ({self.natural_from}) when "
+                f"banker_forced_by_tableau is true, not {self.tableau.natural_from}"
+            )
+
+    def is_natural(self, total: int) -> bool:
+        return total >= self.natural_from
+
+    def draw_rank(self, card: Card) -> int:
+        """A card's rank in the draw for the bank: Ace 1 (14 with ``ace_high_in_draw``)
+        ... King 13."""
+        number = card.rank.number
+        return 14 if number == 1 and self.ace_high_in_draw else number
+
+    def player_rule(self, total: int) -> tuple[ChemmyAction | None, Why]:
+        """The player's forced play on ``total`` (None: free), and the rule: ``must_draw``,
+        ``must_stand`` or ``may_draw``, with the totals it covers."""
+        draw_below, stand_from = self.player_must_draw_below, self.player_must_stand_from
+        if total < draw_below:
+            return ChemmyAction.DRAW, Why.of("must_draw", low=0, high=draw_below - 1)
+        if total >= stand_from:
+            return ChemmyAction.STAND, Why.of(
+                "must_stand", low=stand_from, high=self.natural_from - 1
+            )
+        return None, Why.of("may_draw", low=draw_below, high=stand_from - 1)
+
+
+def chemmy_rules() -> ChemmyRules:
+    return ChemmyRules()
