@@ -62,7 +62,8 @@ A coup on stacked cards: Ann's King wins the draw, Bob calls "Banco" against her
 
 >>> import numpy as np
 >>> from cardroom.core.cards import parse_cards
->>> >>> from cardroom.core.shoe import StackedShoe
+>>> from cardroom.core.money import format_amount
+>>> from cardroom.core.shoe import StackedShoe
 >>> game = ChemmyGame(ChemmyRules(), [("Ann", 100), ("Bob", 100)])
 >>> shoe = StackedShoe(parse_cards("Ks 2h  9c 4d Jh 3s"))
 >>> session = ChemmySession(game, shoe, {}, np.random.default_rng(1))
