@@ -671,6 +671,47 @@ class Wallet:
             )
             return from_cents(self._audit(conn, seat.account_id, lock=True))
 
+    def open_coup(
+        self, account_id: int, game: str, state: Mapping[str, Any], table_ref: str
+    ) -> int:
+        """A coup a person's seat takes part in, opened ``in_progress`` with its ``state``
+        (no money moves: the stakes are the seat's, at the table); its round id."""
+        state_text = _dump(state, "coup's state")
+        with self.db.write() as conn:
+            self._lock_account(conn, account_id, lock=False)
+            now = _now()
+            round_id = conn.execute(
+                rounds.insert()
+                .values(
+                    account_id=account_id,
+                    game=game,
+                    table_ref=table_ref,
+                    status="in_progress",
+                    created_at=now,
+                    updated_at=now,
+                    state=state_text,
+                )
+                .returning(rounds.c.id)
+            ).scalar_one()
+        return int(round_id)
+
+    def finish_coup(
+        self, round_id: int, record: Mapping[str, Any], seat_id: int, stack: Fraction
+    ) -> None:
+        """Finish a coup with its ``record`` and put the seat's stack at what the coup left
+        it, in one transaction."""
+        cents = _not_negative(stack, "a stack")
+        record_text = _dump(record, "coup's record")
+        with self.db.write() as conn:
+            row = self._lock_round(conn, round_id, "be finished")
+            seat = self._lock_seat(conn, seat_id)
+            if seat.account_id != row.account_id:
+                raise WalletError(f"seat {seat_id} is not the coup's person's")
+            conn.execute(
+                update(seats).where(seats.c.id == seat_id).values(stack=cents, updated_at=_now())
+            )
+            self._close_round(conn, round_id, "finished", record_text)
+
     def seat(self, seat_id: int) -> Seat:
         with self.db.read() as conn:
             row = conn.execute(select(seats).where(seats.c.id == seat_id)).first()

@@ -60,7 +60,9 @@ __all__ = [
     "PlayerChosen",
     "Points",
     "Reshuffled",
+    "SeatLeft",
     "SeatSettled",
+    "SeatTaken",
     "Settled",
     "Staked",
     "Why",
@@ -393,6 +395,27 @@ class Commission:
     kind: ClassVar[str]
 
 
+@_event("seat_taken")
+@dataclass(frozen=True)
+class SeatTaken:
+    """Between coups, ``name`` sat down at an empty seat with a stack of ``stack``."""
+
+    seat: int
+    name: str
+    stack: Fraction
+    kind: ClassVar[str]
+
+
+@_event("seat_left")
+@dataclass(frozen=True)
+class SeatLeft:
+    """Between coups, the seat stood up and took its stack of ``stack`` away."""
+
+    seat: int
+    stack: Fraction
+    kind: ClassVar[str]
+
+
 @_event("game_over")
 @dataclass(frozen=True)
 class GameOver:
@@ -425,6 +448,8 @@ Event = (
     | HandShown
     | SeatSettled
     | Commission
+    | SeatTaken
+    | SeatLeft
     | GameOver
 )
 #: Every event a chemin de fer game writes (today, every event there is).

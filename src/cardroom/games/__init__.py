@@ -16,7 +16,7 @@ from cardroom.games.baccarat import (
     punto_banco_rules,
 )
 from cardroom.games.base import PLAYER_SEAT, Action, Replayable, Round
-from cardroom.games.chemin_de_fer import chemmy_rules
+from cardroom.games.chemin_de_fer import ChemmyGame, chemmy_rules
 from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round, TwentyOne2427Rules
 
@@ -139,6 +139,7 @@ GAMES: dict[str, GameInfo] = {
         hands=("player", "banker"),
         decisions=True,
         kind="seats",
+        resume=lambda rules, start: ChemmyGame.resume(rules, start),
     ),
 }
 

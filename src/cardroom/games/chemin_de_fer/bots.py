@@ -174,6 +174,30 @@ class TableauBot:
         return self.banker.banker_draws(banker_total, player_third, rng)
 
 
+def bot_choice(
+    bot: ChemmyStrategy, game: ChemmyGame, turn: Turn, rng: np.random.Generator
+) -> tuple[str, Fraction | None]:
+    """What ``bot`` decides at ``turn``: an action and its amount (a bank or a stake)."""
+    seat = turn.seat
+    if ChemmyAction.PUT_BANK in turn.actions:
+        amount = bot.choose_bank(game.table_view(seat), rng)
+        if amount is None:
+            return ChemmyAction.PASS_BANK, None
+        return ChemmyAction.PUT_BANK, amount
+    if ChemmyAction.STAKE in turn.actions:
+        choice = bot.choose_cover(game.table_view(seat), rng)
+        return choice.action, choice.amount
+    if game.phase is Phase.PLAYER:
+        draws = bot.player_draws(game.total("player"), rng)
+    else:
+        holding = getattr(bot, "banker_draws_holding", None)
+        if holding is not None:  # a strategy that uses the banker's two cards, not his total
+            draws = bool(holding(tuple(game.hands["banker"]), game.player_third, rng))
+        else:
+            draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
+    return (ChemmyAction.DRAW if draws else ChemmyAction.STAND), None
+
+
 # -- the driver ------------------------------------------------------------------------------
 class ChemmySession:
     """Runs a game from a card source: deals, reshuffles, and lets the bots act.
@@ -249,24 +273,8 @@ class ChemmySession:
 
     def bot_acts(self, bot: ChemmyStrategy, turn: Turn) -> list[CoupEvent]:
         """Let ``bot`` make the decision ``turn`` asks for."""
-        game, rng, seat = self.game, self.rng, turn.seat
-        if ChemmyAction.PUT_BANK in turn.actions:
-            amount = bot.choose_bank(game.table_view(seat), rng)
-            if amount is None:
-                return game.pass_bank(seat)
-            return game.put_bank(seat, amount)
-        if ChemmyAction.STAKE in turn.actions:
-            choice = bot.choose_cover(game.table_view(seat), rng)
-            return game.act(seat, choice.action, choice.amount)
-        if game.phase is Phase.PLAYER:
-            draws = bot.player_draws(game.total("player"), rng)
-        else:
-            holding = getattr(bot, "banker_draws_holding", None)
-            if holding is not None:  # a strategy that uses the banker's two cards, not his total
-                draws = bool(holding(tuple(game.hands["banker"]), game.player_third, rng))
-            else:
-                draws = bot.banker_draws(game.total("banker"), game.player_third, rng)
-        return game.draw(seat) if draws else game.stand(seat)
+        action, amount = bot_choice(bot, self.game, turn, self.rng)
+        return self.game.act(turn.seat, action, amount)
 
     def new_events(self, seat: int | None) -> list[CoupEvent]:
         """What ``seat`` (None: an onlooker) may see of what happened since it last asked."""

@@ -10,10 +10,11 @@ accept) and changes nothing.  See :mod:`cardroom.games.chemin_de_fer` for the ru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 from cardroom.core.cards import Card
 from cardroom.core.events import (
@@ -39,7 +40,9 @@ from cardroom.core.events import (
     PlayerChosen,
     Points,
     Reshuffled,
+    SeatLeft,
     SeatSettled,
+    SeatTaken,
     Staked,
     Why,
 )
@@ -110,7 +113,12 @@ class ChemmyGame:
 
     game = GAME_ID
 
-    def __init__(self, rules: ChemmyRules | None, seats: Sequence[tuple[str, Amount]]) -> None:
+    def __init__(
+        self,
+        rules: ChemmyRules | None,
+        seats: Sequence[tuple[str, Amount]],
+        empty: Iterable[int] = (),
+    ) -> None:
         self.rules = rules or ChemmyRules()
         count = len(seats)
         if not self.rules.min_seats <= count <= self.rules.max_seats:
@@ -138,6 +146,12 @@ class ChemmyGame:
                 f"{format_amount(self.rules.table.minimum)}"
             )
         self.house = Fraction(0)
+        #: a coup set up again to be replayed: the table waits for nothing after it
+        self._only_coup: int | None = None
+        #: seats nobody sits at (their stack is 0): they wait for somebody to take them
+        self._empty: set[int] = set(empty)
+        if any(not 0 <= seat < count or stacks[seat] for seat in self._empty):
+            raise ValueError("seats: an empty seat is a seat of the table with no stack")
         self.log: list[CoupEvent] = []
         self.coup = 0
         self.phase = Phase.DRAW_FOR_BANK
@@ -369,7 +383,11 @@ class ChemmyGame:
         self.bank = value
         self._emit(BankPut(seat, value))
         count = self.seat_count
-        self._order = [(seat + step) % count for step in range(1, count)]
+        self._order = [
+            (seat + step) % count
+            for step in range(1, count)
+            if (seat + step) % count not in self._empty
+        ]
         self._turn = 0
         self.phase = Phase.COVER
         self._advance_cover()
@@ -680,6 +698,129 @@ class ChemmyGame:
         self.coup += 1
         self._reset_coup()
         self.phase = Phase.BANK
+
+    # -- the turn protocol ----------------------------------------------------------------
+    def to_move(self) -> CardWanted | Turn | None:
+        """What the table waits for: a card, a seat's decision, or nothing (the game is
+        over; for a coup set up again by :meth:`resume`, that coup is over)."""
+        if self.is_over or (self._only_coup is not None and self.coup > self._only_coup):
+            return None
+        return self.next_card_for or self.to_act
+
+    @property
+    def between_coups(self) -> bool:
+        """Is the table between coups (the banker has not put up this coup's bank yet)?"""
+        return self.phase is Phase.BANK
+
+    def coup_start(self) -> dict[str, Any]:
+        """What a coup starts from (between coups): enough to set it up again."""
+        if not self.between_coups:
+            raise IllegalAction(f"a coup is under way: {self._waiting_for()}")
+        return {
+            "coup": self.coup,
+            "names": list(self.names),
+            "stacks": list(self._stacks),
+            "empty": sorted(self._empty),
+            "banker": self.banker,
+            "default_bank": self.default_bank,
+        }
+
+    @classmethod
+    def resume(cls, rules: ChemmyRules | None, start: Mapping[str, Any]) -> ChemmyGame:
+        """A table set up again at the start of a coup (:meth:`coup_start`), to replay it."""
+        names = [str(n) for n in start["names"]]
+        stacks = [Fraction(s) for s in start["stacks"]]
+        empty = [int(seat) for seat in start.get("empty", [])]
+        game = cls(rules, list(zip(names, stacks, strict=True)), empty=empty)
+        banker = start["banker"]
+        if not isinstance(banker, int) or not 0 <= banker < game.seat_count:
+            raise ValueError(f"the coup's banker is not a seat: {banker!r}")
+        game.coup = int(start["coup"])
+        game._only_coup = game.coup
+        game.phase = Phase.BANK
+        game.banker = banker
+        default = start.get("default_bank")
+        game.default_bank = None if default is None else Fraction(default)
+        game._contenders = []
+        return game
+
+    def replay_result(
+        self,
+    ) -> tuple[list[ChemmyEvent], str | None, dict[tuple[int, str], Fraction]]:
+        """The first coup's events (as resumed), its outcome, and each seat's net result
+        (its wager: ``bank`` for the banker, ``stake`` for a punter)."""
+        first = self.log[0].coup if self.log else self.coup
+        events = [entry.event for entry in self.log if entry.coup == first]
+        outcome = next((e.outcome for e in events if isinstance(e, Outcome)), None)
+        banker = next((e.seat for e in events if isinstance(e, BankPut)), None)
+        nets = {
+            (e.seat, "bank" if e.seat == banker else "stake"): e.net
+            for e in events
+            if isinstance(e, SeatSettled)
+        }
+        return events, outcome, nets
+
+    # -- seats between coups ---------------------------------------------------------------
+    def can_leave(self, seat: int) -> bool:
+        return _allowed(lambda: self._check_leave(seat))
+
+    def _check_leave(self, seat: int) -> None:
+        self._check_seat(seat)
+        if not self.between_coups and not self.is_over:
+            raise IllegalAction(f"{self.names[seat]} cannot stand up now: a coup is under way")
+        if self._stacks[seat] == 0 and seat in self._empty:
+            raise IllegalAction(f"seat {seat + 1} is empty")
+
+    def leave(self, seat: int) -> list[CoupEvent]:
+        """Between coups, ``seat`` stands up with its stack (the caller pays it out); a
+        banker who leaves passes the bank on."""
+        self._check_leave(seat)
+        start = len(self.log)
+        stack = self._stacks[seat]
+        self._stacks[seat] = Fraction(0)
+        self._empty.add(seat)
+        self._emit(SeatLeft(seat, stack))
+        if not self.is_over and seat == self.banker:
+            if not self._game_over():
+                successor = self._next_seat(seat)
+                self._emit(BankerChosen(successor, Why.of("bank_passed_on", cause="left")))
+                self.banker = successor
+                self.default_bank = None
+        elif not self.is_over:
+            self._game_over()
+        return self.log[start:]
+
+    def can_take_seat(self, seat: int, name: str, stack: Amount) -> bool:
+        return _allowed(lambda: self._check_take_seat(seat, name, stack))
+
+    def _check_take_seat(self, seat: int, name: str, stack: Amount) -> Fraction:
+        self._check_seat(seat)
+        if not self.between_coups:
+            raise IllegalAction("a seat can be taken only between coups")
+        if seat not in self._empty:
+            raise IllegalAction(f"seat {seat + 1} is taken")
+        clean = str(name).strip()
+        if not clean:
+            raise IllegalAction("a seat needs a name")
+        if clean in (n for i, n in enumerate(self.names) if i not in self._empty):
+            raise IllegalAction(f"{clean} is already at the table")
+        return _amount(stack, f"{clean}'s stack")
+
+    def take_seat(self, seat: int, name: str, stack: Amount) -> list[CoupEvent]:
+        """Between coups, ``name`` sits down at the empty ``seat`` with ``stack``."""
+        value = self._check_take_seat(seat, name, stack)
+        start = len(self.log)
+        names = list(self.names)
+        names[seat] = str(name).strip()
+        self.names = tuple(names)
+        self._stacks[seat] = value
+        self._empty.discard(seat)
+        self._emit(SeatTaken(seat, self.names[seat], value))
+        return self.log[start:]
+
+    @property
+    def empty_seats(self) -> tuple[int, ...]:
+        return tuple(sorted(self._empty))
 
     # -- decisions: who, what, why -------------------------------------------------------
     @property

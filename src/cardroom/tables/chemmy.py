@@ -1,0 +1,568 @@
+"""A chemin de fer table: people and bots at the seats, the coups, and the money.
+
+:class:`ChemmyTable` holds what happens between the seats and the engine, with no input,
+output or clock of its own: people sit down with a buy-in from their wallet (and stand
+up with what is left of it), bots play their strategy, and a person who has gone or
+does not answer in time (the caller says so: :meth:`ChemmyTable.play_for`) is played by
+the table's *absent policy*: pass the bank and the stakes, draw or stand as the solved
+game says.
+
+Every coup is saved *in progress* for each person at the table before its first step
+(the state the coup starts from, the shoe's cards from there on, then each decision as
+it is made), and finished with its replayable record and the seat's new stack in one
+transaction.  If the process stops in the middle of a coup, :func:`finish_interrupted_coups`
+(run by the next start) plays the same cards and decisions again, the absent policy for
+the rest, records the coup and brings each person's stack back to the wallet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from cardroom.analysis.chemin_de_fer import equilibrium_bot
+from cardroom.core.cards import Card, parse_cards
+from cardroom.core.events import CoupEvent, GameOver, Outcome, SeatSettled
+from cardroom.core.money import format_amount
+from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
+from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
+from cardroom.games.base import IllegalAction, Turn, WagerError
+from cardroom.games.chemin_de_fer import (
+    GAME_ID,
+    ChemmyAction,
+    ChemmyGame,
+    ChemmyRules,
+    ChemmyStrategy,
+    Cover,
+    TableView,
+    chemmy_rules,
+)
+from cardroom.games.chemin_de_fer.bots import bot_choice
+from cardroom.history import Decided, RoundRecord, WagerResult
+from cardroom.wallet import InsufficientFunds, Wallet
+
+__all__ = [
+    "COUP_STATE_VERSION",
+    "INTERRUPTED_NOTE",
+    "AbsentPolicy",
+    "ChemmyTable",
+    "SeatAtTable",
+    "coup_record",
+    "finish_interrupted_coups",
+]
+
+#: The version of the state a coup in progress is saved with.
+COUP_STATE_VERSION = 1
+
+
+class AbsentPolicy:
+    """What is played for a person who has gone or does not answer in time: no money is
+    put at risk that need not be (the bank is passed where the rules allow it, else the
+    smallest bank is put up; no stake), and the hand is played as the solved game says."""
+
+    name = "absent"
+
+    def __init__(self, hands: ChemmyStrategy) -> None:
+        self.hands = hands
+
+    def choose_bank(self, view: TableView, rng: np.random.Generator) -> Fraction | None:
+        return None if view.can_pass_bank else view.low
+
+    def choose_cover(self, view: TableView, rng: np.random.Generator) -> Cover:
+        return Cover(ChemmyAction.PASS)
+
+    def player_draws(self, total: int, rng: np.random.Generator) -> bool:
+        return self.hands.player_draws(total, rng)
+
+    def banker_draws(self, total: int, player_third: Card | None, rng: np.random.Generator) -> bool:
+        return self.hands.banker_draws(total, player_third, rng)
+
+    def banker_draws_holding(
+        self, cards: tuple[Card, ...], player_third: Card | None, rng: np.random.Generator
+    ) -> bool:
+        holding = getattr(self.hands, "banker_draws_holding", None)
+        if holding is not None:
+            return bool(holding(cards, player_third, rng))
+        total = sum(min(c.rank.number, 10) % 10 for c in cards) % 10
+        return self.hands.banker_draws(total, player_third, rng)
+
+
+@dataclass
+class SeatAtTable:
+    """Who sits at a seat: a person (with their account and wallet seat), a bot, or
+    nobody."""
+
+    name: str
+    kind: str = "empty"
+    account_id: int | None = None
+    wallet_seat: int | None = None
+    bot: ChemmyStrategy | None = None
+    #: a person who has gone: played by the absent policy until the coup ends
+    leaving: bool = False
+
+    @property
+    def is_person(self) -> bool:
+        return self.kind == "person"
+
+
+@dataclass
+class _CoupInProgress:
+    coup: int
+    start: dict[str, Any]
+    shoe: list[list[str]]
+    rounds: dict[int, int] = field(default_factory=dict)  # seat -> wallet round id
+    cards: list[Card] = field(default_factory=list)
+    decisions: list[Decided] = field(default_factory=list)
+    log_start: int = 0
+
+
+class ChemmyTable:
+    """A chemin de fer table of ``seat_count`` seats.
+
+    Seat people (:meth:`sit_person`) and bots (:meth:`sit_bot`), then :meth:`start`: the
+    draw for the bank.  Each call of :meth:`advance` deals and lets bots (and absent
+    people) act until a present person must decide, returning their
+    :class:`~cardroom.games.base.Turn`, or until the coup ends (None); the person's
+    answer goes to :meth:`act`.  ``rng`` drives the bots' mixed choices.
+    """
+
+    def __init__(
+        self,
+        rules: ChemmyRules | None,
+        source: CardSource,
+        wallet: Wallet,
+        rng: np.random.Generator,
+        *,
+        seat_count: int,
+        table_ref: str,
+        absent: ChemmyStrategy | None = None,
+    ) -> None:
+        self.rules = rules or chemmy_rules()
+        if not self.rules.min_seats <= seat_count <= self.rules.max_seats:
+            raise WagerError(
+                f"the table seats {self.rules.min_seats} to {self.rules.max_seats}, "
+                f"not {seat_count}"
+            )
+        self.rules_toml = rules_to_toml(self.rules)
+        self.source = source
+        self.wallet = wallet
+        self.rng = rng
+        self.table_ref = table_ref
+        self.seats = [SeatAtTable(f"Seat {n + 1}") for n in range(seat_count)]
+        self.absent = absent or AbsentPolicy(equilibrium_bot(self.rules))
+        self.game: ChemmyGame | None = None
+        self._stacks: dict[int, Fraction] = {}
+        self._coup: _CoupInProgress | None = None
+        self.records: list[RoundRecord] = []
+
+    # -- seats -----------------------------------------------------------------------------
+    def sit_person(self, seat: int, account_id: int, name: str, buy_in: Fraction) -> None:
+        """``name`` sits at the empty ``seat`` with ``buy_in`` from their wallet (before
+        the game starts or between coups).  :class:`WagerError` changes nothing."""
+        self._check_empty(seat, name)
+        amount = Fraction(buy_in)
+        minimum = self.rules.table.minimum
+        if amount < minimum:
+            raise WagerError(
+                f"a buy-in of {_money(amount)} is below the table minimum of {_money(minimum)}"
+            )
+        game = self.game
+        if game is not None and not game.can_take_seat(seat, name, amount):
+            raise WagerError("a seat can be taken only between coups")
+        try:
+            wallet_seat = self.wallet.buy_in(account_id, amount, self.table_ref)
+        except InsufficientFunds:
+            balance = self.wallet.balance(account_id)
+            raise WagerError(
+                f"a buy-in of {_money(amount)} is more than {name}'s balance of {_money(balance)}"
+            ) from None
+        self.seats[seat] = SeatAtTable(name, "person", account_id, wallet_seat)
+        if game is None:
+            self._stacks[seat] = amount
+        else:
+            game.take_seat(seat, name, amount)
+            self._open_coup()
+
+    def sit_bot(self, seat: int, name: str, stack: Fraction, bot: ChemmyStrategy) -> None:
+        """A bot sits at the empty ``seat`` with ``stack`` (the house's money, not a wallet's)."""
+        self._check_empty(seat, name)
+        self.seats[seat] = SeatAtTable(name, "bot", bot=bot)
+        if self.game is None:
+            self._stacks[seat] = Fraction(stack)
+        else:
+            self.game.take_seat(seat, name, stack)
+
+    def _check_empty(self, seat: int, name: str) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise WagerError(f"there is no seat {seat + 1} (the table has {len(self.seats)})")
+        if self.seats[seat].kind != "empty":
+            raise WagerError(f"seat {seat + 1} is taken by {self.seats[seat].name}")
+        for held in self.seats:
+            if held.kind != "empty" and held.name.casefold() == name.casefold():
+                raise WagerError(f"{held.name} is already at the table")
+
+    def leave(self, seat: int) -> Fraction | None:
+        """The person at ``seat`` goes.  Between coups the seat stands up at once and its
+        stack goes back to the wallet (returned); in a coup the absent policy plays for it
+        until the coup ends, then it stands up (None now)."""
+        person = self.seats[seat]
+        if not person.is_person:
+            raise WagerError(f"seat {seat + 1} has no person to leave")
+        game = self.game
+        if game is not None and not (game.between_coups or game.is_over):
+            person.leaving = True
+            return None
+        return self._stand_up(seat)
+
+    def _stand_up(self, seat: int) -> Fraction:
+        person = self.seats[seat]
+        game = self.game
+        if game is not None and game.can_leave(seat):
+            self._drop_coup_round(seat)
+            game.leave(seat)
+            self._open_coup()
+        assert person.wallet_seat is not None
+        stack = self.wallet.seat(person.wallet_seat).stack
+        self.wallet.cash_out(person.wallet_seat)
+        self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        return stack
+
+    @property
+    def people(self) -> list[int]:
+        return [n for n, s in enumerate(self.seats) if s.is_person]
+
+    # -- the game ----------------------------------------------------------------------------
+    def start(self) -> list[CoupEvent]:
+        """Seat everybody in the engine and play the draw for the bank."""
+        if self.game is not None:
+            raise IllegalAction("the game has started")
+        names = [s.name for s in self.seats]
+        stacks = [self._stacks.get(n, Fraction(0)) for n in range(len(self.seats))]
+        empty = [n for n, held in enumerate(self.seats) if held.kind == "empty"]
+        try:
+            game = ChemmyGame(self.rules, list(zip(names, stacks, strict=True)), empty=empty)
+        except ValueError as err:
+            raise WagerError(str(err).removeprefix("seats: ")) from None
+        self.game = game
+        while game.next_card_for is not None:
+            self._deal()
+        self._open_coup()
+        return list(game.log)
+
+    def advance(self) -> Turn | None:
+        """Deal and let the bots and absent people act until a present person must
+        decide (their Turn) or the coup ends (None); a coup that ends is recorded."""
+        game = self._game()
+        coup = game.coup
+        while not game.is_over and game.coup == coup:
+            if game.next_card_for is not None:
+                self._deal()
+                continue
+            turn = game.to_act
+            assert turn is not None
+            held = self.seats[turn.seat]
+            if held.is_person and not held.leaving:
+                return turn
+            policy = held.bot if held.bot is not None else self.absent
+            action, amount = bot_choice(policy, game, turn, self.rng)
+            self._apply(turn.seat, action, amount, "bot" if held.bot is not None else "default")
+        self._coup_ended()
+        return None
+
+    def waiting_for(self) -> Turn | None:
+        """The present person's turn the table waits for now (None otherwise)."""
+        game = self.game
+        turn = None if game is None else game.to_act
+        if turn is None or not self.seats[turn.seat].is_person or self.seats[turn.seat].leaving:
+            return None
+        return turn
+
+    def act(self, seat: int, action: str, amount: Fraction | None = None) -> list[CoupEvent]:
+        """A person's decision.  Refused (IllegalAction, WagerError: nothing changes)
+        unless the table waits for this seat and the engine allows it."""
+        self._game()
+        turn = self.waiting_for()
+        if turn is None or turn.seat != seat:
+            who = self.seats[seat].name if 0 <= seat < len(self.seats) else f"seat {seat}"
+            raise IllegalAction(f"it is not {who}'s turn")
+        return self._apply(seat, action, amount, "person")
+
+    def play_for(self, seat: int) -> list[CoupEvent]:
+        """The absent policy makes the pending decision of ``seat`` (it did not answer in
+        time)."""
+        game = self._game()
+        turn = self.waiting_for()
+        if turn is None or turn.seat != seat:
+            raise IllegalAction(f"the table does not wait for seat {seat + 1}")
+        action, amount = bot_choice(self.absent, game, turn, self.rng)
+        return self._apply(seat, action, amount, "default")
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[CoupEvent]:
+        """What ``seat`` may see of the game from ``start`` (None: an onlooker)."""
+        game = self.game
+        return [] if game is None else game.visible_events(seat, start)
+
+    # -- inside ------------------------------------------------------------------------------
+    def _game(self) -> ChemmyGame:
+        if self.game is None:
+            raise IllegalAction("the game has not started")
+        return self.game
+
+    def _deal(self) -> None:
+        game = self._game()
+        source = self.source
+        if game.at_deal_start and source.needs_reshuffle:
+            game.record(source.shuffle(source.next_cause))
+        try:
+            card = source.draw()
+        except ShoeExhausted:
+            if isinstance(source, StackedShoe):
+                raise
+            game.record(source.shuffle("ran_out", in_play=game.cards_in_play()))
+            if self._coup is not None:
+                self._coup.shoe.append([c.code for c in _upcoming(source)])
+                self._save_coup()
+            card = source.draw()
+        if self._coup is not None and game.coup == self._coup.coup:
+            self._coup.cards.append(card)
+        game.deal(card)
+
+    def _apply(self, seat: int, action: str, amount: Fraction | None, by: str) -> list[CoupEvent]:
+        game = self._game()
+        coup = self._coup
+        if coup is not None and game.coup == coup.coup:
+            before = list(coup.decisions)
+            coup.decisions.append(Decided(seat, str(action), amount, by))
+            try:
+                events = game.act(seat, action, amount)
+            except (IllegalAction, WagerError):
+                coup.decisions = before
+                raise
+            self._save_coup()
+            return events
+        return game.act(seat, action, amount)
+
+    def _open_coup(self) -> None:
+        """Between coups: save the coming coup in progress for each person at the table."""
+        game = self._game()
+        if game.is_over or not game.between_coups:
+            return
+        if self._coup is not None and self._coup.coup == game.coup:
+            # somebody sat down or stood up before the coup's first step: it starts from here
+            coup = self._coup
+            coup.start = game.coup_start()
+            coup.log_start = len(game.log)
+        else:
+            coup = _CoupInProgress(
+                game.coup,
+                game.coup_start(),
+                [[c.code for c in _upcoming(self.source)]],
+                log_start=len(game.log),
+            )
+            self._coup = coup
+        for seat in self.people:
+            if seat not in coup.rounds and not self.seats[seat].leaving:
+                account = self.seats[seat].account_id
+                assert account is not None
+                coup.rounds[seat] = self.wallet.open_coup(
+                    account, GAME_ID, self._coup_state(seat), self.table_ref
+                )
+        self._save_coup()
+
+    def _coup_state(self, seat: int) -> dict[str, Any]:
+        coup = self._coup
+        assert coup is not None
+        return {
+            "version": COUP_STATE_VERSION,
+            "rules": self.rules_toml,
+            "table": self.table_ref,
+            "seat": seat,
+            "wallet_seat": self.seats[seat].wallet_seat,
+            "start": _start_json(coup.start),
+            "shoe": coup.shoe,
+            "decisions": [
+                {"seat": d.seat, "action": d.action, "amount": _text(d.amount), "by": d.by}
+                for d in coup.decisions
+            ],
+        }
+
+    def _save_coup(self) -> None:
+        coup = self._coup
+        if coup is None:
+            return
+        for seat, round_id in coup.rounds.items():
+            self.wallet.save_state(round_id, self._coup_state(seat))
+
+    def _drop_coup_round(self, seat: int) -> None:
+        """A person who stands up between coups takes no part in the coming coup."""
+        coup = self._coup
+        if coup is not None and seat in coup.rounds:
+            round_id = coup.rounds.pop(seat)
+            self.wallet.void_round(round_id, {"void": "the seat stood up before the coup"})
+
+    def _coup_ended(self) -> None:
+        game = self._game()
+        coup = self._coup
+        if coup is None or game.coup == coup.coup:
+            return
+        record = coup_record(self.rules_toml, coup, game)
+        if record.outcome is not None or any(isinstance(e, GameOver) for e in record.events):
+            self.records.append(record)
+        stacks = game.stacks
+        for seat, round_id in coup.rounds.items():
+            wallet_seat = self.seats[seat].wallet_seat
+            assert wallet_seat is not None
+            self.wallet.finish_coup(round_id, record.to_json(), wallet_seat, stacks[seat])
+        self._coup = None
+        for seat in self.people:
+            if self.seats[seat].leaving:
+                self._stand_up(seat)
+        self._open_coup()
+
+
+def _upcoming(source: CardSource) -> list[Card]:
+    peek = getattr(source, "peek", None)
+    return list(peek(source.remaining)) if peek is not None else []
+
+
+def _money(value: Fraction) -> str:
+    return format_amount(value)
+
+
+def _text(amount: Fraction | None) -> str | None:
+    return None if amount is None else str(amount)
+
+
+def _start_json(start: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        **start,
+        "stacks": [str(s) for s in start["stacks"]],
+        "default_bank": _text(start.get("default_bank")),
+    }
+
+
+def _start_read(data: Mapping[str, Any]) -> dict[str, Any]:
+    default = data.get("default_bank")
+    return {
+        **data,
+        "stacks": [Fraction(s) for s in data["stacks"]],
+        "default_bank": None if default is None else Fraction(default),
+    }
+
+
+def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> RoundRecord:
+    """The record of the coup that has just ended."""
+    entries = [e for e in game.log[coup.log_start :] if e.coup == coup.coup]
+    events = tuple(e.event for e in entries)
+    banker = coup.start.get("banker")
+    wagers = tuple(
+        WagerResult(e.seat, "bank" if e.seat == banker else "stake", e.stake, e.net, e.breakage)
+        for e in events
+        if isinstance(e, SeatSettled)
+    )
+    outcome = next((e.outcome for e in events if isinstance(e, Outcome)), None)
+    return RoundRecord(
+        game=GAME_ID,
+        rules=rules_toml,
+        seats=tuple(coup.start["names"]),
+        cards=tuple(coup.cards),
+        decisions=tuple(coup.decisions),
+        wagers=wagers,
+        outcome=outcome,
+        events=events,
+        start=coup.start,
+    )
+
+
+# -- coups a stopped process left unfinished -------------------------------------------------------
+INTERRUPTED_NOTE = (
+    "cardroom stopped in the middle of this coup; it was finished on the next start with "
+    "the same cards and decisions, every seat's remaining play made by the absent policy"
+)
+
+
+def finish_interrupted_coups(wallet: Wallet, account_id: int) -> list[RoundRecord]:
+    """Finish the coups the account's seats left in progress and bring every stack it
+    left at a table back to the wallet.  Returns the coups' records."""
+    finished: list[RoundRecord] = []
+    for stored in wallet.unfinished_rounds(account_id, GAME_ID):
+        state = stored.state or {}
+        if state.get("version") != COUP_STATE_VERSION:
+            continue
+        try:
+            rules = load_rules_text(chemmy_rules(), str(state["rules"]), "the coup")
+        except (RulesError, KeyError):
+            wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
+            continue
+        record, stacks = _finish_coup(rules, state)
+        seat = int(state["seat"])
+        wallet_seat = state.get("wallet_seat")
+        if isinstance(wallet_seat, int) and wallet.seat(wallet_seat).status == "open":
+            wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[seat])
+        else:
+            wallet.void_round(stored.id, {"void": "the seat was already cashed out"})
+        finished.append(record)
+    for left in wallet.open_seats(account_id):
+        wallet.cash_out(left.id)
+    return finished
+
+
+def _finish_coup(
+    rules: ChemmyRules, state: Mapping[str, Any]
+) -> tuple[RoundRecord, tuple[Fraction, ...]]:
+    start = _start_read(state["start"])
+    game = ChemmyGame.resume(rules, start)
+    segments = [parse_cards(codes) for codes in state.get("shoe", [])]
+    cards: list[Card] = []
+    source: list[Card] = [c for segment in segments for c in segment]
+    made = [
+        Decided(
+            int(d["seat"]),
+            str(d["action"]),
+            None if d.get("amount") is None else Fraction(d["amount"]),
+            str(d.get("by", "person")),
+        )
+        for d in state.get("decisions", [])
+    ]
+    # the same coup the same way on every row: the absent policy's mixed choices are
+    # drawn from a generator seeded by the table and the coup
+    seed = int.from_bytes(
+        hashlib.sha256(f"{state.get('table')}:{start['coup']}".encode()).digest()[:8], "big"
+    )
+    rng = np.random.default_rng(seed)
+    absent = AbsentPolicy(equilibrium_bot(rules))
+    decisions: list[Decided] = []
+    pending = iter(made)
+    coup = start["coup"]
+    while not game.is_over and game.coup == coup:
+        if game.next_card_for is not None:
+            if not source:
+                break
+            card = source.pop(0)
+            cards.append(card)
+            game.deal(card)
+            continue
+        turn = game.to_act
+        assert turn is not None
+        decided = next(pending, None)
+        if decided is not None and decided.seat == turn.seat:
+            try:
+                game.act(decided.seat, decided.action, decided.amount)
+                decisions.append(decided)
+                continue
+            except (IllegalAction, WagerError):
+                pending = iter(())
+        else:
+            pending = iter(())
+        action, amount = bot_choice(absent, game, turn, rng)
+        game.act(turn.seat, action, amount)
+        decisions.append(Decided(turn.seat, str(action), amount, "default"))
+    progress = _CoupInProgress(coup, start, [], cards=cards, decisions=decisions)
+    record = coup_record(rules_to_toml(rules), progress, game)
+    record = RoundRecord(**{**record.__dict__, "notes": (INTERRUPTED_NOTE,)})
+    return record, game.stacks
