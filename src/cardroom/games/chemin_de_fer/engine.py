@@ -244,7 +244,7 @@ class ChemmyGame:
         self._emit(event)
         return self.log[-1:]
 
-    def visible_events(self, seat: int | None, start: int = 0) -> list[CoupEvent]:
+    def visible_events(self, seat: int | None = None, start: int = 0) -> list[CoupEvent]:
         """The record from ``start`` as ``seat`` may see it (None: an onlooker).
 
         One entry per entry of :attr:`log`: face-down cards of a hand ``seat`` does not
