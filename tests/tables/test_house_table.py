@@ -181,3 +181,19 @@ def test_random_rounds_balance_the_books_and_replay(
         rounds = wallet.rounds(t.account_id, limit=10)
         assert len(rounds) == 6
         assert t.balance == 1000 + sum(RoundRecord.from_json(r.record).net() for r in rounds)
+
+
+def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) -> None:
+    from cardroom.tables.house import restore_round
+
+    t = table(wallet, "21-24-27", T21)
+    live = t.place_bets({"player": "10"})
+    t.advance(live)
+    t.act(live, "hit")  # hard 21: free again
+    [stored] = wallet.unfinished_rounds(t.account_id)
+    again_table, again = restore_round(wallet, stored)
+    assert again.to_move() == live.to_move() and again.cards == live.cards
+    assert again.decisions == live.decisions
+    again_table.act(again, "hit")
+    assert again.record is not None and again.record.outcome == "player"
+    assert replay(again.record).same and wallet.balance(t.account_id) == 1010

@@ -54,6 +54,7 @@ __all__ = [
     "HouseTable",
     "default_action",
     "finish_interrupted",
+    "restore_round",
 ]
 
 #: The version of the state an in-progress round is saved with.
@@ -314,6 +315,40 @@ INTERRUPTED_NOTE = (
 )
 
 
+def restore_round(wallet: Wallet, stored: StoredRound) -> tuple[HouseTable, HouseRound]:
+    """A round in progress set up again from what was saved (a server that restarted, a
+    request that finds the round in the database but not in memory): the same cards and
+    decisions, waiting for the next decision exactly where it stopped.  The table deals
+    from the round's saved shoe; nothing is played for the person."""
+    state = stored.state or {}
+    if stored.status != "in_progress" or state.get("version") != STATE_VERSION:
+        raise IllegalAction(f"round {stored.id} is not a house round in progress")
+    game = get_game(stored.game)
+    rules = load_rules_text(game.default_rules(), str(state["rules"]), "the round")
+    stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
+    source = _Segments([parse_cards(codes) for codes in state.get("shoe", [])])
+    table = HouseTable(
+        game,
+        rules,
+        source,
+        wallet,
+        stored.account_id,
+        name=str(state.get("name", "You")),
+        table_ref=stored.table_ref,
+    )
+    live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=state.get("shoe", []))
+    table.advance(live)
+    for made in state.get("decisions", []):
+        step = live.engine.to_move()
+        action = str(made["action"])
+        if not isinstance(step, Turn) or action not in step.actions:
+            break
+        live.decisions.append(Decided(PLAYER_SEAT, action, None, str(made["by"])))
+        live.engine.act(PLAYER_SEAT, action)
+        table.advance(live)
+    return table, live
+
+
 def finish_interrupted(
     wallet: Wallet, account_id: int, game_id: str | None = None
 ) -> list[RoundRecord]:
@@ -325,29 +360,12 @@ def finish_interrupted(
         state = stored.state or {}
         if state.get("version") != STATE_VERSION:
             continue  # not a house round (or from a later cardroom): left as it is
-        game = get_game(stored.game)
         try:
-            rules = load_rules_text(game.default_rules(), str(state["rules"]), "the round")
-        except (RulesError, KeyError):
-            wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
+            table, live = restore_round(wallet, stored)
+        except (RulesError, KeyError, ValueError):
+            wallet.void_round(stored.id, {"void": "the round can no longer be set up again"})
             continue
-        stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
-        segments = [parse_cards(codes) for codes in state.get("shoe", [])]
-        source = _Segments(segments)
-        table = HouseTable(
-            game, rules, source, wallet, account_id, name=str(state.get("name", "You"))
-        )
-        live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=state.get("shoe", []))
         live.notes.append(INTERRUPTED_NOTE)
-        table.advance(live)
-        for made in state.get("decisions", []):
-            step = live.engine.to_move()
-            action = str(made["action"])
-            if not isinstance(step, Turn) or action not in step.actions:
-                break  # a saved decision that does not fit: the default play from here
-            live.decisions.append(Decided(PLAYER_SEAT, action, None, str(made["by"])))
-            live.engine.act(PLAYER_SEAT, action)
-            table.advance(live)
         table.play_default(live)
         if live.record is not None:
             finished.append(live.record)
