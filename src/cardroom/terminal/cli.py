@@ -97,6 +97,7 @@ from cardroom.games.chemin_de_fer import (
 )
 from cardroom.table import Table
 from cardroom.terminal import render
+from cardroom.web.server import ServerError
 from cardroom.words import chemmy_turn_text, decision_text, points_text
 
 #: Exit status of every error a person can cause.
@@ -199,6 +200,7 @@ PERSON_ERRORS: tuple[type[BaseException], ...] = (
     WagerError,
     StorageError,
     TextInputError,
+    ServerError,
 )
 
 
@@ -2561,6 +2563,37 @@ def lab_round(
             f"line {line.number}: the round needs more cards than the {len(cards)} given"
         ) from None
     return round_record(rnd)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, metavar="N", help="The port.")
+    ] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="The database: a SQLAlchemy URL such as postgresql+psycopg://user@host/db "
+            "(default: cardroom.sqlite3 in the user data directory).",
+        ),
+    ] = None,
+    rules_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--rules-dir",
+            metavar="DIR",
+            help="A folder of rules variants (GAME.toml) the tables play instead of the defaults.",
+        ),
+    ] = None,
+) -> None:
+    """Serve the web table: every game in the browser, many people at once."""
+    from cardroom.web.server import run as run_server
+
+    with person_errors():
+        run_server(host=host, port=port, db_url=db, rules_dir=rules_dir)
 
 
 def main() -> None:
