@@ -10,14 +10,12 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from fractions import Fraction
 
-from cardroom.core.money import Ledger
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import GAMES, get_game
 from cardroom.games.base import Action, Round
+from cardroom.games.dealing import Dealer
 from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round
-from cardroom.table import Table
 
 BASIC = TableStrategy()
 
@@ -30,14 +28,13 @@ def decide(rnd: Round) -> Action:
 def bench(game_id: str, rounds: int) -> None:
     game = get_game(game_id)
     rules = game.load_rules()
-    table = Table(game, rules, Shoe(rules.shoe, SeededShuffler(2026)), Ledger(Fraction(10**12)))
+    table = Dealer(game, rules, Shoe(rules.shoe, SeededShuffler(2026)))
     wagers = {w: 10 for w in game.wager_ids}
     outcomes: Counter[str] = Counter()
     net: Counter[str] = Counter()
     start = time.perf_counter()
     for _ in range(rounds):
         rnd = table.play(wagers, decide)
-        table.finish(rnd)
         outcomes[rnd.outcome or "?"] += 1
         for wager, value in rnd.net.items():
             net[wager] += value

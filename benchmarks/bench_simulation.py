@@ -3,7 +3,7 @@
 ``python benchmarks/bench_simulation.py [SCALE [GAME ...]]`` (run on demand; prints figures,
 asserts nothing).  For each game with a kernel: the kernel on every core through
 real seeded shoes (after one short run that loads or compiles it), one core for
-comparison, and the plain engine (``Table.play`` with every wager staked) on one
+comparison, and the plain engine (``Dealer.play`` with every wager staked) on one
 core in the same run.  SCALE multiplies the round counts (default 1).
 """
 
@@ -12,14 +12,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from fractions import Fraction
 
-from cardroom.core.money import Ledger
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game
+from cardroom.games.dealing import Dealer
 from cardroom.games.twentyone_24_27 import TableStrategy
 from cardroom.simulation.runner import run
-from cardroom.table import Table
 
 ROUNDS = {"punto-banco": 200_000_000, "baccarat27": 200_000_000, "finnish27": 50_000_000,
           "21-24-27": 100_000_000, "chemin-de-fer": 200_000_000}  # fmt: skip
@@ -49,7 +47,7 @@ def engine_rate(game_id: str) -> float:
         return chemmy_engine_rate()
     game = get_game(game_id)
     rules = game.load_rules()
-    table = Table(game, rules, Shoe(rules.shoe, SeededShuffler(1)), Ledger(Fraction(10**12)))
+    table = Dealer(game, rules, Shoe(rules.shoe, SeededShuffler(1)))
     stake = rules.table.minimum
     wagers = {w: stake for w in rules.wager_ids} if hasattr(rules, "wager_ids") else None
     if wagers is None:
@@ -57,7 +55,7 @@ def engine_rate(game_id: str) -> float:
     decide = TableStrategy().play if game_id == "21-24-27" else None
     start = time.perf_counter()
     for _ in range(ENGINE_ROUNDS):
-        table.finish(table.play(wagers, decide))
+        table.play(wagers, decide)
     return ENGINE_ROUNDS / (time.perf_counter() - start)
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom.bankroll_file import Storage
-from cardroom.terminal.cli import app, parse_bet
-from tests.test_storage import schema_1_file
+from cardroom.core.money import format_amount
+from cardroom.terminal.cli import app
+from cardroom.terminal.prompts import parse_bet
+from tests.bank import balance, count, nets, stored, wagers
+from tests.storage.legacy_files import schema_1_file
 
 runner = CliRunner()
 
@@ -32,21 +33,6 @@ def run(*args: str, input: str | None = None) -> Result:
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def balance(path: Path) -> Fraction:
-    with Storage(path, create=False) as store:
-        return store.balance()
-
-
-def count(path: Path) -> int:
-    with Storage(path, create=False) as store:
-        return store.count_rounds()
-
-
-def stored(path: Path) -> list[dict[str, Any]]:
-    with Storage(path, create=False) as store:
-        return [r.to_dict() for r in store.rounds(limit=100)]
 
 
 def rounds_json(result: Result) -> list[dict[str, Any]]:
@@ -89,13 +75,13 @@ def test_a_finnish27_round_through_play_and_rounds(bank: Path, tmp_path: Path) -
     assert "Goodbye! Your bankroll is 988" in out
     assert balance(bank) == Fraction(988)
     [saved] = stored(bank)
-    assert saved["balance_before"] == 1000 and saved["balance_after"] == 988
+    assert saved["round_net"] == -12 and saved["status"] == "finished"
 
     lab = run("rounds", "finnish27", input=F27_CARDS + "\n")
     assert lab.exit_code == 0, lab.output
     [line] = rounds_json(lab)
-    assert line["outcome"] == saved["record"]["outcome"] == "dealer"
-    assert line["net"] == saved["record"]["net"] == {"player": -10, "dealer": 8, "push": -10}
+    assert line["outcome"] == saved["outcome"] == "dealer"
+    assert line["net"] == nets(saved) == {"player": -10, "dealer": 8, "push": -10}
     assert line["player"] == ["As", "5h", "9s", "8d"] and line["dealer"] == ["Kd", "6c", "7c"]
     assert line["totals"] == {"player": 23, "dealer": 26}
 
@@ -122,11 +108,11 @@ def test_a_21_24_27_round_with_decisions_through_play_and_rounds(
     lab = run("rounds", "21-24-27", input=T21_CARDS + " Kh Qh\n")
     assert lab.exit_code == 0, lab.output
     [line] = rounds_json(lab)
-    assert line["outcome"] == saved["record"]["outcome"] == "player"
-    assert line["net"] == saved["record"]["net"] == {"player": 10}
+    assert line["outcome"] == saved["outcome"] == "player"
+    assert line["net"] == nets(saved) == {"player": 10}
     played = [
         (e["action"], e["forced"])
-        for e in saved["record"]["events"]
+        for e in saved["events"]
         if e["event"] == "decision" and e["hand"] == "player"
     ]
     lab_decisions = [(d["action"], d["forced"]) for d in line["decisions"] if d["hand"] == "player"]
@@ -150,7 +136,7 @@ def test_standing_by_choice(bank: Path, tmp_path: Path) -> None:
         ("player abc", "'abc' is not a stake for player"),
         ("p 5", "below the table minimum of 10"),
         ("p 2000", "above the table maximum of 1000"),
-        ("p 600 d 600", "more than the bankroll"),
+        ("p 600 d 600", "more than your balance"),
         ("foo 10", "this game has no wager 'foo'"),
         ("p 10 d", "write each bet as a wager and a stake"),
         ("p 10 player 20", "player is named twice"),
@@ -183,7 +169,7 @@ def test_bad_stakes_in_a_one_wager_game(bank: Path) -> None:
 def test_stakes_above_the_bankroll(bank: Path) -> None:
     assert run("bankroll", "--bankroll-file", str(bank), "--set", "25").exit_code == 0
     result = play(bank, "finnish27", "--seed", "1", input="p 20 d 10\nq\n")
-    assert "the stakes (30) are more than the bankroll (25)" in result.stdout
+    assert "the stakes (30) are more than your balance (25)" in result.stdout
     assert balance(bank) == Fraction(25) and count(bank) == 0
 
 
@@ -202,14 +188,9 @@ def test_enter_repeats_the_last_bet_and_rounds_are_saved(bank: Path) -> None:
     assert "Round 3 · bets: dealer 10" in result.stdout
     rounds = stored(bank)
     assert len(rounds) == 3
-    assert all(r["record"]["wagers"] == {"dealer": 10} for r in rounds)
-    chain = [
-        (Fraction(str(r["balance_before"])), Fraction(str(r["balance_after"]))) for r in rounds
-    ]
-    assert chain[0][0] == 1000
-    assert all(a == b for (_, a), (b, _) in pairwise(chain))
-    assert balance(bank) == chain[-1][1]
-    assert f"Goodbye! Your bankroll is {rounds[-1]['balance_after']}" in result.stdout
+    assert all(wagers(r) == {"dealer": 10} for r in rounds)
+    assert balance(bank) == 1000 + sum(r["round_net"] for r in rounds)
+    assert f"Goodbye! Your bankroll is {format_amount(balance(bank))}" in result.stdout
 
 
 def test_end_of_input_at_a_decision_stands_and_saves(bank: Path, tmp_path: Path) -> None:
@@ -236,8 +217,10 @@ def test_a_stacked_shoe_running_out_mid_round_changes_nothing(bank: Path, tmp_pa
     result = play(bank, "finnish27", "--stack", str(stack), input="p 10\n")
     assert result.exit_code == 2
     assert "ran out of cards after 3" in result.stderr
-    assert "cut short and not counted" in result.stderr
-    assert balance(bank) == Fraction(1000) and count(bank) == 0
+    assert "the round is void and its stakes are returned" in result.stderr
+    assert balance(bank) == Fraction(1000)
+    [void] = stored(bank)
+    assert void["status"] == "void" and void["round_net"] == 0
 
 
 def test_a_bankroll_below_the_minimum_offers_only_leaving(bank: Path) -> None:
@@ -265,12 +248,12 @@ def test_history_shows_cards_decisions_and_payouts(bank: Path, tmp_path: Path) -
     assert "Bet on dealer 20: +16 (dealer pays 4:5)" in out
     assert "Bet on player 10: +10" in out
     assert "Dealer wins" in out and "Player wins: dealer busts with 28" in out
-    assert "Bankroll 1000 → 1016 (+16)" in out and "Bankroll 1016 → 1026 (+10)" in out
+    assert "Net +16 (staked 20, paid back 36)" in out and "Net +10 (staked 10, paid back 20)" in out
 
     only = run("history", "--bankroll-file", str(bank), "--game", "21-24-27", "--json")
     [record] = rounds_json(only)
-    assert record["game"] == "21-24-27" and record["balance_after"] == 1026
-    assert record["record"]["net"] == {"player": 10}
+    assert record["game"] == "21-24-27" and record["net"] == "10"
+    assert nets(record["record"]) == {"player": 10}
     last = run("history", "--bankroll-file", str(bank), "--limit", "1")
     assert "21-24-27" in last.stdout and "finnish27" not in last.stdout
 
@@ -282,7 +265,8 @@ def test_a_bankroll_file_from_before_named_bankrolls_still_works(tmp_path: Path)
     assert "Bankroll 1015.50" in shown.stdout and "1 round in the history" in shown.stdout
     assert "Named bankrolls" not in shown.stdout
     listed = run("history", "--bankroll-file", str(old))
-    assert "The only entry" in listed.stdout and "finnish27" in listed.stdout
+    assert "The only round" in listed.stdout and "finnish27" in listed.stdout
+    assert "from an older cardroom" in listed.stdout
     stack = write(tmp_path / "f27.txt", F27_CARDS)
     result = play(old, "finnish27", "--stack", str(stack), input="d 20\n")
     assert "Bankroll 1015.50 → 1031.50 (+16)" in result.stdout
@@ -344,7 +328,7 @@ def test_rounds_with_a_rules_variant_changes_the_payout(tmp_path: Path) -> None:
     standard = rounds_json(run("rounds", "finnish27", input=F27_CARDS))
     variant = rounds_json(run("rounds", "finnish27", "--rules", str(rules), input=F27_CARDS))
     assert standard[0]["net"]["dealer"] == 8
-    assert variant[0]["net"]["dealer"] == "19/2"
+    assert variant[0]["net"]["dealer"] == "9.5"
     assert variant[0]["outcome"] == standard[0]["outcome"] == "dealer"
 
 
@@ -393,7 +377,7 @@ def test_bad_play_options(bank: Path, tmp_path: Path) -> None:
     both = play(bank, "finnish27", "--stack", str(stack), "--seed", "1", input="")
     assert both.exit_code == 2 and "either --seed or --stack" in both.stderr
     not_a_bank = play(write(tmp_path / "x.sqlite3", "hello " * 400), "finnish27", input="")
-    assert not_a_bank.exit_code == 2 and "not a cardroom bankroll file" in not_a_bank.stderr
+    assert not_a_bank.exit_code == 2 and "is not a cardroom database" in not_a_bank.stderr
 
 
 def test_rules_command_prints_a_loadable_variant_file(tmp_path: Path) -> None:

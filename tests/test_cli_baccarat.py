@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cardroom.bankroll_file import Storage
 from cardroom.terminal import render
-from cardroom.terminal.cli import BetError, abbreviation, app, match_wager, parse_bet, wagers_text
+from cardroom.terminal.cli import app
+from cardroom.terminal.prompts import BetError, abbreviation, match_wager, parse_bet, wagers_text
+from tests.bank import balance, count, nets, stored, wagers
 
 runner = CliRunner()
 
@@ -41,21 +42,6 @@ def play(bank: Path, game: str, *extra: str, input: str) -> Result:
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def balance(path: Path) -> Fraction:
-    with Storage(path, create=False) as store:
-        return store.balance()
-
-
-def stored(path: Path) -> list[dict[str, Any]]:
-    with Storage(path, create=False) as store:
-        return [r.to_dict() for r in store.rounds(limit=100)]
-
-
-def count(path: Path) -> int:
-    with Storage(path, create=False) as store:
-        return store.count_rounds()
 
 
 def lab(game: str, *lines: str, rules: Path | None = None) -> list[dict[str, Any]]:
@@ -171,10 +157,11 @@ def test_a_punto_banco_round_through_play_and_rounds(bank: Path, tmp_path: Path)
 
     [saved] = stored(bank)
     [line] = lab("punto-banco", BANKER_7)
-    assert line["outcome"] == saved["record"]["outcome"] == "banker"
-    assert line["net"] == saved["record"]["net"] == {"player": -10, "banker": "19/2", "tie": -10}
+    assert line["outcome"] == saved["outcome"] == "banker"
+    assert line["net"] == {"player": -10, "banker": "9.5", "tie": -10}
+    assert nets(saved) == {"player": -10, "banker": Fraction(19, 2), "tie": -10}
     assert line["player"] == ["Kh", "Qd", "5h"] and line["banker"] == ["3c", "4s"]
-    assert line["totals"] == saved["record"]["summary"]["totals"] == {"player": 5, "banker": 7}
+    assert saved["cards"] == ["Kh", "3c", "Qd", "4s", "5h"]
 
 
 def test_a_baccarat27_round_through_play_and_rounds(bank: Path, tmp_path: Path) -> None:
@@ -192,8 +179,8 @@ def test_a_baccarat27_round_through_play_and_rounds(bank: Path, tmp_path: Path) 
     assert "Bankroll 1000 → 1060 (+60)" in out
     [saved] = stored(bank)
     [line] = lab("baccarat27", BANKER_2)
-    assert line["outcome"] == saved["record"]["outcome"] == "banker"
-    assert line["net"] == saved["record"]["net"]
+    assert line["outcome"] == saved["outcome"] == "banker"
+    assert line["net"] == nets(saved)
     assert line["net"] == {
         "player": -10,
         "banker": 20,
@@ -222,7 +209,7 @@ def test_several_wagers_in_one_baccarat27_round(bank: Path, tmp_path: Path) -> N
     assert "Bet on b27 15: -15 (the banker did not win with 2 or 7)" in out
     assert "Bet on tie 10: -10" in out and "Bet on player 10: -10" in out
     [saved] = stored(bank)
-    net = {w: Fraction(str(v)) for w, v in saved["record"]["net"].items()}
+    net = nets(saved)
     assert net == {
         "banker": 10,
         "player_pair": 220,
@@ -231,8 +218,7 @@ def test_several_wagers_in_one_baccarat27_round(bank: Path, tmp_path: Path) -> N
         "tie": -10,
         "player": -10,
     }
-    start, end = (Fraction(str(saved[k])) for k in ("balance_before", "balance_after"))
-    assert start + sum(net.values()) == end == balance(bank) == 1305
+    assert 1000 + sum(net.values()) == saved["round_net"] + 1000 == balance(bank) == 1305
     assert "Bankroll 1000 → 1305 (+305)" in out
 
 
@@ -244,10 +230,8 @@ def test_enter_repeats_a_several_wager_bet(bank: Path) -> None:
     assert "(Enter = b 10 pp 10 bp 10 b27 10 t 10 again · s beads" in long.stdout
     rounds = stored(bank)
     assert len(rounds) == 4
-    assert all(
-        r["record"]["wagers"] == {"banker": 10, "b27": 10, "player_pair": 10} for r in rounds[:3]
-    )
-    assert balance(bank) == Fraction(str(rounds[-1]["balance_after"]))
+    assert all(wagers(r) == {"banker": 10, "b27": 10, "player_pair": 10} for r in rounds[:3])
+    assert balance(bank) == 1000 + sum(r["round_net"] for r in rounds)
 
 
 # -- bad input: asked again, nothing changes ---------------------------------------------
@@ -258,7 +242,7 @@ def test_enter_repeats_a_several_wager_bet(bank: Path) -> None:
         ("baccarat27", "pp", "write each bet as a wager and a stake"),
         ("baccarat27", "b 5", "stake on banker is below the table minimum of 10"),
         ("baccarat27", "b 10 pp 1001", "stake on player_pair is above the table maximum of 1000"),
-        ("baccarat27", "b 500 p 400 b27 200", "the stakes (1100) are more than the bankroll"),
+        ("baccarat27", "b 500 p 400 b27 200", "the stakes (1100) are more than your balance"),
         ("baccarat27", "bp 10 banker_pair 10", "banker_pair is named twice"),
         ("baccarat27", "b27 lots", "'lots' is not a stake for b27"),
         ("punto-banco", "pp 10", "player_pair is not offered at this table"),
@@ -300,7 +284,7 @@ def test_a_rules_variant_can_offer_pairs_at_punto_banco(bank: Path, tmp_path: Pa
     [line] = lab("punto-banco", PAIRS, rules=rules)
     assert line["net"] == {
         "player": -10,
-        "banker": "19/2",
+        "banker": "9.5",
         "tie": -10,
         "player_pair": 110,
         "banker_pair": 110,
@@ -346,11 +330,13 @@ def test_the_bead_plate_follows_the_shoe_and_starts_again_after_a_reshuffle(
     after_rounds, command = shown[:-1], shown[-1]
     assert len(after_rounds) == count(bank) == 8
     winners = [MARK[m[1][0]] for m in (OUTCOME_LINE.match(line) for line in out.splitlines()) if m]
-    saved = [r["record"] for r in stored(bank)]
+    saved = stored(bank)
     assert winners == [r["outcome"] for r in saved]
     plate: list[str] = []
+    record_shoe = 0
     for i, ((shoe, beads, counts), record) in enumerate(zip(after_rounds, saved, strict=True)):
-        assert shoe == record["shoe"]
+        record_shoe += any(e["event"] == "reshuffled" for e in record["events"])
+        assert shoe == record_shoe
         if i and shoe != after_rounds[i - 1][0]:
             plate = []  # a new shoe: the plate starts again
         plate.append(record["outcome"])
@@ -389,11 +375,10 @@ def test_history_shows_baccarat_rounds(bank: Path, tmp_path: Path) -> None:
     assert "Bet on banker 20: -20 (player won)" in out
     assert "Bet on b27 10: +80 (banker won with 7: B-27 pays 8:1)" in out
     assert "13♥ 12♦ 5♥" in out
-    assert "Bankroll 1000 → 980 (-20)" in out and "Bankroll 980 → 1060 (+80)" in out
+    assert "Net -20 (staked 20, paid back 0)" in out and "Net +80 (staked 10, paid back 90)" in out
     only = run("history", "--bankroll-file", str(bank), "--game", "baccarat27", "--json")
     [record] = [json.loads(line) for line in only.stdout.splitlines()]
-    assert record["record"]["net"] == {"b27": 80}
-    assert record["labels"] == {"player": "5", "banker": "7"}
+    assert nets(record["record"]) == {"b27": 80} and record["net"] == "80"
 
 
 # -- the rounds tool ---------------------------------------------------------------------
@@ -432,7 +417,7 @@ def test_rounds_records_every_offered_wager_at_the_minimum() -> None:
             "banker",
             (0, 3),
             [("player", "hit"), ("banker", "stand")],
-            {"player": -10, "banker": "19/2", "tie": -10},
+            {"player": -10, "banker": "9.5", "tie": -10},
             id="banker-3-stands-on-an-8",
         ),
         pytest.param(
@@ -441,7 +426,7 @@ def test_rounds_records_every_offered_wager_at_the_minimum() -> None:
             "banker",
             (6, 9),
             [("player", "stand"), ("banker", "hit")],
-            {"player": -10, "banker": "19/2", "tie": -10},
+            {"player": -10, "banker": "9.5", "tie": -10},
             id="player-stands-banker-draws",
         ),
         pytest.param(
@@ -459,7 +444,7 @@ def test_rounds_records_every_offered_wager_at_the_minimum() -> None:
             "banker",
             (5, 7),
             [("player", "hit"), ("banker", "stand")],
-            {"player": -10, "banker": "19/2", "tie": -10},
+            {"player": -10, "banker": "9.5", "tie": -10},
             id="punto-banco-banker-19-20",
         ),
         pytest.param(

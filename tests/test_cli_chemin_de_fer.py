@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,16 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner, Result
 
-from cardroom.bankroll_file import Storage
 from cardroom.core.cards import parse_cards
+from cardroom.core.events import CoupEvent, event_from_json, event_to_json
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
-from cardroom.terminal.cli import ChemmyPlay, app
+from cardroom.games.chemin_de_fer.engine import visible
+from cardroom.storage import Database
+from cardroom.terminal.chemmy import ChemmyPlay
+from cardroom.terminal.cli import app
+from cardroom.wallet import Wallet
+from tests.bank import balance, nets, stored
 
 runner = CliRunner()
 
@@ -43,16 +47,6 @@ def play(bank: Path, tmp_path: Path, cards: str, *extra: str, input: str) -> Res
     stack.write_text(cards + "\n", encoding="utf-8")
     args = ["play", "chemin-de-fer", "--bankroll-file", str(bank), "--delay", "0"]
     return runner.invoke(app, [*args, "--stack", str(stack), *extra], input=input)
-
-
-def balance(path: Path, person: str | None = None) -> Fraction:
-    with Storage(path, create=False) as store:
-        return store.balance(person)
-
-
-def stored(path: Path, person: str | None = None) -> list[dict[str, Any]]:
-    with Storage(path, create=False) as store:
-        return [r.to_dict() for r in store.rounds(limit=100, person=person)]
 
 
 def finnish(codes: str) -> list[str]:
@@ -98,18 +92,18 @@ def test_a_coup_as_a_punter_from_stake_to_bankroll(bank: Path, tmp_path: Path) -
     assert "Sylvie (bank): -30 on 30 (the bank pays every stake)" in out
     assert "→ The bank passes to you" in out
     assert "Stacks: You 1020 (bank) · Colette 1010 · Henri 1000 · Sylvie 970" in out
-    assert "Bankroll 1000 → 1020 (+20)" in out
+    assert "Your stack 1000 → 1020 (+20)" in out
     assert "P 1 · B 0 · T 0" in out  # the bead plate
     assert "The stacked shoe has no cards left" in out
     assert "Goodbye! Your bankroll is 1020 (1 coup played; everything is saved)." in out
     assert balance(bank) == 1020
-    [saved] = stored(bank)
-    assert saved["game"] == "chemin-de-fer" and saved["person"] is None
-    assert (saved["balance_before"], saved["balance_after"]) == (1000, 1020)
-    record = saved["record"]
-    assert record["coup"] == 1 and record["seat"] == 0 and record["outcome"] == "player"
-    assert record["net"] == 20 and record["stacks"] == [1020, 1010, 1000, 970]
-    assert saved["labels"] == {"player": "8", "banker": "6"}
+    [record] = stored(bank)
+    assert record["game"] == "chemin-de-fer" and record["round_net"] == 0  # no money moved
+    assert record["start"]["coup"] == 1 and record["outcome"] == "player"
+    assert record["seats"] == ["You", "Colette", "Henri", "Sylvie"]
+    assert nets(record) == {"stake": 20}  # your 20 won 20
+    shown = {e["hand"]: e["total"] for e in record["events"] if e["event"] == "shown"}
+    assert shown == {"player": 8, "banker": 6}
 
 
 def test_a_bots_face_down_cards_never_show_before_the_hands_are_shown(
@@ -137,7 +131,7 @@ def test_your_choice_at_5(bank: Path, tmp_path: Path) -> None:
     assert "Banker wins: banker's 6 beats player's 5" in out
     for card in finnish("Kc 6s"):
         assert card not in before(out, "Sylvie shows the banker's hand")
-    assert "Bankroll 1000 → 980 (-20)" in out
+    assert "Your stack 1000 → 980 (-20)" in out
     assert balance(bank) == 980
 
 
@@ -151,7 +145,7 @@ def test_banco_by_you(bank: Path, tmp_path: Path) -> None:
     assert "You show the player's hand: 9♥ 13♦ = 9" in out
     assert "Player wins: player's natural 9 beats banker's 7" in out
     assert "Draw or stand?" not in out  # a natural ends the deal
-    assert "Bankroll 1000 → 1030 (+30)" in out
+    assert "Your stack 1000 → 1030 (+30)" in out
     assert balance(bank) == 1030
 
 
@@ -187,7 +181,7 @@ def test_a_coup_as_the_banker_with_your_draw(bank: Path, tmp_path: Path) -> None
     assert "Banker wins: banker's 7 beats player's 4" in out
     assert "You (bank): +50 on 50 (the banker collects every stake)" in out
     assert "→ You keep the bank" in out
-    assert "Bankroll 1000 → 1050 (+50)" in out
+    assert "Your stack 1000 → 1050 (+50)" in out
     assert balance(bank) == 1050
 
 
@@ -208,7 +202,7 @@ def test_enter_puts_up_the_suggested_bank_and_a_bank_can_be_passed(
     assert 'Henri calls "Banco!"' in out
     assert "Player wins: player's natural 9 beats banker's 5" in out
     assert balance(bank) == 1010
-    assert [r["record"]["net"] for r in stored(bank)] == [10, 0]
+    assert [sum(nets(r).values(), Fraction(0)) for r in stored(bank)] == [10, 0]
 
 
 # -- bad input and leaving --------------------------------------------------------------------
@@ -241,7 +235,7 @@ def test_q_at_a_cover_prompt_passes_and_the_coup_is_saved(bank: Path, tmp_path: 
     ) in out
     assert "You pass" in out and 'Colette calls "Banco!"' in out
     assert "Player wins: player's 8 beats banker's 6" in out
-    assert "Bankroll 1000 → 1000 (±0)" in out
+    assert "Your stack 1000 → 1000 (±0)" in out
     assert "Goodbye! Your bankroll is 1000 (1 coup played; everything is saved)." in out
     assert balance(bank) == 1000 and len(stored(bank)) == 1
 
@@ -286,15 +280,10 @@ def test_a_seeded_session_keeps_every_bankroll_change(bank: Path) -> None:
     assert result.exit_code == 0, result.output
     rounds = stored(bank)
     assert len(rounds) >= 5
-    chain = [
-        (Fraction(str(r["balance_before"])), Fraction(str(r["balance_after"]))) for r in rounds
-    ]
-    assert chain[0][0] == 1000
-    assert all(after == nxt for (_, after), (nxt, _) in pairwise(chain))
-    nets = sum(Fraction(str(r["record"]["net"])) for r in rounds)
-    assert balance(bank) == 1000 + nets == Fraction(str(rounds[-1]["record"]["stacks"][0]))
+    won = sum((sum(nets(r).values(), Fraction(0)) for r in rounds), Fraction(0))
+    assert balance(bank) == 1000 + won  # the stack came back whole
     beads = re.findall(r"P (\d+) · B (\d+) · T (\d+)", result.stdout)
-    outcomes = [r["record"]["outcome"] for r in rounds if r["record"]["outcome"]]
+    outcomes = [r["outcome"] for r in rounds if r["outcome"]]
     assert sum(map(int, beads[-1])) == len(outcomes)  # one shoe: every coup is on the plate
 
 
@@ -338,20 +327,27 @@ def test_two_people_see_only_their_own_cards(bank: Path, tmp_path: Path) -> None
     assert "Bob shows the banker's hand: 4♣ 2♣ = 6" in rest
     assert not any(card in before(rest, "Ann shows") for card in ann + bob)
     assert "may draw or stand" not in rest and "freely" not in rest
-    assert "Ann's bankroll 1000 → 1100 (+100)" in out
-    assert "Bob's bankroll 1000 → 860 (-140)" in out
+    assert "Ann's stack 1000 → 1100 (+100)" in out
+    assert "Bob's stack 1000 → 860 (-140)" in out
     assert "Goodbye! Bankrolls: Ann 1100 · Bob 860 (1 coup played" in out
     # each person's bankroll and history are their own; the default one is untouched
     assert (balance(bank, "Ann"), balance(bank, "bob"), balance(bank)) == (1100, 860, 1000)
     [ann_coup], [bob_coup] = stored(bank, "Ann"), stored(bank, "Bob")
     assert stored(bank) == []
-    assert ann_coup["person"] == "Ann" and bob_coup["person"] == "Bob"
-    assert (ann_coup["record"]["net"], bob_coup["record"]["net"]) == (100, -140)
-    # each record holds what its person saw: their own cards, the other's as backs
-    ann_seen = hand_cards(ann_coup["record"]["events"])
-    bob_seen = hand_cards(bob_coup["record"]["events"])
+    assert (ann_coup["seat"], bob_coup["seat"]) == (0, 1)
+    assert nets(ann_coup, 0) == {"stake": 100} and nets(bob_coup, 1) == {"bank": -140}
+    # each person's record shows them what they saw: their own cards, the other's as backs
+    ann_seen = hand_cards(seen_by(ann_coup))
+    bob_seen = hand_cards(seen_by(bob_coup))
     assert ann_seen == [("player", "2d"), ("banker", None), ("player", "3d"), ("banker", None)]
     assert bob_seen == [("player", None), ("banker", "4c"), ("player", None), ("banker", "2c")]
+
+
+def seen_by(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A coup's events as the person of the record's seat may see them (as JSON)."""
+    coup = record["start"]["coup"]
+    entries = [CoupEvent(coup, event_from_json(e)) for e in record["events"]]
+    return [event_to_json(entry.event) for entry in visible(entries, record["seat"])]
 
 
 def hand_cards(events: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
@@ -393,28 +389,28 @@ def test_history_shows_each_persons_coups_as_they_saw_them(bank: Path, tmp_path:
     mine = runner.invoke(app, ["history", "--bankroll-file", str(bank)])
     assert mine.exit_code == 0, mine.output
     out = mine.stdout
-    assert "The only entry" in out
+    assert "The only round" in out
     assert "chemin-de-fer" in out and "coup 1 · You, seat 1" in out
-    assert "Sylvie draws 13♠ for the bank" in out  # the draw, with the first coup
     assert "Player (You)      1♥ 2♦  3" in out
     assert "Banker (Sylvie)   [?] [?]" in out
     for card in finnish("Kc 6s"):
         assert card not in before(out, "Sylvie shows the banker's hand")
     assert "Sylvie shows the banker's hand: 13♣ 6♠ = 6" in out
     assert "You: +20 on 20 (the bank pays 1:1)" in out
-    assert "Bankroll 1000 → 1020 (+20)" in out
+    assert "Your net on the coup: +20" in out
 
     anns = runner.invoke(app, ["history", "--bankroll-file", str(bank), "--person", "ann"])
     out = anns.stdout
-    assert "Ann's only entry" in out and "coup 1 · Ann, seat 1" in out
+    assert "Ann's only round" in out and "coup 1 · Ann, seat 1" in out
     assert "Player (Ann)      2♦ 3♦  5" in out and "Banker (Bob)      [?] [?]" in out
     assert "Player draws on 5 (may draw or stand on 5)" in out
-    assert "Bankroll 1000 → 1100 (+100)" in out
+    assert "Ann's net on the coup: +100" in out
     as_json = runner.invoke(
         app, ["history", "--bankroll-file", str(bank), "--person", "Bob", "--json"]
     )
     [line] = [json.loads(text) for text in as_json.stdout.splitlines()]
-    assert line["person"] == "Bob" and line["balance_after"] == 860
+    assert line["game"] == "chemin-de-fer" and line["status"] == "finished"
+    assert nets(line["record"], 1) == {"bank": -140}
 
     shown = runner.invoke(app, ["bankroll", "--bankroll-file", str(bank)])
     assert "Bankroll 1020" in shown.stdout
@@ -467,14 +463,15 @@ def test_seats_and_people_are_for_chemin_de_fer_only(bank: Path) -> None:
     args = ["play", "finnish27", "--bankroll-file", str(bank), "--seats", "3"]
     result = runner.invoke(app, args, input="")
     assert result.exit_code == 2
-    assert "--seats and --people are for chemin-de-fer, not finnish27" in result.stderr
+    assert "--seats, --people and --buy-in are for chemin-de-fer, not finnish27" in result.stderr
 
 
 def test_a_stacked_shoe_running_out_mid_coup_changes_nothing(bank: Path, tmp_path: Path) -> None:
     result = play(bank, tmp_path, f"{SYLVIE_BANKS}  Ah Kc", input="20\n")
     assert result.exit_code == 2
-    assert "in the middle of a coup: the coup is cut short and not counted" in result.stderr
-    assert balance(bank) == 1000 and stored(bank) == []
+    assert "in the middle of a coup: the coup is void" in result.stderr
+    [void] = stored(bank)
+    assert balance(bank) == 1000 and void["status"] == "void"
 
 
 # -- rules variants, the shoe, leaving at odd moments ------------------------------------------
@@ -528,8 +525,8 @@ def test_the_shoe_is_reshuffled_at_the_cut_card_and_the_bead_plate_starts_again(
     assert "⟳ The shoe is reshuffled (the cut card came out; shoe 2)" in out
     assert "cut card out: the next coup starts a new shoe" in out
     assert "Bead plate · shoe 2" in out
-    shoes = [r["record"]["shoe"] for r in stored(bank)]
-    assert shoes[0] == 1 and shoes[-1] >= 2 and shoes == sorted(shoes)
+    reshuffled = [any(e["event"] == "reshuffled" for e in r["events"]) for r in stored(bank)]
+    assert not reshuffled[0] and any(reshuffled)  # the coup at the cut card: a new shoe
 
 
 def test_a_person_who_has_lost_their_stack_leaves_the_table(bank: Path, tmp_path: Path) -> None:
@@ -537,7 +534,7 @@ def test_a_person_who_has_lost_their_stack_leaves_the_table(bank: Path, tmp_path
     result = play(bank, tmp_path, f"{SYLVIE_BANKS}  2s Kc 3d 6s  2c 3c", input="20\ns\n")
     assert result.exit_code == 0, result.output
     assert "Seats: 1 You (bankroll 20)" in result.stdout
-    assert "Bankroll 20 → 0 (-20)" in result.stdout
+    assert "Your stack 20 → 0 (-20)" in result.stdout
     assert "The session ends: your stack is below the table minimum of 10." in result.stdout
     assert balance(bank) == 0
 
@@ -551,7 +548,7 @@ def test_one_named_person_plays_with_their_own_bankroll(bank: Path, tmp_path: Pa
     assert "Seats: 1 Ann (bankroll 1000)" in out
     assert "Ann, cover (banco" in out and "Ann holds the player's hand" in out
     assert "Pass the terminal" not in out and CLEARED not in out  # alone: nothing to hide
-    assert "Ann's bankroll 1000 → 1020 (+20)" in out
+    assert "Ann's stack 1000 → 1020 (+20)" in out
     assert "Goodbye! Ann's bankroll is 1020" in out
     assert (balance(bank, "Ann"), balance(bank)) == (1020, 1000)
 
@@ -565,13 +562,14 @@ def test_ctrl_c_at_a_prompt_finishes_the_coup(bank: Path) -> None:
     game = get_game("chemin-de-fer")
     console = Console(record=True, width=100)
     shoe = StackedShoe(parse_cards(f"{SYLVIE_BANKS}  2s Kc 3d 6s"))
-    with Storage(bank) as store:
+    with Database.open(path=bank) as db:
         session = ChemmyPlay(
             console,
             game,
             game.default_rules(),
             shoe,
-            store,
+            Wallet(db),
+            bank,
             ["You"],
             4,
             np.random.default_rng(0),

@@ -14,8 +14,10 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from cardroom.bankroll_file import Storage
+from cardroom.storage import Database
 from cardroom.terminal.cli import app
+from cardroom.wallet import Wallet
+from tests.bank import balance, count, rounds_of
 
 runner = CliRunner()
 #: punto banco: player 9h Kc and banker 9d Ks, naturals 9: a tie
@@ -168,7 +170,8 @@ def test_rounds_with_chosen_stakes() -> None:
     result = run("rounds", "punto-banco", "--stakes", "b=10.50,player=20", input=line)
     assert result.exit_code == 0, result.output
     [record] = records(result)
-    assert record["net"] == {"banker": "399/40", "player": -20} or record["net"]["player"] == -20
+    # 19:20 on 10.50 is 9.975: the table pays 9.97, rounded down to its unit of 0.01
+    assert record["net"] == {"banker": "9.97", "player": -20}
     for stakes, fragment in (
         ("x=10", "--stakes: this game has no wager 'x'"),
         ("b=5", "below the table minimum"),
@@ -201,8 +204,7 @@ def test_stakes_are_plain_decimals_only(typed: str, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "is not a stake" in result.stdout and "Round 1" not in result.stdout
-    with Storage(bank, create=False) as store:
-        assert store.balance() == 1000 and store.count_rounds() == 0
+    assert balance(bank) == 1000 and count(bank) == 0
 
 
 def test_q_at_a_decision_stands_finishes_and_saves(tmp_path: Path) -> None:
@@ -214,25 +216,29 @@ def test_q_at_a_decision_stands_finishes_and_saves(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Hit or stand? (h hit · s stand · ? help · q leave)" in result.stdout
     assert "You leave: you stand, the round is finished and saved" in result.stdout
-    with Storage(bank, create=False) as store:
-        [saved] = store.rounds()
-        assert saved.net == -10 and store.balance() == 990
+    [saved] = rounds_of(bank)
+    assert saved.net == -10 and balance(bank) == 990
 
 
 # -- bankroll and history ------------------------------------------------------------------------
-def test_setting_the_bankroll_is_in_the_history_which_adds_up(tmp_path: Path) -> None:
+def test_setting_the_bankroll_is_a_movement_of_the_ledger_which_adds_up(tmp_path: Path) -> None:
     bank = tmp_path / "b.sqlite3"
     stack = tmp_path / "s.txt"
     stack.write_text("As Kd 5h 6c 9s 8d 7c\n", encoding="utf-8")
     play = ["play", "finnish27", "--bankroll-file", str(bank), "--delay", "0"]
     assert run(*play, "--stack", str(stack), input="d 10\n").exit_code == 0
-    assert run("bankroll", "--bankroll-file", str(bank), "--set", "250.50").exit_code == 0
-    listed = run("history", "--bankroll-file", str(bank))
-    assert "set (cardroom bankroll --set)" in listed.stdout
-    assert "Bankroll 1008 → 250.50 (-757.50)" in listed.stdout
-    with Storage(bank, create=False) as store:
-        entries = store.rounds(limit=10)
-        assert 1000 + sum(e.net for e in entries) == store.balance() == Fraction(501, 2)
+    changed = run("bankroll", "--bankroll-file", str(bank), "--set", "250.50", "--ledger", "10")
+    assert changed.exit_code == 0, changed.output
+    assert "Bankroll 1008 → 250.50" in changed.stdout
+    assert "withdrawal" in changed.stdout and "-757.50" in changed.stdout
+    with Database.open(path=bank) as db:
+        wallet = Wallet(db)
+        account = wallet.account("You")
+        assert account is not None
+        rows = wallet.ledger(account.id)
+        assert rows[0].kind == "withdrawal" and rows[0].memo == "set by cardroom bankroll --set"
+        assert sum(r.amount for r in rows) == account.balance == Fraction(501, 2)
+        wallet.audit(account.id)
     shown = run("bankroll", "--bankroll-file", str(bank))
     assert "1 round in the history" in shown.stdout
 

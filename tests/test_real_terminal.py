@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.bankroll_file import Storage
+from tests.bank import balance, nets, stored, wagers
 from tests.processes import PATIENCE, Process, cardroom_command
 
 # 21-24-27: player 9s 8h (hard 17) against dealer 5d 9c (hard 14) is a free choice; a player
@@ -32,8 +32,7 @@ CHEMMY_CARDS = "2h 3h 4h Ks  2s Kc 3d 6s 4c 4d 7h 8h"
 
 
 def saved(bank: Path) -> list[dict[str, Any]]:
-    with Storage(bank, create=False) as store:
-        return [r.record for r in store.rounds(limit=10)]
+    return stored(bank)
 
 
 def stacked(tmp_path: Path, cards: str) -> Path:
@@ -62,9 +61,8 @@ def test_a_signal_at_a_decision_stands_and_saves_the_round(
     [record] = saved(bank)
     decisions = [e for e in record["events"] if e["event"] == "decision"]
     assert (decisions[0]["action"], decisions[0]["forced"]) == ("stand", False)
-    assert record["outcome"] == "dealer" and record["net"] == {"player": -10}
-    with Storage(bank, create=False) as store:
-        assert store.balance() == Fraction(990)
+    assert record["outcome"] == "dealer" and nets(record) == {"player": -10}
+    assert balance(bank) == Fraction(990)
     if signum == signal.SIGTERM:
         assert "Terminated: you stand, the round is finished and saved" in process.text
 
@@ -84,12 +82,12 @@ def test_a_signal_at_a_chemin_de_fer_draw_stands_and_saves_the_coup(
     status = process.finish()
     assert status == 128 + signum
     [record] = saved(bank)
-    assert record["coup"] == 1
+    assert record["start"]["coup"] == 1
     stood = [e for e in record["events"] if e["event"] == "decision" and e["hand"] == "player"]
     assert stood and stood[0]["action"] == "stand"
-    with Storage(bank, create=False) as store:
-        assert store.balance() == Fraction(1000) + Fraction(str(record["net"]))
-        assert store.balance() != 1000  # the stake was at risk and settled
+    net = sum(nets(record, seat=0).values(), Fraction(0))
+    assert balance(bank) == Fraction(1000) + net  # the stack was cashed out
+    assert net != 0  # the stake was at risk and settled
 
 
 def test_arrow_keys_edit_the_line_at_a_prompt_in_a_terminal(tmp_path: Path) -> None:
@@ -125,6 +123,5 @@ def test_arrow_keys_edit_the_line_at_a_prompt_in_a_terminal(tmp_path: Path) -> N
         child.wait(timeout=PATIENCE)
         os.close(leader)
     assert b"Round 1 " in seen
-    with Storage(bank, create=False) as store:
-        [saved] = store.rounds()
-        assert saved.record["wagers"] == {"player": 10}
+    [record] = stored(bank)
+    assert wagers(record) == {"player": 10}

@@ -1,7 +1,7 @@
 """The simulation kernels against the engine, the shuffle, and the runner.
 
 The differential tests deal the very same shoes to a kernel and to the engine
-(:class:`cardroom.table.Table` with a shuffler that replays the kernel's
+(:class:`cardroom.games.dealing.Dealer` with a shuffler that replays the kernel's
 shuffles) and demand, round by round, the same outcome, the same bonus or totals,
 and the same net result on every wager.
 """
@@ -22,13 +22,13 @@ from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
 from cardroom.games.baccarat import BaccaratRound
 from cardroom.games.base import Action, Round
+from cardroom.games.dealing import Dealer
 from cardroom.games.finnish27 import Finnish27Round
 from cardroom.games.hands import finnish_total
 from cardroom.games.twentyone_24_27 import TableStrategy
 from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, hand_category
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
-from cardroom.table import Table
 
 ROUNDS = 100_000
 
@@ -136,8 +136,8 @@ def replay_against_engine(game_id: str, rules: Any, strategy: str, rounds: int) 
     result, cells = kernel.run(batch_state(2026, 7), rounds, record=True)
     assert result.rounds == rounds
     orders = shuffled_orders(batch_state(2026, 7), rules.shoe.size, result.shoes)
-    # no ledger: the books are tested elsewhere, and posting would double this test's time
-    table = Table(game, rules, Shoe(rules.shoe, Replay(orders)))
+    # the plain dealer: no money moves (the books are tested elsewhere)
+    table = Dealer(game, rules, Shoe(rules.shoe, Replay(orders)))
     stake = rules.table.minimum
     wagers = {w: stake for w in kernel.wager_ids}
     net = kernel.cell_nets()
@@ -151,7 +151,7 @@ def replay_against_engine(game_id: str, rules: Any, strategy: str, rounds: int) 
             mismatches += 1
             assert mismatches < 5, f"round {i}: engine {rnd.outcome} cell {cell}, kernel {cells[i]}"
         for w, wager in enumerate(kernel.wager_ids):
-            assert rnd.net[wager] / stake == Fraction(int(net[w, cell]), unit)
+            assert rnd.exact_net[wager] / stake == Fraction(int(net[w, cell]), unit)
     assert mismatches == 0
     assert table.source.shuffles == result.shoes
 

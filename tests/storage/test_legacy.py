@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from cardroom.bankroll_file import HistoryEntry, Storage
 from cardroom.storage import Database, StorageError
 from cardroom.storage.legacy import MEMO
 from cardroom.wallet import StoredRound, Wallet
+from tests.storage.legacy_files import finished_round, schema_1_file
+from tests.storage.legacy_writer import HistoryEntry, Storage
 from tests.storage.workers import run_together
-from tests.test_storage import finished_round, schema_1_file
 
 
 def dump(path: Path, tables: list[str]) -> dict[str, list[tuple[Any, ...]]]:
@@ -56,9 +56,7 @@ def bankroll_file(path: Path) -> Path:
         )
         # 19:20 on 12.50 is 95/8: cardroom paid such payouts exactly before tables had a
         # money unit, so older files hold fractions of a cent
-        entry = HistoryEntry(
-            "punto-banco", Fraction(95, 8), record.to_dict(), person="ANN", labels=labels
-        )
+        entry = HistoryEntry("punto-banco", Fraction(95, 8), record, person="ANN", labels=labels)
         store.save_entries([entry])
         store.save_entries(
             [

@@ -11,7 +11,6 @@ Fraction(25, 2)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -155,10 +154,10 @@ def parse_exact(raw: object) -> Fraction:
 
 
 def exact_json(value: Fraction) -> int | str:
-    """An amount for JSON: an int when whole, else the exact fraction string ``"n/d"``."""
+    """An amount for JSON: an int when whole, else its exact decimal string (``"9.5"``)."""
     if value.denominator == 1:
         return value.numerator
-    return f"{value.numerator}/{value.denominator}"
+    return format_decimal(value)
 
 
 def odds(value: str | int | Fraction) -> Fraction:
@@ -189,29 +188,3 @@ def odds(value: str | int | Fraction) -> Fraction:
 def format_odds(value: Fraction) -> str:
     """``Fraction(4, 5)`` -> ``'4:5'``."""
     return f"{value.numerator}:{value.denominator}"
-
-
-@dataclass
-class Ledger:
-    """A bankroll's books: start + wins - losses = balance, checked after every round."""
-
-    start: Fraction
-    wins: Fraction = field(default_factory=Fraction)
-    losses: Fraction = field(default_factory=Fraction)
-    balance: Fraction = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.balance = Fraction(self.start)
-
-    def post(self, net: Fraction) -> None:
-        """Book one wager's net result."""
-        if net >= 0:
-            self.wins += net
-        else:
-            self.losses -= net
-        self.balance += net
-        self.check()
-
-    def check(self) -> None:
-        if self.start + self.wins - self.losses != self.balance:
-            raise AssertionError("ledger out of balance")  # pragma: no cover

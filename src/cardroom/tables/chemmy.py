@@ -223,7 +223,6 @@ class ChemmyTable:
         person = self.seats[seat]
         game = self.game
         if game is not None and game.can_leave(seat):
-            self._drop_coup_round(seat)
             game.leave(seat)
             self._open_coup()
         assert person.wallet_seat is not None
@@ -302,6 +301,26 @@ class ChemmyTable:
         action, amount = bot_choice(self.absent, game, turn, self.rng)
         return self._apply(seat, action, amount, "default")
 
+    def close(self, why: str) -> None:
+        """The session ends in the middle of a coup that cannot be finished (a stacked
+        shoe ran out): the coup is void for every person, each stack is what it was when
+        the coup started, and it goes back to the wallet."""
+        game = self.game
+        coup = self._coup
+        for seat in self.people:
+            held = self.seats[seat]
+            assert held.wallet_seat is not None
+            stack = game.stacks[seat] if game is not None else Fraction(0)
+            if coup is not None and game is not None and game.coup == coup.coup:
+                stack = Fraction(coup.start["stacks"][seat])
+                round_id = coup.rounds.get(seat)
+                if round_id is not None:
+                    self.wallet.void_round(round_id, {"void": why})
+            self.wallet.update_stack(held.wallet_seat, stack)
+            self.wallet.cash_out(held.wallet_seat)
+            self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        self._coup = None
+
     def events_for(self, seat: int | None, start: int = 0) -> list[CoupEvent]:
         """What ``seat`` may see of the game from ``start`` (None: an onlooker)."""
         game = self.game
@@ -316,24 +335,30 @@ class ChemmyTable:
     def _deal(self) -> None:
         game = self._game()
         source = self.source
+        coup = self._coup if self._coup is not None and game.coup == self._coup.coup else None
         if game.at_deal_start and source.needs_reshuffle:
             game.record(source.shuffle(source.next_cause))
+            if coup is not None:  # the coup deals from the new shoe
+                coup.shoe = [[c.code for c in _upcoming(source)]]
+                self._save_coup()
+        self._start_coup_rounds()
         try:
             card = source.draw()
         except ShoeExhausted:
             if isinstance(source, StackedShoe):
                 raise
             game.record(source.shuffle("ran_out", in_play=game.cards_in_play()))
-            if self._coup is not None:
-                self._coup.shoe.append([c.code for c in _upcoming(source)])
+            if coup is not None:
+                coup.shoe.append([c.code for c in _upcoming(source)])
                 self._save_coup()
             card = source.draw()
-        if self._coup is not None and game.coup == self._coup.coup:
-            self._coup.cards.append(card)
+        if coup is not None:
+            coup.cards.append(card)
         game.deal(card)
 
     def _apply(self, seat: int, action: str, amount: Fraction | None, by: str) -> list[CoupEvent]:
         game = self._game()
+        self._start_coup_rounds()
         coup = self._coup
         if coup is not None and game.coup == coup.coup:
             before = list(coup.decisions)
@@ -344,6 +369,8 @@ class ChemmyTable:
                 coup.decisions = before
                 raise
             self._save_coup()
+            if game.coup != coup.coup:  # that decision ended the coup
+                self._coup_ended()
             return events
         return game.act(seat, action, amount)
 
@@ -365,14 +392,21 @@ class ChemmyTable:
                 log_start=len(game.log),
             )
             self._coup = coup
+
+    def _start_coup_rounds(self) -> None:
+        """The coup takes its first step: save it in progress for each person at the table
+        (before that step: a bank put up, a card dealt)."""
+        coup = self._coup
+        game = self._game()
+        if coup is None or coup.rounds or game.coup != coup.coup:
+            return
         for seat in self.people:
-            if seat not in coup.rounds and not self.seats[seat].leaving:
+            if not self.seats[seat].leaving:
                 account = self.seats[seat].account_id
                 assert account is not None
                 coup.rounds[seat] = self.wallet.open_coup(
                     account, GAME_ID, self._coup_state(seat), self.table_ref
                 )
-        self._save_coup()
 
     def _coup_state(self, seat: int) -> dict[str, Any]:
         coup = self._coup
@@ -397,13 +431,6 @@ class ChemmyTable:
             return
         for seat, round_id in coup.rounds.items():
             self.wallet.save_state(round_id, self._coup_state(seat))
-
-    def _drop_coup_round(self, seat: int) -> None:
-        """A person who stands up between coups takes no part in the coming coup."""
-        coup = self._coup
-        if coup is not None and seat in coup.rounds:
-            round_id = coup.rounds.pop(seat)
-            self.wallet.void_round(round_id, {"void": "the seat stood up before the coup"})
 
     def _coup_ended(self) -> None:
         game = self._game()

@@ -226,6 +226,13 @@ class HouseTable:
             self.act(live, default_action(step), by="default")
         return live.engine.events[start:]
 
+    def void(self, live: HouseRound, why: str) -> Fraction:
+        """Call the round off (a stacked shoe too short for it): every stake returned,
+        the round kept as void with ``why``; the new balance."""
+        record = {"void": why, "cards": [c.code for c in live.cards]}
+        live.balance = self.wallet.void_round(live.id, record)
+        return live.balance
+
     # -- inside ---------------------------------------------------------------------------
     def _upcoming(self) -> list[Card]:
         """The shoe's cards from the next one on (what this round will be dealt from)."""

@@ -57,6 +57,8 @@ from cardroom.core.events import (
 )
 from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
+from cardroom.games.chemin_de_fer.engine import visible
+from cardroom.history import RoundRecord
 from cardroom.words import decision_text, explain, points_text, reshuffle_reason
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -397,6 +399,65 @@ def stored_round(
     if renderer.hands:
         lines.append(hands_summary(renderer.hands, shown_labels))
     lines.append(bankroll_change(balance_before, balance_after))
+    return Group(*lines)
+
+
+def record_view(
+    record: RoundRecord,
+    seat: int = 0,
+    *,
+    number: int | None = None,
+    when: datetime | None = None,
+    status: str = "finished",
+) -> RenderableType:
+    """A round's or a coup's record for a person: every card they may see, every decision,
+    wager and payout, and how the round ended (a note when it was finished after a stop).
+
+    A chemin de fer coup is shown as ``seat`` saw it: their own cards, the backs of the
+    others' until the hands were shown.
+    """
+    header = Text()
+    if number is not None:
+        header.append(f"#{number}  ", style="bold")
+    header.append(record.game, style="bold cyan")
+    if when is not None:
+        header.append("  " + when.astimezone().strftime("%Y-%m-%d %H:%M:%S"), style="dim")
+    lines: list[RenderableType] = [header]
+    if record.start:  # a coup: as its person saw it
+        names = list(record.seats)
+        you = seat if 0 <= seat < len(names) and names[seat] == "You" else None
+        coup = int(record.start.get("coup", 0))
+        header.append(f"  coup {coup}")
+        if 0 <= seat < len(names):
+            header.append(f" · {names[seat]}, seat {seat + 1}")
+        renderer = ChemmyRenderer(names, you=you)
+        renderer.banker = record.start.get("banker")
+        for entry in visible([CoupEvent(coup, e) for e in record.events], seat):
+            lines.append(renderer.render(entry))
+        net = record.net(seat)
+        label = "Your" if you is not None else f"{names[seat]}'s" if names else "The"
+        text = Text(f"  {label} net on the coup: ")
+        text.append(signed(net), style="green" if net > 0 else "red" if net < 0 else "yellow")
+        lines.append(text)
+    else:
+        stakes = record.staked(seat)
+        if stakes:
+            header.append(f"  bets: {bets_text(stakes)}")
+        renderer_house = EventRenderer()
+        for event in record.events:
+            lines.append(renderer_house.render(event))
+        if renderer_house.hands:
+            lines.append(hands_summary(renderer_house.hands, renderer_house.labels))
+        net = record.net(seat)
+        text = Text("  Net ")
+        text.append(signed(net), style="green" if net > 0 else "red" if net < 0 else "yellow")
+        staked = sum(stakes.values(), Fraction(0))
+        text.append(f" (staked {money(staked)}, paid back {money(staked + net)})", style="dim")
+        lines.append(text)
+    if status == "void":
+        lines.append(Text("  The round is void: its stakes were returned.", style="yellow"))
+    for note in record.notes:
+        lines.append(Text(f"  Note: {note}.", style="yellow"))
     return Group(*lines)
 
 

@@ -251,26 +251,7 @@ class ChemmyGame:
         hold come without rank, suit and total; a face-up card of such a hand comes
         without the total; its draw or stand comes as an :class:`Announcement`.
         """
-        holders: dict[str, int | None] = {"player": None, "banker": None}
-        shown: list[CoupEvent] = []
-        for entry in self.log:
-            event = entry.event
-            if isinstance(event, BankPut):
-                holders = {"player": None, "banker": event.seat}
-            elif isinstance(event, PlayerChosen):
-                holders["player"] = event.seat
-            elif isinstance(event, HandCard) and event.seat != seat:
-                if event.face_up:
-                    event = HandCard(event.hand, event.seat, event.card, True, None)
-                else:
-                    event = HandCard(event.hand, event.seat, None, False, None)
-                entry = CoupEvent(entry.coup, event)
-            elif isinstance(event, Decision) and event.hand in holders:
-                owner = holders[event.hand]
-                if owner != seat and owner is not None:
-                    entry = CoupEvent(entry.coup, Announcement(event.hand, owner, event.action))
-            shown.append(entry)
-        return shown[start:]
+        return visible(self.log, seat)[start:]
 
     # -- cards ---------------------------------------------------------------------------
     @property
@@ -937,6 +918,31 @@ class ChemmyGame:
             return f"it is {who}'s turn to cover the bank"
         role = "player" if self.phase is Phase.PLAYER else "banker"
         return f"it is {who}'s turn to draw or stand as the {role}"
+
+
+def visible(log: Sequence[CoupEvent], seat: int | None) -> list[CoupEvent]:
+    """The entries of a table's (or a coup record's) ``log`` as ``seat`` may see them (see
+    :meth:`ChemmyGame.visible_events`); None: an onlooker."""
+    holders: dict[str, int | None] = {"player": None, "banker": None}
+    shown: list[CoupEvent] = []
+    for entry in log:
+        event = entry.event
+        if isinstance(event, BankPut):
+            holders = {"player": None, "banker": event.seat}
+        elif isinstance(event, PlayerChosen):
+            holders["player"] = event.seat
+        elif isinstance(event, HandCard) and event.seat != seat:
+            if event.face_up:
+                event = HandCard(event.hand, event.seat, event.card, True, None)
+            else:
+                event = HandCard(event.hand, event.seat, None, False, None)
+            entry = CoupEvent(entry.coup, event)
+        elif isinstance(event, Decision) and event.hand in holders:
+            owner = holders[event.hand]
+            if owner != seat and owner is not None:
+                entry = CoupEvent(entry.coup, Announcement(event.hand, owner, event.action))
+        shown.append(entry)
+    return shown
 
 
 def _amount(raw: object, what: str, zero: bool = False) -> Fraction:

@@ -1,4 +1,9 @@
-"""The bankrolls and the history of played rounds, kept in one SQLite file.
+"""How cardroom 0.1 wrote its bankroll file, kept to make such files for the upgrade tests.
+
+This is the old ``cardroom.bankroll_file`` module as it was when the wallet replaced it
+(``cardroom.storage`` upgrades these files in place); nothing in the package uses it.
+
+The bankrolls and the history of played rounds, kept in one SQLite file.
 
 Money is stored exactly, as the text of a :class:`~fractions.Fraction` (``"1000"``,
 ``"19/2"``), never as a float.  A finished round and the bankroll it leaves are
@@ -35,7 +40,6 @@ from typing import Any
 import platformdirs
 
 from cardroom.core.money import exact_json, format_amount
-from cardroom.table import RoundRecord
 
 #: What a new bankroll starts with (and what ``cardroom bankroll --reset`` restores).
 START_BANKROLL = Fraction(1000)
@@ -382,23 +386,18 @@ class Storage:
     # -- rounds --------------------------------------------------------------------
     def save_round(
         self,
-        record: RoundRecord,
+        record: Mapping[str, Any],
         *,
         rules_file: str | None = None,
         labels: Mapping[str, str] | None = None,
         when: datetime | None = None,
         person: str | None = None,
     ) -> StoredRound:
-        """Save a finished round and post its net result to the bankroll, atomically.
-
-        The bankroll moves by the round's net from what the file holds now (so a
-        bankroll changed by another command meanwhile is respected); the stored
-        record's ``balance_before``/``balance_after`` are the file's.
-        """
+        """Save a finished round (its record as cardroom 0.1 wrote it) and post its net."""
         entry = HistoryEntry(
-            game=record.game,
-            net=sum(record.net.values(), Fraction(0)),
-            record=record.to_dict(),
+            game=str(record["game"]),
+            net=sum((Fraction(str(v)) for v in record["net"].values()), Fraction(0)),
+            record=record,
             person=person,
             labels=dict(labels or {}),
             rules_file=rules_file,

@@ -1,27 +1,25 @@
-"""The table: reshuffles between rounds, survives a shoe running dry, keeps the books."""
+"""The dealer: reshuffles between rounds and survives a shoe running dry."""
 
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 import pytest
 
 from cardroom.core.cards import Deck, parse_cards
 from cardroom.core.events import CardDealt, Reshuffled
-from cardroom.core.money import Ledger
 from cardroom.core.rules import apply_rules
 from cardroom.core.shoe import SeededShuffler, Shoe, ShoeExhausted, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.base import WagerError
-from cardroom.table import Table
+from cardroom.games.dealing import Dealer
 
 
 def test_reshuffle_happens_between_rounds_once_the_point_is_reached() -> None:
     game = get_game("finnish27")
     rules = apply_rules(game.load_rules(), {"shoe": {"decks": 1, "reshuffle_after": 20}})
     shoe = Shoe(rules.shoe, SeededShuffler(8))
-    table = Table(game, rules, shoe)
+    table = Dealer(game, rules, shoe)
     reasons = []
     for _ in range(30):
         dealt_before = shoe.dealt
@@ -32,7 +30,6 @@ def test_reshuffle_happens_between_rounds_once_the_point_is_reached() -> None:
             # the reshuffle comes first in the round, and only once the point was reached
             assert rnd.events[0] == shuffles[0]
             assert dealt_before >= 20 or shuffles[0].cause == "new_shoe"
-        table.finish(rnd)
     assert reasons[0] == "new_shoe" and "reshuffle_point" in reasons
     assert len(reasons) >= 5
 
@@ -41,12 +38,11 @@ def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_without_the_cards_on_the_t
     game = get_game("21-24-27")
     rules = apply_rules(game.load_rules(), {"shoe": {"decks": 1, "reshuffle_after": 54}})
     shoe = Shoe(rules.shoe, SeededShuffler(3))
-    table = Table(game, rules, shoe)
+    table = Dealer(game, rules, shoe)
     strategy = game.player_strategy
     assert strategy is not None
     for _ in range(200):
         rnd = table.play({"player": 10}, strategy())
-        table.finish(rnd)
         mid = [i for i, e in enumerate(rnd.events) if isinstance(e, Reshuffled) and i > 0]
         if mid:
             at = mid[0]
@@ -62,32 +58,18 @@ def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_without_the_cards_on_the_t
     pytest.fail("no round ran the 1-deck shoe dry in 200 rounds")
 
 
-def test_stakes_above_the_bankroll_are_refused_and_change_nothing() -> None:
+def test_a_bad_wager_is_refused_and_changes_nothing() -> None:
     game = get_game("finnish27")
     rules = game.load_rules()
     shoe = Shoe(rules.shoe, SeededShuffler(1))
-    ledger = Ledger(Fraction(25))
-    table = Table(game, rules, shoe, ledger)
-    with pytest.raises(WagerError, match="more than the bankroll"):
-        table.start_round({"player": 10, "dealer": 20})
-    assert ledger.balance == 25 and shoe.shuffles == 0 and table.rounds_played == 0
+    table = Dealer(game, rules, shoe)
+    with pytest.raises(WagerError, match="below the table minimum"):
+        table.start_round({"player": 5})
+    assert shoe.shuffles == 0 and table.rounds_played == 0
 
 
 def test_a_stacked_shoe_running_out_is_an_error_not_a_reshuffle() -> None:
     game = get_game("finnish27")
-    table = Table(game, game.load_rules(), StackedShoe(parse_cards("Kc 5c Td")))
+    table = Dealer(game, game.load_rules(), StackedShoe(parse_cards("Kc 5c Td")))
     with pytest.raises(ShoeExhausted):
         table.play({"player": 10})
-
-
-def test_the_ledger_balances_after_every_round() -> None:
-    game = get_game("finnish27")
-    rules = game.load_rules()
-    ledger = Ledger(Fraction(1000))
-    table = Table(game, rules, Shoe(rules.shoe, SeededShuffler(12)), ledger)
-    total = Fraction(0)
-    for _ in range(300):
-        record = table.finish(table.play({"player": 10, "dealer": 15, "push": 10}))
-        total += sum(record.net.values(), Fraction(0))
-        assert record.balance_after == record.balance_before + sum(record.net.values())  # type: ignore[operator]
-        assert ledger.start + ledger.wins - ledger.losses == ledger.balance == 1000 + total

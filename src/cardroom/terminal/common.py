@@ -1,0 +1,206 @@
+"""What every ``cardroom`` command shares: one-line errors, bounded options, the console,
+the wallet's database and the game's rules.
+
+Every error a person can cause (an unknown game, a bad rules file, a bad card code, a
+stake the table refuses, an option out of range...) is reported as one line on standard
+error, ``error: ...``, and the command exits with status 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+
+from cardroom import __version__
+from cardroom.core.cards import Card, CardError, parse_cards
+from cardroom.core.money import AmountError
+from cardroom.core.rules import RulesError
+from cardroom.core.textfile import TextInputError, read_text_file
+from cardroom.games import GameInfo, UnknownGame, get_game
+from cardroom.games.base import IllegalAction, WagerError
+from cardroom.storage import Database, StorageError
+from cardroom.wallet import Account, Wallet, WalletError
+
+#: Exit status of every error a person can cause.
+EXIT_ERROR = 2
+
+# The bounds of the numeric options: every one has both, so that a typo or a huge
+# number is a one-line error before any work (a test checks that each option has them).
+#: Seeds: any 64-bit number.
+MAX_SEED = 2**64 - 1
+#: The pause between cards, in seconds.
+MAX_DELAY = 10.0
+#: Rounds shown by ``cardroom history``.
+MAX_LIMIT = 100_000
+#: Decks of a shoe given on the command line (rules files have the same bound).
+MAX_DECKS = 64
+#: Rounds of one simulation run: a billion times a million (months on a cluster).
+MAX_ROUNDS = 10**15
+#: Worker processes of a simulation.
+MAX_WORKERS = 1024
+
+#: The person of a terminal who gives no name: their account is called "You".
+DEFAULT_PERSON = "You"
+
+
+class CardroomGroup(TyperGroup):
+    """The command group, with every usage error (an unknown option, a value out of
+    range...) reported as one line, ``error: ...``, exit status 2, as cardroom's own
+    errors are, instead of a boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except TyperException as err:
+            if not standalone_mode:
+                raise
+            if type(err).__name__ == "NoArgsIsHelpError":  # `cardroom` alone: the help
+                print(err.format_message(), file=sys.stderr, flush=True)
+            else:
+                print(f"error: {one_line(err.format_message())}", file=sys.stderr, flush=True)
+            sys.exit(EXIT_ERROR)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            print("error: interrupted", file=sys.stderr, flush=True)
+            sys.exit(130)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def one_line(message: str) -> str:
+    """A usage error's message on one line (Click sometimes adds a second)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"cardroom {__version__}")
+        raise typer.Exit()
+
+
+class CliError(Exception):
+    """A problem with what the person asked for; shown as one line, exit status 2."""
+
+
+#: Errors that are the person's, not the program's: one line, exit 2.
+PERSON_ERRORS: tuple[type[BaseException], ...] = (
+    CliError,
+    UnknownGame,
+    RulesError,
+    CardError,
+    AmountError,
+    WagerError,
+    IllegalAction,
+    StorageError,
+    WalletError,
+    TextInputError,
+)
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on standard error and exit with status 2."""
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+@contextmanager
+def person_errors(*more: type[BaseException]) -> Iterator[None]:
+    """Turn the errors in :data:`PERSON_ERRORS` (and ``more``) into :func:`fail`."""
+    try:
+        yield
+    except (*PERSON_ERRORS, *more) as err:
+        fail(str(err).strip() or type(err).__name__)
+
+
+def make_console() -> Console:
+    """Standard output through Rich: word-wrapped on a terminal, never wrapped when piped."""
+    return Console(soft_wrap=not sys.stdout.isatty(), highlight=False)
+
+
+# -- shared options -------------------------------------------------------------------
+GameArg = Annotated[
+    str, typer.Argument(metavar="GAME", help="Game id (see `cardroom games`).", show_default=False)
+]
+RulesOpt = Annotated[
+    Path | None,
+    typer.Option("--rules", metavar="FILE.toml", help="A rules variant (TOML) for the game."),
+]
+PersonOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--person",
+        metavar="NAME",
+        help="A named bankroll (the people of `play chemin-de-fer --people`); default: yours.",
+    ),
+]
+BankrollOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--bankroll-file",
+        metavar="PATH",
+        help="The SQLite file of the bankrolls and history "
+        "(default: cardroom.sqlite3 in the user data directory).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object, exact fractions.")]
+
+
+def open_database(path: Path | None, *, create: bool = True) -> Database:
+    """The bankroll file (a path, or the default one), opened and brought up to date."""
+    return Database.open(path=path, create=create)
+
+
+def person_account(wallet: Wallet, name: str | None) -> Account:
+    """The account of ``name`` (None: the terminal's own person, "You"), opened with the
+    starting balance the first time."""
+    return wallet.account_or_open(DEFAULT_PERSON if name is None else name)
+
+
+def load_game(game_id: str, rules_file: Path | None) -> tuple[GameInfo, Any]:
+    game = get_game(game_id)
+    return game, game.load_rules(rules_file)
+
+
+def read_stack(path: Path) -> list[Card]:
+    """Card codes from a file: white space separated, ``#`` starts a comment."""
+    text = read_text_file(path, "the stack file")
+    cards: list[Card] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            cards.extend(parse_cards(line.partition("#")[0]))
+        except CardError as err:
+            raise CliError(f"{path}, line {number}: {err}") from None
+    if not cards:
+        raise CliError(f"the stack file {str(path)!r} holds no cards")
+    return cards
+
+
+def check_output_file(path: Path, option: str, suffixes: Sequence[str]) -> None:
+    """Refuse, before any work, a file an option would write that cannot be written."""
+    if path.suffix.lower() not in suffixes:
+        raise CliError(f"{option}: the file must end in {' or '.join(suffixes)}, not {path.name}")
+    if path.is_dir():
+        raise CliError(f"{option}: {str(path)!r} is a folder")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise CliError(f"{option}: there is no folder {str(folder)!r} to write {path.name} in")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CliError(f"{option}: cannot write {str(path)!r} (permission denied)")
