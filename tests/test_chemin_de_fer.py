@@ -197,7 +197,10 @@ def test_the_bank_is_put_up_within_the_limits_and_the_stack() -> None:
         with pytest.raises(WagerError, match=message):
             game.put_bank(0, amount)
         assert snapshot(game) == before
-    with pytest.raises(IllegalAction, match="Bob cannot put up a bank now: it is Ann's turn"):
+    with pytest.raises(
+        IllegalAction,
+        match="Bob cannot put up a bank now: the table waits for Ann to put up a bank",
+    ):
         game.put_bank(1, 50)
     with pytest.raises(IllegalAction, match="no seat 7"):
         game.put_bank(7, 50)
@@ -277,7 +280,7 @@ def test_the_bank_is_covered_in_seat_order_from_the_banker() -> None:
         for other in range(4):
             if other != turn.seat:
                 assert not game.can_stake(other, 10)
-        with pytest.raises(IllegalAction, match=f"it is {NAMES[turn.seat]}'s turn to cover"):
+        with pytest.raises(IllegalAction, match=f"the table waits for {NAMES[turn.seat]} to cover"):
             game.stake((turn.seat + 1) % 4, 10)
         game.stake(turn.seat, 10)
     assert asked == [3, 0, 1]
@@ -428,7 +431,9 @@ def test_the_player_chooses_at_5() -> None:
     before = snapshot(game)
     for seat in (0, 2):
         assert not game.can_draw(seat) and not game.can_stand(seat)
-        with pytest.raises(IllegalAction, match="it is Bob's turn to draw or stand as the player"):
+        with pytest.raises(
+            IllegalAction, match="the table waits for Bob to draw or stand as the player"
+        ):
             game.draw(seat)
     with pytest.raises(IllegalAction, match="Bob cannot put up a bank now"):
         game.put_bank(1, 50)

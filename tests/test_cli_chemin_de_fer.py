@@ -26,6 +26,8 @@ from cardroom.core.cards import parse_cards
 from cardroom.core.events import CoupEvent, event_from_json, event_to_json
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
+from cardroom.games.base import IllegalAction
+from cardroom.games.chemin_de_fer import ChemmyGame
 from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.storage import Database
 from cardroom.terminal.chemmy import ChemmyPlay
@@ -581,3 +583,15 @@ def test_ctrl_c_at_a_prompt_finishes_the_coup(bank: Path) -> None:
     assert "Ctrl-C: the coup in progress is finished (you pass or stand" in out
     assert "Player stands on 5" in out
     assert balance(bank) == 980 and len(stored(bank)) == 1
+
+
+def test_refusals_name_you_in_lower_case_inside_a_sentence(bank: Path, tmp_path: Path) -> None:
+    """The person at the terminal is "You" at the start of a sentence, "you" inside one."""
+    game = ChemmyGame(get_game("chemin-de-fer").default_rules(), [("You", 100), ("Henri", 100)])
+    game.deal(parse_cards("Ks")[0])
+    game.deal(parse_cards("2h")[0])  # you draw the King: your bank to put up
+    with pytest.raises(IllegalAction) as refused:
+        game.put_bank(1, 20)
+    assert str(refused.value) == (
+        "Henri cannot put up a bank now: the table waits for you to put up a bank"
+    )

@@ -898,6 +898,11 @@ class ChemmyGame:
         if self.phase is not phase or seat != expected:
             raise IllegalAction(f"{self.names[seat]} cannot {what} now: {self._waiting_for()}")
 
+    def _within(self, seat: int) -> str:
+        """A seat's name inside a sentence: the terminal's own person ("You") is "you"."""
+        name = self.names[seat]
+        return "you" if name == "You" else name
+
     def _waiting_for(self) -> str:
         """What the game waits for, in words (for refusals)."""
         if self.phase is Phase.OVER:
@@ -905,19 +910,18 @@ class ChemmyGame:
         wanted = self.next_card_for
         if wanted is not None:
             if wanted.hand == "draw" and wanted.seat is not None:
-                return (
-                    f"the game waits for {self.names[wanted.seat]}'s card in the draw for the bank"
-                )
-            return f"the game waits for a card for the {wanted.hand}'s hand"
+                who = self._within(wanted.seat)
+                return f"the table waits for the card {who} draws for the bank"
+            return f"the table waits for a card for the {wanted.hand}'s hand"
         turn = self.to_act
         assert turn is not None
-        who = self.names[turn.seat]
+        who = self._within(turn.seat)
         if self.phase is Phase.BANK:
-            return f"it is {who}'s turn to put up a bank"
+            return f"the table waits for {who} to put up a bank"
         if self.phase is Phase.COVER:
-            return f"it is {who}'s turn to cover the bank"
+            return f"the table waits for {who} to cover the bank"
         role = "player" if self.phase is Phase.PLAYER else "banker"
-        return f"it is {who}'s turn to draw or stand as the {role}"
+        return f"the table waits for {who} to draw or stand as the {role}"
 
 
 def visible(log: Sequence[CoupEvent], seat: int | None) -> list[CoupEvent]:
