@@ -322,7 +322,9 @@ INTERRUPTED_NOTE = (
 )
 
 
-def restore_round(wallet: Wallet, stored: StoredRound) -> tuple[HouseTable, HouseRound]:
+def restore_round(
+    wallet: Wallet, stored: StoredRound, note: str | None = None
+) -> tuple[HouseTable, HouseRound]:
     """A round in progress set up again from what was saved (a server that restarted, a
     request that finds the round in the database but not in memory): the same cards and
     decisions, waiting for the next decision exactly where it stopped.  The table deals
@@ -344,6 +346,8 @@ def restore_round(wallet: Wallet, stored: StoredRound) -> tuple[HouseTable, Hous
         table_ref=stored.table_ref,
     )
     live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=state.get("shoe", []))
+    if note is not None:  # said in the record if the round ends on the way
+        live.notes.append(note)
     table.advance(live)
     for made in state.get("decisions", []):
         step = live.engine.to_move()
@@ -368,11 +372,10 @@ def finish_interrupted(
         if state.get("version") != STATE_VERSION:
             continue  # not a house round (or from a later cardroom): left as it is
         try:
-            table, live = restore_round(wallet, stored)
+            table, live = restore_round(wallet, stored, INTERRUPTED_NOTE)
         except (RulesError, KeyError, ValueError):
             wallet.void_round(stored.id, {"void": "the round can no longer be set up again"})
             continue
-        live.notes.append(INTERRUPTED_NOTE)
         table.play_default(live)
         if live.record is not None:
             finished.append(live.record)
