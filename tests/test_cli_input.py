@@ -247,3 +247,30 @@ def test_setting_the_bankroll_is_a_movement_of_the_ledger_which_adds_up(tmp_path
 def test_bankroll_set_refuses_amounts_that_are_not_plain_cents(tmp_path: Path, amount: str) -> None:
     bank = tmp_path / "b.sqlite3"
     one_line_error(run("bankroll", "--bankroll-file", str(bank), "--set", amount))
+
+
+# -- money: the table's unit and breakage ------------------------------------------------------
+def test_a_payout_below_the_unit_is_rounded_down_and_shown_as_a_decimal(tmp_path: Path) -> None:
+    bank = tmp_path / "b.sqlite3"
+    stack = tmp_path / "s.txt"
+    stack.write_text("Kd 5h 3c 4d\n", encoding="utf-8")  # a banker natural 9
+    args = ["play", "punto-banco", "--bankroll-file", str(bank), "--delay", "0"]
+    result = run(*args, "--stack", str(stack), input="b 10.50\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Bet on banker 10.50: +9.97 (banker pays 19:20; 0.005 kept as breakage)" in out
+    assert "Bankroll 1000 → 1009.97 (+9.97)" in out
+    assert "/" not in out.split("Round 1")[1]  # no amount is shown as a fraction
+    assert balance(bank) == Fraction(100997, 100)
+
+
+def test_stakes_must_be_whole_units_of_the_table(tmp_path: Path) -> None:
+    bank = tmp_path / "b.sqlite3"
+    rules = tmp_path / "halves.toml"
+    rules.write_text('[table]\nunit = "0.50"\n', encoding="utf-8")
+    args = ["play", "punto-banco", "--bankroll-file", str(bank), "--rules", str(rules)]
+    result = run(*args, "--seed", "1", input="b 10.25\nq\n")
+    assert "stake on banker: stakes are in whole multiples of 0.50, not 10.25" in result.stdout
+    assert balance(bank) == 1000 and count(bank) == 0
+    lab = run("rounds", "punto-banco", "--rules", str(rules), "--stakes", "b=10.25", input="")
+    one_line_error(lab, "whole multiples of 0.50")
