@@ -1,4 +1,4 @@
-"""Bringing a bankroll file of ``cardroom.bankroll_file`` into the new schema.
+"""Bringing a bankroll file of cardroom 0.1 (its ``bankroll_file`` module) into the new schema.
 
 Run once, by the first migration, in the same transaction that renames the old tables
 ``legacy_*`` and creates the new ones; nothing of the old tables is changed or dropped.

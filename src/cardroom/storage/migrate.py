@@ -11,7 +11,7 @@ revision, upgrades it inside one write transaction: on SQLite that holds the wri
 processes opening a new database at once migrate it once.  DDL is transactional on both
 databases, so an upgrade that fails leaves the database as it was.
 
-A bankroll file of ``cardroom.bankroll_file`` (schema 1 or 2: tables ``meta``,
+A bankroll file of cardroom 0.1 (schema 1 or 2: tables ``meta``,
 ``bankroll``, ``people``, ``rounds``) is upgraded by the first revision: its tables are
 renamed ``legacy_*`` and their bankrolls and rounds brought over
 (:mod:`cardroom.storage.legacy`).

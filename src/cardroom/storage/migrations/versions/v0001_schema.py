@@ -1,6 +1,6 @@
 """The schema: accounts, rounds, seats and the ledger; a bankroll file brought over.
 
-A database that holds the tables of ``cardroom.bankroll_file`` (schema 1 or 2) keeps
+A database that holds the tables of cardroom 0.1's bankroll file (schema 1 or 2) keeps
 them, renamed ``legacy_meta``, ``legacy_bankroll``, ``legacy_people`` and
 ``legacy_rounds``, and gains an account (with a deposit of its balance) for each of its
 bankrolls and a finished round for each of its rounds (see
