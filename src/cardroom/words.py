@@ -20,28 +20,16 @@ from fractions import Fraction
 from cardroom.core.cards import Card
 from cardroom.core.events import Fact, Points, Reshuffled, Why
 from cardroom.core.money import format_amount, format_odds
+from cardroom.games.finnish27 import BonusTable
 
-#: The names of named hands and of finnish27's bonuses.
+#: The names of named hands and of finnish27's bonuses (the bonuses' as its paytable
+#: labels them).
 NAMES: dict[str, str] = {
     "finnish_27": "Finnish 27",
     "joanca": "Joanca",
     "jo_jo": "Jo Jo",
     "natural": "natural",
-    "eight_nine_ten_mixed": "8-9-10 mixed suits",
-    "eight_nine_ten_suited": "8-9-10 suited",
-    "eight_nine_ten_spades": "8-9-10 spades",
-    "nines_mixed": "9-9-9 mixed suits",
-    "nines_suited": "9-9-9 same suit",
-    "nines_vs_dealer_nines": "9-9-9 against dealer's 9-9",
-    "pair": "Pair",
-    "two_pair": "Two pair",
-    "three_of_a_kind": "Three of a kind",
-    "straight": "Straight",
-    "full_house": "Full house",
-    "four_of_a_kind": "Four of a kind",
-    "flush": "Flush",
-    "straight_flush": "Straight flush",
-    "five_of_a_kind": "Five of a kind",
+    **BonusTable.LABELS,
 }
 
 
