@@ -390,3 +390,37 @@ def test_rules_command_prints_a_loadable_variant_file(tmp_path: Path) -> None:
     assert again.exit_code == 0 and 'dealer_pays = "19:20"' in again.stdout
     bad = CliRunner().invoke(app, ["rules", "nope"])
     assert bad.exit_code == 2
+
+
+def test_history_replays_a_round_through_the_engine(bank: Path, tmp_path: Path) -> None:
+    play(bank, "21-24-27", "--stack", str(write(tmp_path / "b", T21_CARDS)), input="10\nh\nh\n")
+    [saved] = stored(bank)
+    replayed = run("history", "--bankroll-file", str(bank), "--replay", str(saved["id"]))
+    assert replayed.exit_code == 0, replayed.output
+    assert "9 cards and 2 decisions give the same events, outcome and payouts" in replayed.stdout
+    # a record changed behind cardroom's back no longer replays: the check does not trust it
+    from cardroom.storage import Database
+    from cardroom.storage.schema import rounds
+
+    with Database.open(path=bank) as db, db.write() as conn:
+        record = dict(saved)
+        for key in ("id", "status", "round_net", "seat"):
+            record.pop(key)
+        record["wagers"][0]["net"] = "20"
+        conn.execute(
+            rounds.update().where(rounds.c.id == saved["id"]).values(record=json.dumps(record))
+        )
+    tampered = run("history", "--bankroll-file", str(bank), "--replay", str(saved["id"]))
+    assert tampered.exit_code == 1
+    assert "The replay does not give the recorded round" in tampered.stdout
+    assert "the payouts are player 10, the record says player 20" in tampered.stdout
+    for other in (["--replay", "99"], ["--replay", str(saved["id"]), "--person", "Ann"]):
+        refused = run("history", "--bankroll-file", str(bank), *other)
+        assert refused.exit_code == 2 and "there is no round" in refused.stderr
+
+
+def test_an_old_round_cannot_be_replayed(tmp_path: Path) -> None:
+    old = schema_1_file(tmp_path / "old.sqlite3")
+    refused = run("history", "--bankroll-file", str(old), "--replay", "1")
+    assert refused.exit_code == 2
+    assert "recorded by an older cardroom, before rounds could be replayed" in refused.stderr
