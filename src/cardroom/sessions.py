@@ -98,8 +98,7 @@ class Sessions:
         self.db = db
         self.wallet = wallet
         self.hasher = hasher or PasswordHasher()
-        # verified against when the name is unknown, so that it costs the same
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy: str | None = None
 
     # -- accounts -------------------------------------------------------------------
     def register(self, name: str, password: str) -> Account:
@@ -117,7 +116,11 @@ class Sessions:
             found = None
         if not isinstance(password, str) or len(password) > PASSWORD_MAX:
             return None
+        if found is None and self._dummy is None:
+            # verified against when the name is unknown, so that it costs the same
+            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         stored = found[1] if found is not None else self._dummy
+        assert stored is not None
         try:
             self.hasher.verify(stored, password)
         except (VerificationError, InvalidHashError):
