@@ -1,0 +1,59 @@
+"""The web table's fixtures: an app on a new SQLite file, and people signed in to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cardroom.storage import Database
+from cardroom.web.app import create_app
+from cardroom.web.edges import HouseEdges, analyser_means
+
+
+@dataclass
+class Web:
+    """An app on its own database."""
+
+    app: FastAPI
+    db: Database
+    edges: HouseEdges
+
+    def client(self, https: bool = False) -> TestClient:
+        base = "https://testserver" if https else "http://testserver"
+        return TestClient(self.app, base_url=base, raise_server_exceptions=False)
+
+    def person(self, name: str, password: str = "a good password") -> Person:
+        client = self.client()
+        response = client.post("/api/accounts", json={"username": name, "password": password})
+        assert response.status_code == 201, response.text
+        return Person(client, response.json()["csrf_token"], name)
+
+
+@dataclass
+class Person:
+    """A signed-in client and its CSRF token."""
+
+    http: TestClient
+    csrf: str
+    name: str
+
+    def post(self, path: str, body: object, **headers: str) -> httpx.Response:
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf, **headers})
+
+    def balance(self) -> Fraction:
+        return Fraction(self.http.get("/api/me").json()["balance"])
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[Web]:
+    with Database.open(path=tmp_path / "web.sqlite3") as db:
+        edges = HouseEdges(analyser_means, in_process=True)
+        yield Web(create_app(db, house_edges=edges), db, edges)
+        edges.close()
