@@ -10,9 +10,9 @@ The bead plate is every outcome in order, down columns of six, then across.
 The big road follows streaks: each streak of player or banker wins goes down a column,
 and a change of winner starts the next column.  A tie is not a cell of its own: it is
 counted on the cell of the round before it (ties before any win are counted on the
-first cell).  A streak that meets the bottom, or a cell already taken, turns right
-along its row (the "dragon tail"); the next streak still starts in the column after
-the last streak's start.
+first cell, which shows a tie until a hand wins).  A streak that meets the bottom, or a
+cell already taken, turns right along its row (the "dragon tail"); the next streak still
+starts in the column after the last streak's start.
 
 >>> [(c.column, c.row, c.outcome) for c in bead_plate(["banker", "player"])]
 [(0, 0, 'banker'), (0, 1, 'player')]
@@ -76,6 +76,8 @@ def big_road(outcomes: Sequence[str], rows: int = ROWS) -> list[Cell]:
         taken.add((column, row))
         cells.append(Cell(column, row, outcome, leading_ties if not cells else 0))
         leading_ties = 0
+    if not cells and leading_ties:  # only ties so far: marked in the first cell
+        return [Cell(0, 0, "tie", leading_ties)]
     return cells
 
 

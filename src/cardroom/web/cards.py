@@ -79,14 +79,9 @@ def card_svg(card: Card) -> str:
     inner = (
         corner
         + f'<g transform="rotate(180 50 70)">{corner}</g>'
-        + f'<text x="56" y="92" text-anchor="middle" font-family="{FONT}" font-size="50" '
+        + f'<text x="50" y="90" text-anchor="middle" font-family="{FONT}" font-size="46" '
         f'fill="{colour}">{suit}</text>'
     )
-    if card.rank.number > 10:  # a picture card: a frame around the middle
-        inner += (
-            f'<rect x="30" y="34" width="52" height="72" rx="4" fill="none" '
-            f'stroke="{colour}" stroke-width="1.5"/>'
-        )
     return _frame("#ffffff", inner, label)
 
 

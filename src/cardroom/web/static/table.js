@@ -226,6 +226,7 @@ if (decide) {
     button.addEventListener("click", async () => {
       if (!round) return;
       for (const b of decide.querySelectorAll("button")) b.disabled = true;
+      setState("dealing");
       refuse("");
       try {
         const data = await api("POST", `/api/rounds/${round.id}/actions`, { action: button.dataset.action });
@@ -233,6 +234,7 @@ if (decide) {
       } catch (err) {
         refuse(err.message);
         offer(round.legal_actions, round.asked);
+        setState(round.state);
       }
     });
   }
