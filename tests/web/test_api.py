@@ -450,4 +450,5 @@ def test_the_api_is_documented(web: Web) -> None:
     ):
         assert path in paths, path
     assert "/login" not in paths  # pages are not the API
+    assert web.client().get("/docs").status_code == 404  # its viewer would need a CDN
     assert web.client().get("/api/nothing").json() == {"error": "not found"}

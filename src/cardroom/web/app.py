@@ -85,6 +85,9 @@ def create_app(
         ),
         version="1",
         lifespan=lifespan,
+        # the schema only: the interactive docs pages load their scripts from a CDN
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.services = services
     app.add_middleware(BodyLimit, limit=MAX_BODY)
