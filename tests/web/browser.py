@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from argon2 import PasswordHasher
 
+from cardroom.sessions import Sessions
 from cardroom.storage import Database
+from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 
@@ -48,7 +51,9 @@ class Server:
     def __init__(self, db_path: Path) -> None:
         self.db = Database.open(path=db_path)
         self.edges = HouseEdges(analyser_means, in_process=True)
-        app = create_app(self.db, house_edges=self.edges)
+        hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+        sessions = Sessions(self.db, Wallet(self.db), hasher)
+        app = create_app(self.db, house_edges=self.edges, sessions=sessions)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]

@@ -9,10 +9,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardroom.sessions import Sessions
 from cardroom.storage import Database
+from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 
@@ -24,6 +27,7 @@ class Web:
     app: FastAPI
     db: Database
     edges: HouseEdges
+    sessions: Sessions
 
     def client(self, https: bool = False) -> TestClient:
         base = "https://testserver" if https else "http://testserver"
@@ -55,5 +59,11 @@ class Person:
 def web(tmp_path: Path) -> Iterator[Web]:
     with Database.open(path=tmp_path / "web.sqlite3") as db:
         edges = HouseEdges(analyser_means, in_process=True)
-        yield Web(create_app(db, house_edges=edges), db, edges)
+        sessions = cheap_sessions(db)
+        yield Web(create_app(db, house_edges=edges, sessions=sessions), db, edges, sessions)
         edges.close()
+
+
+def cheap_sessions(db: Database) -> Sessions:
+    """Sessions with Argon2 at a test's cost (the same algorithm, less memory and time)."""
+    return Sessions(db, Wallet(db), PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))

@@ -362,8 +362,9 @@ def test_history_newest_first_with_every_card_and_a_replay(web: Web) -> None:
 def test_a_round_in_play_goes_on_after_a_restart(web: Web) -> None:
     ann = web.person("Ann")
     waiting = play_until(ann, "21-24-27", "awaiting_action", {"player": "10"})
+    before = ann.balance()  # the stake is taken
     # a new app on the same database: the round is only in the database now
-    ann.http.app = create_app(web.db, house_edges=web.edges)
+    ann.http.app = create_app(web.db, house_edges=web.edges, sessions=web.sessions)
     again = ann.http.get(f"/api/rounds/{waiting['id']}").json()
     assert again["state"] == "awaiting_action" and again["events"] == waiting["events"]
     table = ann.http.get("/api/games/21-24-27/table").json()
@@ -371,7 +372,7 @@ def test_a_round_in_play_goes_on_after_a_restart(web: Web) -> None:
     data = ann.post(f"/api/rounds/{waiting['id']}/actions", {"action": "stand"}).json()
     while data["state"] == "awaiting_action":
         data = ann.post(f"/api/rounds/{waiting['id']}/actions", {"action": "stand"}).json()
-    assert F(data["balance"]) == 990 + 10 + F(data["total_net"]) == ann.balance()
+    assert F(data["balance"]) == before + 10 + F(data["total_net"]) == ann.balance()
     assert ann.http.get(f"/api/rounds/{waiting['id']}/replay").json()["same"]
 
 
