@@ -40,7 +40,8 @@ def load_rules_dir(folder: Path) -> dict[str, Any]:
         try:
             rules[game.id] = game.load_rules(path)
         except (RulesError, TextInputError, OSError, ValueError) as err:
-            raise ServerError(f"{path}: {err}") from None
+            message = str(err)
+            raise ServerError(message if str(path) in message else f"{path}: {message}") from None
     return rules
 
 
