@@ -149,6 +149,21 @@ def test_login_logout_and_me(web: Web) -> None:
     assert client.get("/api/me").status_code == 401
 
 
+def test_guessing_passwords_is_stopped_after_five_wrong_ones(web: Web) -> None:
+    web.person("Ann", "the right password")
+    client = web.client()
+    for _ in range(5):
+        wrong = client.post("/api/login", json={"username": "Ann", "password": "a guess!!"})
+        assert wrong.status_code == 401
+    blocked = client.post("/api/login", json={"username": "ANN", "password": "the right password"})
+    assert blocked.status_code == 429 and "too many wrong passwords" in blocked.json()["error"]
+    assert client.get("/api/me").status_code == 401
+    # another name is not held back
+    web.person("Bob", "the right password")
+    ok = client.post("/api/login", json={"username": "Bob", "password": "the right password"})
+    assert ok.status_code == 200
+
+
 def test_the_games_with_their_wagers_and_limits(web: Web) -> None:
     games = {g["id"]: g for g in web.client().get("/api/games").json()["games"]}
     assert set(games) == {"finnish27", "21-24-27", "punto-banco", "baccarat27", "chemin-de-fer"}

@@ -30,6 +30,7 @@ from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
 from cardroom.web.live import LiveTables
 from cardroom.web.routes import api, pages
+from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
 
@@ -68,6 +69,7 @@ def create_app(
         tables=LiveTables(wallet, rules_by_game, shuffler),
         edges=edges,
         templates=templates,
+        throttle=LoginThrottle(),
     )
 
     @asynccontextmanager

@@ -14,6 +14,7 @@ from cardroom.storage import Database
 from cardroom.wallet import Account, Wallet, WalletError
 from cardroom.web.edges import HouseEdges
 from cardroom.web.live import LiveTables
+from cardroom.web.throttle import LoginThrottle
 
 #: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
 COOKIE = "cardroom_session"
@@ -42,6 +43,7 @@ class Services:
     tables: LiveTables
     edges: HouseEdges
     templates: Jinja2Templates
+    throttle: LoginThrottle
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,13 @@ from cardroom.web.deps import (
     signed_in,
 )
 from cardroom.web.live import NotFound
+from cardroom.web.throttle import TOO_MANY
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 ROUND_ID = Path(ge=1, le=2**62, description="the round's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422)
+    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)
 }
 
 
@@ -93,9 +94,13 @@ def register(body: models.Credentials, request: Request, response: Response) -> 
 def login(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
     """Sign in: the session cookie and the CSRF token to send with every change."""
     svc = services(request)
+    if svc.throttle.blocked(body.username):
+        raise ApiError(429, TOO_MANY)
     account = svc.sessions.check_password(body.username, body.password)
     if account is None:
+        svc.throttle.failed(body.username)
         raise ApiError(401, "wrong name or password")
+    svc.throttle.succeeded(body.username)
     token, session = svc.sessions.begin(account.id)
     set_session_cookie(request, response, token)
     return models.SignedIn(

@@ -30,6 +30,7 @@ from cardroom.web.deps import (
     services,
 )
 from cardroom.web.routes.api import limits_json, set_session_cookie
+from cardroom.web.throttle import TOO_MANY
 
 router = APIRouter(include_in_schema=False)
 
@@ -148,9 +149,14 @@ def login_form(
         return _account_form(
             request, "login", "the form had expired: try again", username, next, 403
         )
-    account = services(request).sessions.check_password(username, password)
+    svc = services(request)
+    if svc.throttle.blocked(username):
+        return _account_form(request, "login", TOO_MANY, username, next, 429)
+    account = svc.sessions.check_password(username, password)
     if account is None:
+        svc.throttle.failed(username)
         return _account_form(request, "login", "wrong name or password", username, next, 401)
+    svc.throttle.succeeded(username)
     return _signed_in_redirect(request, account.id, next)
 
 
