@@ -51,6 +51,12 @@ class Person:
     def post(self, path: str, body: object, **headers: str) -> httpx.Response:
         return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf, **headers})
 
+    def moves_to(self, app: FastAPI) -> None:
+        """Go on with the same session on another app (a restarted server)."""
+        cookies = self.http.cookies
+        self.http = TestClient(app, base_url=str(self.http.base_url), raise_server_exceptions=False)
+        self.http.cookies = cookies
+
     def balance(self) -> Fraction:
         return Fraction(self.http.get("/api/me").json()["balance"])
 

@@ -379,7 +379,9 @@ def test_a_round_in_play_goes_on_after_a_restart(web: Web) -> None:
     waiting = play_until(ann, "21-24-27", "awaiting_action", {"player": "10"})
     before = ann.balance()  # the stake is taken
     # a new app on the same database: the round is only in the database now
-    ann.http.app = create_app(web.db, house_edges=web.edges, sessions=web.sessions)
+    restarted = create_app(web.db, house_edges=web.edges, sessions=web.sessions)
+    ann.moves_to(restarted)
+    assert restarted.state.services.tables._seats == {}  # nothing in memory yet
     again = ann.http.get(f"/api/rounds/{waiting['id']}").json()
     assert again["state"] == "awaiting_action" and again["events"] == waiting["events"]
     table = ann.http.get("/api/games/21-24-27/table").json()
@@ -468,3 +470,46 @@ def test_the_api_is_documented(web: Web) -> None:
     assert "/login" not in paths  # pages are not the API
     assert web.client().get("/docs").status_code == 404  # its viewer would need a CDN
     assert web.client().get("/api/nothing").json() == {"error": "not found"}
+
+
+class FrontShuffler:
+    """A shuffle that deals ``codes`` first (in order), then the rest of the shoe."""
+
+    def __init__(self, codes: list[str], shoe: Any) -> None:
+        self.codes = codes
+        self.shoe = shoe
+
+    def permutation(self, n: int) -> list[int]:
+        from cardroom.core.cards import Card
+
+        pool = list(self.shoe.cards())
+        front = []
+        for code in self.codes:
+            index = next(i for i, c in enumerate(pool) if c == Card.parse(code) and i not in front)
+            front.append(index)
+        return front + [i for i in range(n) if i not in front]
+
+
+def test_finnish27s_bonus_is_paid_and_shown(web: Web) -> None:
+    from cardroom.games import get_game
+
+    shoe = get_game("finnish27").default_rules().shoe
+    app = create_app(
+        web.db,
+        house_edges=web.edges,
+        sessions=web.sessions,
+        shuffler=lambda: FrontShuffler(["As", "5h", "Ks", "6c"], shoe),
+    )
+    ann = web.person("Ann")
+    ann.moves_to(app)
+    data = ann.post(
+        "/api/games/finnish27/rounds", {"bets": {"player": "10", "dealer": "10"}}
+    ).json()
+    assert [e["card"] for e in data["events"] if e["event"] == "card"] == ["As", "5h", "Ks", "6c"]
+    assert data["outcome"] == "player" and data["bonus"] == "Finnish 27"
+    assert data["net"] == {"player": "15", "dealer": "-10"}  # 1:1 and the Finnish 27's 1:2
+    [player] = [e for e in data["events"] if e["event"] == "settled" and e["wager"] == "player"]
+    assert player["text"] == "Bet on player 10: +15 (player pays 1:1 + bonus Finnish 27 1:2)"
+    assert ann.balance() == 1005
+    recalled = ann.http.get("/api/history").json()["rounds"][0]
+    assert recalled["bonus"] == "Finnish 27" and recalled["total_net"] == "5"
