@@ -1,12 +1,12 @@
 # Two entry points that work on a fresh machine with only Python 3.11:
-#   make run   - set up .venv and play finnish27 in the terminal
+#   make run   - set up .venv and serve the web table (the address is printed)
 #   make test  - set up .venv and run ruff, mypy --strict and the whole test suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest postgres bench clean
+.PHONY: run test lint typecheck pytest postgres chromium bench clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -18,8 +18,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The web table on http://127.0.0.1:8000/ (HOST, PORT and DB=URL change it); the
+# terminal table is `.venv/bin/cardroom play GAME`.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DB ?=
+
 run: $(STAMP)
-	$(BIN)/cardroom play finnish27
+	$(BIN)/cardroom serve --host $(HOST) --port $(PORT) $(if $(DB),--db $(DB))
 
 test: lint typecheck pytest
 
@@ -30,7 +36,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src scripts
 
-pytest: $(STAMP) postgres
+pytest: $(STAMP) postgres chromium
 	$(BIN)/pytest -q
 
 # As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
@@ -49,10 +55,29 @@ postgres:
 			"see docs/storage.md)"; \
 	fi
 
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here):
+# as root it is installed when missing; otherwise make stops and says how to install it.
+CHROMIUM ?= /usr/bin/chromium
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Chromium for the browser tests (apt-get install chromium)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq chromium >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq chromium >/dev/null 2>&1; } \
+		|| { echo "Could not install Chromium: run 'apt-get install chromium'"; exit 1; }; \
+	else \
+		echo "The browser tests need Debian's Chromium at $(CHROMIUM):" \
+			"install it with 'sudo apt-get install chromium' and run make test again"; \
+		exit 1; \
+	fi
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache tests/artifacts
 	# Numba's on-disk kernel cache (it does not notice edits to inlined helpers)
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete

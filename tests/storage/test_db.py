@@ -29,6 +29,7 @@ def test_a_new_database_is_migrated_to_the_schema_of_the_code(db: Database) -> N
             "ledger",
             "rounds",
             "seats",
+            "web_sessions",
         }
         # what the migrations built is exactly what schema.py describes
         options = {"version_table": VERSION_TABLE, "compare_type": True}

@@ -197,3 +197,27 @@ def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) ->
     again_table.act(again, "hit")
     assert again.record is not None and again.record.outcome == "player"
     assert replay(again.record).same and wallet.balance(t.account_id) == 1010
+
+
+def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: Wallet) -> None:
+    from cardroom.tables.house import ExistingRound, KeyReused, OverBalance, RoundUnfinished
+
+    t = table(wallet, "21-24-27", T21)
+    live = t.place_bets({"player": "10"}, idempotency_key="k1")
+    # the round is unfinished: the same key gives it back, another key or none is refused
+    with pytest.raises(ExistingRound) as again:
+        t.place_bets({"player": "10"}, idempotency_key="k1")
+    assert again.value.stored.id == live.id
+    with pytest.raises(KeyReused, match="other bets"):
+        t.place_bets({"player": "20"}, idempotency_key="k1")
+    with pytest.raises(RoundUnfinished, match="is not finished yet"):
+        t.place_bets({"player": "10"}, idempotency_key="k2")
+    assert t.balance == 990 and len(wallet.unfinished_rounds(t.account_id)) == 1
+    t.advance(live)
+    t.act(live, "stand")
+    # finished: the key still gives the same round back, and nothing is taken
+    with pytest.raises(ExistingRound):
+        t.place_bets({"player": "10"}, idempotency_key="k1")
+    assert wallet.count_rounds(t.account_id) == 1
+    with pytest.raises(OverBalance):
+        t.place_bets({"player": "1000"}, idempotency_key="k3")

@@ -161,3 +161,18 @@ ledger = Table(
     Index(None, "account_id", "id"),
     Index(None, "round_id"),
 )
+
+#: The web table's sign-in sessions: the cookie holds a random token, this table only its
+#: SHA-256 (a stolen copy of the database signs nobody in), with the session's CSRF token.
+web_sessions = Table(
+    "web_sessions",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("token_hash", Text, nullable=False),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("csrf_token", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    UniqueConstraint("token_hash"),
+    Index(None, "account_id"),
+)

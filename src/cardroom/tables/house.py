@@ -50,8 +50,12 @@ from cardroom.wallet import InsufficientFunds, StoredRound, Wallet
 
 __all__ = [
     "STATE_VERSION",
+    "ExistingRound",
     "HouseRound",
     "HouseTable",
+    "KeyReused",
+    "OverBalance",
+    "RoundUnfinished",
     "default_action",
     "finish_interrupted",
     "restore_round",
@@ -152,22 +156,29 @@ class HouseTable:
     ) -> HouseRound:
         """Check the bets, take the stakes and open a round (no card dealt yet).
 
-        A bet the engine or the balance refuses raises :class:`WagerError` and changes
-        nothing; so does a bet while the person's last round of this game is unfinished.
+        A bet the engine refuses raises :class:`WagerError` and changes nothing; so do
+        stakes above the balance (:class:`OverBalance`) and a bet while the person's last
+        round of this game is unfinished (:class:`RoundUnfinished`).  An
+        ``idempotency_key`` used before raises :class:`ExistingRound` with the round it
+        opened (no money is taken again), or :class:`KeyReused` if that round's bets
+        were other ones.
         """
         engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
         unfinished = self.wallet.unfinished_rounds(self.account_id, self.game.id)
-        if unfinished and idempotency_key is None:
-            raise WagerError(
+        if unfinished:
+            same_key = [r for r in unfinished if r.idempotency_key == idempotency_key]
+            if idempotency_key is not None and same_key:
+                raise _existing(same_key[0], stakes)
+            raise RoundUnfinished(
                 f"your last {self.game.id} round (#{unfinished[0].id}) is not finished yet"
             )
         total = sum(stakes.values(), Fraction(0))
         balance = self.wallet.balance(self.account_id)
         if total > balance:
-            raise WagerError(_over_balance(total, balance))
+            raise OverBalance(_over_balance(total, balance))
         shuffled: Reshuffled | None = None
         if self.source.needs_reshuffle:
             shuffled = self.source.shuffle(self.source.next_cause)
@@ -179,9 +190,9 @@ class HouseTable:
                 self.account_id, self.game.id, stakes, state, self.table_ref, idempotency_key
             )
         except InsufficientFunds:
-            raise WagerError(_over_balance(total, self.wallet.balance(self.account_id))) from None
+            raise OverBalance(_over_balance(total, self.wallet.balance(self.account_id))) from None
         if opened.existing:
-            raise ExistingRound(opened.round)
+            raise _existing(opened.round, stakes)
         live.id = opened.id
         live.balance = opened.balance
         if shuffled is not None:
@@ -282,6 +293,28 @@ class ExistingRound(WagerError):
     def __init__(self, stored: StoredRound) -> None:
         super().__init__(f"round {stored.id} was already opened with this key")
         self.stored = stored
+
+
+class KeyReused(WagerError):
+    """The idempotency key opened a round with other bets: nothing was done."""
+
+
+class OverBalance(WagerError):
+    """The stakes are more than the balance: nothing was taken."""
+
+
+class RoundUnfinished(WagerError):
+    """The person's last round of this game is not finished: no new round is opened."""
+
+
+def _existing(stored: StoredRound, stakes: Mapping[str, Fraction]) -> WagerError:
+    """The round a repeated idempotency key opened, or a refusal if its bets differ."""
+    if dict(stored.stakes) != dict(stakes):
+        return KeyReused(
+            f"this idempotency key opened round {stored.id} with other bets: "
+            "use a new key for new bets"
+        )
+    return ExistingRound(stored)
 
 
 def _over_balance(total: Fraction, balance: Fraction) -> str:

@@ -1,0 +1,223 @@
+"""The web table's application: :func:`create_app` builds it on a database.
+
+Every refusal is JSON ``{"error": "..."}`` under ``/api`` (a short page elsewhere) with
+a 4xx status; an unexpected failure is logged with its traceback and answered with a
+500 and one line, never the traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cardroom.core.shoe import SecureShuffler, Shuffler
+from cardroom.games import GAMES
+from cardroom.sessions import Sessions
+from cardroom.storage import Database, StorageError
+from cardroom.wallet import Wallet
+from cardroom.web.deps import ApiError, Services
+from cardroom.web.edges import HouseEdges
+from cardroom.web.live import LiveTables
+from cardroom.web.routes import api, pages
+from cardroom.web.throttle import LoginThrottle
+
+log = logging.getLogger("cardroom.web")
+
+#: The largest request body taken (a round's bets are a few hundred bytes).
+MAX_BODY = 64 * 1024
+
+WEB = files("cardroom.web")
+
+
+def default_rules() -> dict[str, Any]:
+    """Every game's default rules."""
+    return {game_id: game.default_rules() for game_id, game in GAMES.items()}
+
+
+def create_app(
+    db: Database,
+    rules: Mapping[str, Any] | None = None,
+    *,
+    house_edges: HouseEdges | None = None,
+    shuffler: Callable[[], Shuffler] = SecureShuffler,
+    sessions: Sessions | None = None,
+) -> FastAPI:
+    """The web table on ``db``: ``rules`` by game id (the defaults for the games left
+    out), the house-edge figures (computed in the background by default), and the
+    shuffler of each new shoe (the operating system's entropy)."""
+    rules_by_game = default_rules()
+    rules_by_game.update(rules or {})
+    wallet = Wallet(db)
+    edges = house_edges or HouseEdges()
+    templates = Jinja2Templates(directory=str(WEB.joinpath("templates")))
+    services = Services(
+        db=db,
+        wallet=wallet,
+        sessions=sessions or Sessions(db, wallet),
+        rules=rules_by_game,
+        tables=LiveTables(wallet, rules_by_game, shuffler),
+        edges=edges,
+        templates=templates,
+        throttle=LoginThrottle(),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        edges.close()
+
+    app = FastAPI(
+        title="cardroom",
+        summary="The web table: Finnish 27, 21-24-27, punto banco and baccarat 27",
+        description=(
+            'Money is always an exact decimal string (`"9.5"`). Every request that '
+            "changes something sends the session's CSRF token as `X-CSRF-Token`; "
+            'refusals are `{"error": "..."}` with a 4xx status.'
+        ),
+        version="1",
+        lifespan=lifespan,
+        # the schema only: the interactive docs pages load their scripts from a CDN
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.services = services
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(StorageError, _storage_error)
+    app.add_exception_handler(Exception, _unexpected)
+    app.mount("/static", StaticFiles(directory=str(WEB.joinpath("static"))), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+# -- refusals ------------------------------------------------------------------------------
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api") or request.url.path.startswith("/openapi")
+
+
+def error_response(request: Request, status: int, message: str) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"error": message}, status_code=status)
+    templates: Jinja2Templates = request.app.state.services.templates
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        {"status": status, "message": message, "person": None},
+        status_code=status,
+    )
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(request, exc.status, exc.message)
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """The first problems of a request, on one line: ``bets.player: ...``."""
+    parts = []
+    for error in list(exc.errors())[:3]:
+        where = ".".join(
+            str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")
+        )
+        what = str(error.get("msg", "is not valid"))
+        if error.get("type") == "string_type" and "bets" in where:
+            what = 'amounts are decimal strings, such as "10" or "12.50"'
+        if error.get("type") == "json_invalid":
+            what = "the body is not valid JSON"
+            where = ""
+        parts.append(f"{where}: {what}" if where else what)
+    return "; ".join(parts) or "the request is not valid"
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(request, 422, validation_message(exc))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    message = str(exc.detail) if exc.status_code != 404 else "not found"
+    if exc.status_code == 400 and "parsing the body" in message:
+        message = "the body cannot be read: send JSON in UTF-8"
+    response = error_response(request, exc.status_code, message)
+    for key, value in (exc.headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+async def _storage_error(request: Request, exc: Exception) -> Response:
+    log.warning("database: %s", exc)
+    return error_response(request, 503, "the database is busy or unavailable: try again")
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(request, 500, "something went wrong on the server")
+
+
+class BodyLimit:
+    """Refuse a request body above ``limit`` bytes with a 413 (as declared or as sent)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def counting() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise TooLarge
+            return message
+
+        try:
+            await self.app(scope, counting, send)
+        except TooLarge:
+            await _too_large(send)
+
+
+class TooLarge(Exception):
+    """A body sent in pieces grew past the limit."""
+
+
+async def _too_large(send: Send) -> None:
+    body = b'{"error": "the request body is too large"}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["MAX_BODY", "create_app", "default_rules", "error_response"]

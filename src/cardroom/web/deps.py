@@ -1,0 +1,102 @@
+"""What every request may need: the services, the person signed in, the CSRF check."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+
+from cardroom.sessions import Session, Sessions
+from cardroom.storage import Database
+from cardroom.wallet import Account, Wallet, WalletError
+from cardroom.web.edges import HouseEdges
+from cardroom.web.live import LiveTables
+from cardroom.web.throttle import LoginThrottle
+
+#: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
+COOKIE = "cardroom_session"
+#: The token of the sign-in and register forms before there is a session (double submit).
+FORM_COOKIE = "cardroom_form"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+class ApiError(Exception):
+    """A refusal: its HTTP status and one line for the person."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Services:
+    """What the app serves from: the database and what is built on it."""
+
+    db: Database
+    wallet: Wallet
+    sessions: Sessions
+    rules: dict[str, Any]
+    tables: LiveTables
+    edges: HouseEdges
+    templates: Jinja2Templates
+    throttle: LoginThrottle
+
+
+@dataclass(frozen=True)
+class Person:
+    """The person a request is from, and their session."""
+
+    account: Account
+    session: Session
+    token: str
+
+
+def services(request: Request) -> Services:
+    found: Services = request.app.state.services
+    return found
+
+
+def person_or_none(request: Request) -> Person | None:
+    """The signed-in person, or None."""
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    svc = services(request)
+    session = svc.sessions.find(token)
+    if session is None:
+        return None
+    try:
+        account = svc.wallet.get(session.account_id)
+    except WalletError:
+        return None
+    return Person(account, session, token)
+
+
+def signed_in(request: Request) -> Person:
+    """The signed-in person (401 without a session)."""
+    person = person_or_none(request)
+    if person is None:
+        raise ApiError(401, "sign in first")
+    return person
+
+
+def csrf_ok(given: str | None, expected: str) -> bool:
+    return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
+
+
+def changing(request: Request) -> Person:
+    """The signed-in person of a request that changes something: its X-CSRF-Token
+    header must be the session's (403 otherwise)."""
+    person = signed_in(request)
+    if not csrf_ok(request.headers.get(CSRF_HEADER), person.session.csrf_token):
+        raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
+    return person
+
+
+def secure(request: Request) -> bool:
+    """Is the request over HTTPS (the cookies are then Secure)?"""
+    return request.url.scheme == "https"

@@ -1,0 +1,1 @@
+"""The web table's routers: the JSON API and the pages."""

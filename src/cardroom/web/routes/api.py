@@ -1,0 +1,298 @@
+"""The JSON API under ``/api``: accounts, games, rounds, history and the ledger.
+
+Each handler translates HTTP into calls on the tables, the wallet and the history, and
+their answers (or refusals) back into JSON; the rules, the money and the records are
+theirs.  Handlers are plain functions, which FastAPI runs in its thread pool.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+
+from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
+from cardroom.games.base import IllegalAction, WagerError
+from cardroom.history import RecordError, RoundRecord, replay
+from cardroom.sessions import LIFETIME, PasswordError
+from cardroom.tables.house import KeyReused, OverBalance, RoundUnfinished
+from cardroom.wallet import NameTaken, WalletError
+from cardroom.web import models, views
+from cardroom.web.deps import (
+    COOKIE,
+    ApiError,
+    Person,
+    changing,
+    secure,
+    services,
+    signed_in,
+)
+from cardroom.web.live import NotFound
+from cardroom.web.throttle import TOO_MANY
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+ROUND_ID = Path(ge=1, le=2**62, description="the round's id")
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)
+}
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=int(LIFETIME.total_seconds()),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure(request),
+    )
+
+
+def limits_json(rules: Any) -> models.Limits:
+    table = rules.table
+    return models.Limits(
+        minimum=views.money(table.minimum),
+        maximum=views.money(table.maximum),
+        unit=views.money(table.unit),
+    )
+
+
+def house_game(request: Request, game_id: str) -> GameInfo:
+    """A house game this server plays (404 for an unknown one)."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame:
+        raise ApiError(404, f"there is no game {game_id!r}") from None
+    if game.kind != "house":
+        raise ApiError(404, f"{game.id} is played at seats, not against the house")
+    if game.id not in services(request).rules:
+        raise ApiError(404, f"this server does not deal {game.id}")
+    return game
+
+
+# -- accounts -------------------------------------------------------------------------------
+@router.post("/accounts", status_code=201, response_model=models.SignedIn, responses=ERRORS)
+def register(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
+    """Open an account (with 1,000 in play money) and sign in."""
+    svc = services(request)
+    try:
+        account = svc.sessions.register(body.username, body.password)
+    except NameTaken as err:
+        raise ApiError(409, str(err)) from None
+    except (PasswordError, WalletError) as err:
+        raise ApiError(422, str(err)) from None
+    token, session = svc.sessions.begin(account.id)
+    set_session_cookie(request, response, token)
+    return models.SignedIn(
+        username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token
+    )
+
+
+@router.post("/login", response_model=models.SignedIn, responses=ERRORS)
+def login(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
+    """Sign in: the session cookie and the CSRF token to send with every change."""
+    svc = services(request)
+    if svc.throttle.blocked(body.username):
+        raise ApiError(429, TOO_MANY)
+    account = svc.sessions.check_password(body.username, body.password)
+    if account is None:
+        svc.throttle.failed(body.username)
+        raise ApiError(401, "wrong name or password")
+    svc.throttle.succeeded(body.username)
+    token, session = svc.sessions.begin(account.id)
+    set_session_cookie(request, response, token)
+    return models.SignedIn(
+        username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token
+    )
+
+
+@router.post("/logout", status_code=204, responses=ERRORS)
+def logout(request: Request, person: Annotated[Person, Depends(changing)]) -> Response:
+    """Sign out: the session ends."""
+    services(request).sessions.end(person.token)
+    response = Response(status_code=204)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure(request))
+    return response
+
+
+@router.get("/me", response_model=models.Me, responses=ERRORS)
+def me(person: Annotated[Person, Depends(signed_in)], request: Request) -> models.Me:
+    """Who is signed in, and their balance."""
+    balance = services(request).wallet.balance(person.account.id)
+    return models.Me(username=person.account.name, balance=views.money(balance))
+
+
+# -- games ---------------------------------------------------------------------------------
+@router.get("/games", response_model=models.Games)
+def games(request: Request) -> models.Games:
+    """The games, with their wager ids and table limits."""
+    rules = services(request).rules
+    out = []
+    for game in GAMES.values():
+        if game.id not in rules:
+            continue
+        out.append(
+            models.GameOut(
+                id=game.id,
+                name=game.name,
+                description=game.description,
+                kind=game.kind,
+                wagers=list(game.wagers(rules[game.id])),
+                outcomes=list(game.outcomes),
+                decisions=game.decisions,
+                limits=limits_json(rules[game.id]),
+            )
+        )
+    return models.Games(games=out)
+
+
+@router.get("/games/{game_id}/edges", responses=ERRORS)
+def edges(game_id: str, request: Request) -> dict[str, Any]:
+    """The exact house edge of every wager at this server's rules ("computing" the
+    first time: ask again)."""
+    game = house_game(request, game_id)
+    svc = services(request)
+    return {"game": game.id, **svc.edges.get(game.id, svc.rules[game.id]).to_json()}
+
+
+@router.get("/games/{game_id}/table", responses=ERRORS)
+def table(
+    game_id: str, request: Request, person: Annotated[Person, Depends(signed_in)]
+) -> dict[str, Any]:
+    """Your table at the game: this shoe's bead plate and big road, the reshuffle notice,
+    and the round in play, if any."""
+    game = house_game(request, game_id)
+    return services(request).tables.table_state(person.account, game)
+
+
+# -- rounds --------------------------------------------------------------------------------
+def _refusal(err: Exception) -> ApiError:
+    if isinstance(err, NotFound):
+        return ApiError(404, str(err))
+    if isinstance(err, OverBalance | RoundUnfinished | KeyReused | IllegalAction):
+        return ApiError(409, str(err))
+    if isinstance(err, WagerError):
+        return ApiError(422, str(err))
+    return ApiError(409, str(err))
+
+
+@router.post(
+    "/games/{game_id}/rounds", status_code=201, response_model=models.RoundOut, responses=ERRORS
+)
+def place_bets(
+    game_id: str,
+    body: models.Bets,
+    request: Request,
+    response: Response,
+    person: Annotated[Person, Depends(changing)],
+    idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
+) -> dict[str, Any]:
+    """Place bets and deal the round as far as it goes without you.
+
+    The stakes are taken with the balance check in one transaction. The same
+    ``Idempotency-Key`` sent again gives the same round back and takes nothing again.
+    """
+    game = house_game(request, game_id)
+    if idempotency_key is not None and not (
+        idempotency_key.isascii() and idempotency_key.isprintable() and idempotency_key.strip()
+    ):
+        raise ApiError(422, "an Idempotency-Key is up to 100 printable ASCII characters")
+    try:
+        data, new = services(request).tables.place(person.account, game, body.bets, idempotency_key)
+    except (WagerError, WalletError) as err:
+        raise _refusal(err) from None
+    if not new:
+        response.headers["Idempotent-Replayed"] = "true"
+    return data
+
+
+@router.post("/rounds/{round_id}/actions", response_model=models.RoundOut, responses=ERRORS)
+def act(
+    body: models.ActionIn,
+    request: Request,
+    person: Annotated[Person, Depends(changing)],
+    round_id: int = ROUND_ID,
+) -> dict[str, Any]:
+    """Your decision (``hit`` or ``stand``) where the round asks for one (409 otherwise)."""
+    try:
+        return services(request).tables.act(person.account, round_id, body.action)
+    except (NotFound, IllegalAction, WalletError) as err:
+        raise _refusal(err) from None
+
+
+@router.get("/rounds/{round_id}", response_model=models.RoundOut, responses=ERRORS)
+def get_round(
+    request: Request, person: Annotated[Person, Depends(signed_in)], round_id: int = ROUND_ID
+) -> dict[str, Any]:
+    """One of your rounds (404 for anyone else's)."""
+    try:
+        return services(request).tables.get(person.account, round_id)
+    except NotFound as err:
+        raise _refusal(err) from None
+
+
+@router.get("/rounds/{round_id}/replay", response_model=models.Replayed, responses=ERRORS)
+def replay_round(
+    request: Request, person: Annotated[Person, Depends(signed_in)], round_id: int = ROUND_ID
+) -> models.Replayed:
+    """Run a finished round's record through the engine again: does it give the same
+    cards, decisions, outcome and payouts?"""
+    svc = services(request)
+    try:
+        stored = svc.wallet.round(round_id)
+    except WalletError:
+        stored = None
+    if stored is None or stored.account_id != person.account.id:
+        raise ApiError(404, f"there is no round {round_id} of yours")
+    if stored.status != "finished" or not stored.record:
+        raise ApiError(409, f"round {round_id} is not finished: there is no record to replay")
+    try:
+        result = replay(RoundRecord.from_json(stored.record))
+    except RecordError as err:
+        return models.Replayed(id=round_id, same=False, differences=[str(err)])
+    return models.Replayed(id=round_id, same=result.same, differences=list(result.differences))
+
+
+@router.get("/history", response_model=models.History, responses=ERRORS)
+def history(
+    request: Request,
+    person: Annotated[Person, Depends(signed_in)],
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+    game: Annotated[str | None, Query(max_length=40)] = None,
+) -> dict[str, Any]:
+    """Your last rounds, newest first, each with every card, decision, wager and payout."""
+    svc = services(request)
+    if game is not None and game not in GAMES:
+        raise ApiError(404, f"there is no game {game!r}")
+    balance = svc.wallet.balance(person.account.id)
+    rounds = svc.wallet.rounds(person.account.id, limit=limit, game=game)
+    return {"rounds": [views.stored_round_json(r, balance) for r in rounds]}
+
+
+@router.get("/ledger", response_model=models.LedgerOut, responses=ERRORS)
+def ledger(
+    request: Request,
+    person: Annotated[Person, Depends(signed_in)],
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> models.LedgerOut:
+    """Your wallet's last movements, newest first, each with the balance it left."""
+    svc = services(request)
+    rows = svc.wallet.ledger(person.account.id, limit)
+    return models.LedgerOut(
+        balance=views.money(svc.wallet.balance(person.account.id)),
+        rows=[
+            models.LedgerRowOut(
+                id=row.id,
+                at=row.created_at.isoformat(),
+                kind=row.kind,
+                amount=views.money(row.amount),
+                balance_after=views.money(row.balance_after),
+                round_id=row.round_id,
+                wager=row.wager,
+                memo=row.memo,
+            )
+            for row in rows
+        ],
+    )

@@ -1,0 +1,282 @@
+"""The pages: server-rendered with Jinja2; the game page plays through the JSON API.
+
+The sign-in, register and sign-out forms work without JavaScript.  Before there is a
+session, the two forms carry a token that must equal the one in a cookie of their own
+(the double-submit pattern); the sign-out form carries the session's CSRF token.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Query, Request
+from fastapi.responses import RedirectResponse, Response
+
+from cardroom.disclosure import paytable, rules_text
+from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
+from cardroom.sessions import PasswordError
+from cardroom.wallet import NameTaken, WalletError
+from cardroom.web import views
+from cardroom.web.cards import svg_for_code
+from cardroom.web.deps import (
+    COOKIE,
+    FORM_COOKIE,
+    ApiError,
+    Person,
+    csrf_ok,
+    person_or_none,
+    secure,
+    services,
+)
+from cardroom.web.routes.api import limits_json, set_session_cookie
+from cardroom.web.throttle import TOO_MANY
+
+router = APIRouter(include_in_schema=False)
+
+#: Short forms of the outcomes on the bead plate.
+MARKS = {"player": "P", "banker": "B", "tie": "T", "dealer": "D", "push": "="}
+
+
+def _page(
+    request: Request, template: str, person: Person | None, status: int = 200, **context: Any
+) -> Response:
+    svc = services(request)
+    who = None
+    if person is not None:
+        who = {
+            "name": person.account.name,
+            "balance": views.money(svc.wallet.balance(person.account.id)),
+            "csrf": person.session.csrf_token,
+        }
+    house = [g for g in GAMES.values() if g.kind == "house" and g.id in svc.rules]
+    return svc.templates.TemplateResponse(
+        request,
+        template,
+        {"person": who, "house_games": house, **context},
+        status_code=status,
+    )
+
+
+def _next(target: str | None) -> str:
+    """Where to go after signing in: a path on this site only."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
+
+
+def _form_token(request: Request) -> str:
+    return request.cookies.get(FORM_COOKIE) or secrets.token_urlsafe(24)
+
+
+def _with_form_cookie(request: Request, response: Response, token: str) -> Response:
+    response.set_cookie(
+        FORM_COOKIE, token, path="/", httponly=True, samesite="strict", secure=secure(request)
+    )
+    return response
+
+
+def _signed_in_redirect(request: Request, account_id: int, target: str) -> Response:
+    token, _ = services(request).sessions.begin(account_id)
+    response = RedirectResponse(_next(target), status_code=303)
+    set_session_cookie(request, response, token)
+    response.delete_cookie(FORM_COOKIE, path="/")
+    return response
+
+
+@router.get("/")
+def lobby(request: Request) -> Response:
+    person = person_or_none(request)
+    svc = services(request)
+    games = []
+    for game in GAMES.values():
+        if game.id not in svc.rules:
+            continue
+        limits = limits_json(svc.rules[game.id])
+        games.append({"game": game, "limits": limits})
+    return _page(request, "lobby.html", person, games=games)
+
+
+def _account_form(
+    request: Request,
+    which: str,
+    error: str = "",
+    name: str = "",
+    target: str = "/",
+    status: int = 200,
+) -> Response:
+    token = _form_token(request)
+    response = _page(
+        request,
+        "account.html",
+        person_or_none(request),
+        status=status,
+        which=which,
+        error=error,
+        name=name,
+        form_token=token,
+        next=_next(target),
+    )
+    return _with_form_cookie(request, response, token)
+
+
+@router.get("/login")
+def login_page(request: Request, next: Annotated[str, Query(max_length=200)] = "/") -> Response:
+    return _account_form(request, "login", target=next)
+
+
+@router.get("/register")
+def register_page(request: Request, next: Annotated[str, Query(max_length=200)] = "/") -> Response:
+    return _account_form(request, "register", target=next)
+
+
+FormText = Annotated[str, Form(max_length=1000)]
+
+
+def _form_checked(request: Request, token: str) -> bool:
+    return csrf_ok(token, request.cookies.get(FORM_COOKIE, ""))
+
+
+@router.post("/login")
+def login_form(
+    request: Request,
+    username: FormText,
+    password: FormText,
+    form_token: FormText,
+    next: FormText = "/",
+) -> Response:
+    if not _form_checked(request, form_token):
+        return _account_form(
+            request, "login", "the form had expired: try again", username, next, 403
+        )
+    svc = services(request)
+    if svc.throttle.blocked(username):
+        return _account_form(request, "login", TOO_MANY, username, next, 429)
+    account = svc.sessions.check_password(username, password)
+    if account is None:
+        svc.throttle.failed(username)
+        return _account_form(request, "login", "wrong name or password", username, next, 401)
+    svc.throttle.succeeded(username)
+    return _signed_in_redirect(request, account.id, next)
+
+
+@router.post("/register")
+def register_form(
+    request: Request,
+    username: FormText,
+    password: FormText,
+    form_token: FormText,
+    next: FormText = "/",
+) -> Response:
+    if not _form_checked(request, form_token):
+        return _account_form(
+            request, "register", "the form had expired: try again", username, next, 403
+        )
+    try:
+        account = services(request).sessions.register(username, password)
+    except NameTaken as err:
+        return _account_form(request, "register", str(err), username, next, 409)
+    except (PasswordError, WalletError) as err:
+        return _account_form(request, "register", str(err), username, next, 422)
+    return _signed_in_redirect(request, account.id, next)
+
+
+@router.post("/logout")
+def logout_form(request: Request, csrf_token: FormText) -> Response:
+    person = person_or_none(request)
+    if person is not None:
+        if not csrf_ok(csrf_token, person.session.csrf_token):
+            raise ApiError(403, "the form had expired: reload the page and sign out again")
+        services(request).sessions.end(person.token)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure(request))
+    return response
+
+
+def _house_game(request: Request, game_id: str) -> GameInfo:
+    try:
+        game = get_game(game_id)
+    except UnknownGame:
+        raise ApiError(404, f"there is no game {game_id!r}") from None
+    if game.kind != "house" or game.id not in services(request).rules:
+        raise ApiError(404, f"{game.id} is not played at this web table yet")
+    return game
+
+
+def _must_sign_in(request: Request) -> Response:
+    return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+
+
+@router.get("/play/{game_id}")
+def play(request: Request, game_id: str) -> Response:
+    game = _house_game(request, game_id)
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    rules = services(request).rules[game.id]
+    return _page(
+        request,
+        "game.html",
+        person,
+        game=game,
+        wagers=game.wagers(rules),
+        limits=limits_json(rules),
+        pays={row.wager: row.pays for row in paytable(game.id, rules)},
+        baccarat=set(game.outcomes) == {"player", "banker", "tie"},
+        marks=MARKS,
+        chips=[
+            views.money(rules.table.minimum * n)
+            for n in (1, 5, 10, 50)
+            if rules.table.minimum * n <= rules.table.maximum
+        ],
+    )
+
+
+@router.get("/rules/{game_id}")
+def rules_page(request: Request, game_id: str) -> Response:
+    game = _house_game(request, game_id)
+    svc = services(request)
+    rules = svc.rules[game.id]
+    edges = svc.edges.get(game.id, rules).to_json()
+    return _page(
+        request,
+        "rules.html",
+        person_or_none(request),
+        game=game,
+        text=rules_text(game.id, rules),
+        pays=paytable(game.id, rules),
+        edges=edges,
+        limits=limits_json(rules),
+    )
+
+
+@router.get("/wallet")
+def wallet_page(request: Request) -> Response:
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    rows = services(request).wallet.ledger(person.account.id, 200)
+    return _page(request, "wallet.html", person, rows=rows, money=views.money)
+
+
+@router.get("/history")
+def history_page(request: Request) -> Response:
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    svc = services(request)
+    balance = svc.wallet.balance(person.account.id)
+    rounds = [views.stored_round_json(r, balance) for r in svc.wallet.rounds(person.account.id, 10)]
+    return _page(request, "history.html", person, rounds=rounds, marks=MARKS)
+
+
+@router.get("/cards/{code}.svg")
+def card_image(code: str) -> Response:
+    svg = svg_for_code(code)
+    if svg is None:
+        raise ApiError(404, f"there is no card {code!r}")
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )

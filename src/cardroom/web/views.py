@@ -1,0 +1,186 @@
+"""Rounds, events and money as the web table sends them: JSON with decimal strings.
+
+Events go out as the event registry writes them (:func:`event_to_json`), with two more
+keys for people: ``text``, the sentence :mod:`cardroom.words` makes of it, and for a
+card, ``card_alt``, the card in words.  Money is always an exact decimal string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from cardroom.core.events import (
+    CardDealt,
+    Decision,
+    Event,
+    EventDataError,
+    Outcome,
+    Reshuffled,
+    Settled,
+    event_from_json,
+    event_to_json,
+)
+from cardroom.core.money import format_amount, format_decimal, parse_exact
+from cardroom.games.base import Turn
+from cardroom.tables.house import HouseRound
+from cardroom.wallet import StoredRound
+from cardroom.web.cards import card_label
+from cardroom.words import explain, points_text, reshuffle_reason
+
+#: Outcomes that are nobody's win.
+NO_WINNER = frozenset({"push", "tie"})
+
+
+def money(value: Fraction) -> str:
+    """An amount on the wire: the shortest exact decimal (``"9.5"``)."""
+    return format_decimal(value)
+
+
+def signed(value: Fraction) -> str:
+    """``+15``, ``-10``, ``±0``."""
+    if value > 0:
+        return f"+{format_amount(value)}"
+    return format_amount(value) if value < 0 else "±0"
+
+
+def title(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def outcome_title(outcome: str) -> str:
+    """``Player wins``, ``Push``."""
+    return title(outcome) if outcome in NO_WINNER else f"{title(outcome)} wins"
+
+
+def event_text(event: Event) -> str:
+    """One event as a line a person reads."""
+    if isinstance(event, CardDealt):
+        total = points_text(event.total)
+        return f"{title(event.hand)} gets {event.card.finnish}" + (f": {total}" if total else "")
+    if isinstance(event, Decision):
+        verb = {"hit": "hits", "stand": "stands"}.get(event.action, event.action)
+        reason = explain(event.why)
+        if event.forced and reason.startswith(f"{event.hand} "):
+            return f"Forced: {reason}"
+        if event.forced:
+            return f"Forced: {event.hand} {verb}" + (f": {reason}" if reason else "")
+        return f"{title(event.hand)} {verb} (your choice" + (f"; {reason})" if reason else ")")
+    if isinstance(event, Reshuffled):
+        verb = "shuffled" if event.shoe == 1 and event.cause == "new_shoe" else "reshuffled"
+        return f"The shoe is {verb} ({reshuffle_reason(event)}; shoe {event.shoe})"
+    if isinstance(event, Outcome):
+        reason = explain(event.why)
+        return outcome_title(event.outcome) + (f": {reason}" if reason else "")
+    if isinstance(event, Settled):
+        note = explain(event.why)
+        if event.breakage:
+            note += f"; {format_amount(event.breakage)} kept as breakage"
+        text = f"Bet on {event.wager} {format_amount(event.stake)}: {signed(event.net)}"
+        return text + (f" ({note})" if note else "")
+    return type(event).__name__  # pragma: no cover - no other event at a house game
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event for the page: the registry's JSON, its sentence, and a card's words."""
+    data = event_to_json(event)
+    data["text"] = event_text(event)
+    if isinstance(event, CardDealt):
+        data["card_alt"] = card_label(event.card)
+    return data
+
+
+def events_json(events: Iterable[Event]) -> list[dict[str, Any]]:
+    return [event_json(event) for event in events]
+
+
+def live_round_json(game: str, live: HouseRound, balance: Fraction) -> dict[str, Any]:
+    """A round the server holds (in play, or just finished)."""
+    step = live.to_move()
+    engine = live.engine
+    over = live.record is not None
+    asked = explain(step.why) if isinstance(step, Turn) else ""
+    return {
+        "id": live.id,
+        "game": game,
+        "state": "finished" if over else "awaiting_action",
+        "legal_actions": sorted(step.actions) if isinstance(step, Turn) else [],
+        "asked": asked,
+        "events": events_json(live.events),
+        "outcome": engine.outcome if over else None,
+        "stakes": {w: money(s) for w, s in engine.wagers.items()},
+        "net": {w: money(n) for w, n in engine.net.items()} if over else {},
+        "total_net": money(sum(engine.net.values(), Fraction(0))) if over else None,
+        "bonus": engine.bonus if over else None,
+        "balance": money(balance),
+        "notes": list(live.notes),
+    }
+
+
+def stored_round_json(stored: StoredRound, balance: Fraction) -> dict[str, Any]:
+    """A finished (or void) round from the database, from its record."""
+    record = stored.record or {}
+    events: list[Event] = []
+    for data in record.get("events", []) or []:
+        try:
+            events.append(event_from_json(data))
+        except EventDataError:
+            continue
+    net: dict[str, str] = {}
+    for wager in record.get("wagers", []) or []:
+        try:
+            net[str(wager["wager"])] = money(parse_exact(wager["net"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+    if stored.status != "finished":
+        net = {w: money(stored.paid.get(w, Fraction(0)) - s) for w, s in stored.stakes.items()}
+    bonus = next(
+        (e.why.get("bonus") for e in events if isinstance(e, Settled) and e.why.get("bonus")),
+        None,
+    )
+    return {
+        "id": stored.id,
+        "game": stored.game,
+        "state": "finished" if stored.status == "finished" else stored.status,
+        "legal_actions": [],
+        "asked": "",
+        "events": events_json(events),
+        "outcome": record.get("outcome"),
+        "stakes": {w: money(s) for w, s in stored.stakes.items()},
+        "net": net,
+        "total_net": money(stored.net),
+        "bonus": None if bonus is None else _bonus_name(str(bonus)),
+        "balance": money(balance),
+        "notes": [str(n) for n in record.get("notes", []) or []],
+        "played_at": stored.created_at.isoformat(),
+        "cards": [str(c) for c in record.get("cards", []) or []],
+        "decisions": [
+            {"action": str(d.get("action")), "by": str(d.get("by", "person"))}
+            for d in record.get("decisions", []) or []
+            if isinstance(d, Mapping)
+        ],
+    }
+
+
+def _bonus_name(key: str) -> str:
+    from cardroom.words import name_of
+
+    return name_of(key)
+
+
+def beads_json(beads: Sequence[str], shoe: int | None) -> dict[str, Any]:
+    """A table's scoreboards (see :mod:`cardroom.scoreboards`)."""
+    from cardroom.scoreboards import bead_plate, big_road, counts
+
+    return {
+        "shoe": shoe,
+        "bead_plate": [
+            {"column": c.column, "row": c.row, "outcome": c.outcome} for c in bead_plate(beads)
+        ],
+        "big_road": [
+            {"column": c.column, "row": c.row, "outcome": c.outcome, "ties": c.ties}
+            for c in big_road(beads)
+        ],
+        "counts": counts(beads),
+    }

@@ -1,0 +1,75 @@
+"""The web table's fixtures: an app on a new SQLite file, and people signed in to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cardroom.sessions import Sessions
+from cardroom.storage import Database
+from cardroom.wallet import Wallet
+from cardroom.web.app import create_app
+from cardroom.web.edges import HouseEdges, analyser_means
+
+
+@dataclass
+class Web:
+    """An app on its own database."""
+
+    app: FastAPI
+    db: Database
+    edges: HouseEdges
+    sessions: Sessions
+
+    def client(self, https: bool = False) -> TestClient:
+        base = "https://testserver" if https else "http://testserver"
+        return TestClient(self.app, base_url=base, raise_server_exceptions=False)
+
+    def person(self, name: str, password: str = "a good password") -> Person:
+        client = self.client()
+        response = client.post("/api/accounts", json={"username": name, "password": password})
+        assert response.status_code == 201, response.text
+        return Person(client, response.json()["csrf_token"], name)
+
+
+@dataclass
+class Person:
+    """A signed-in client and its CSRF token."""
+
+    http: TestClient
+    csrf: str
+    name: str
+
+    def post(self, path: str, body: object, **headers: str) -> httpx.Response:
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf, **headers})
+
+    def moves_to(self, app: FastAPI) -> None:
+        """Go on with the same session on another app (a restarted server)."""
+        cookies = self.http.cookies
+        self.http = TestClient(app, base_url=str(self.http.base_url), raise_server_exceptions=False)
+        self.http.cookies = cookies
+
+    def balance(self) -> Fraction:
+        return Fraction(self.http.get("/api/me").json()["balance"])
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[Web]:
+    with Database.open(path=tmp_path / "web.sqlite3") as db:
+        edges = HouseEdges(analyser_means, in_process=True)
+        sessions = cheap_sessions(db)
+        yield Web(create_app(db, house_edges=edges, sessions=sessions), db, edges, sessions)
+        edges.close()
+
+
+def cheap_sessions(db: Database) -> Sessions:
+    """Sessions with Argon2 at a test's cost (the same algorithm, less memory and time)."""
+    return Sessions(db, Wallet(db), PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
