@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.core.cards import Card, parse_cards
-from cardroom.core.events import Event, Reshuffled
+from cardroom.core.events import Event, Reshuffled, event_from_json, event_to_json
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
@@ -86,6 +86,8 @@ class HouseRound:
     shoe: list[list[str]] = field(default_factory=list)
     balance: Fraction | None = None
     record: RoundRecord | None = None
+    #: the reshuffle the round was opened with, if the shoe was shuffled for it
+    reshuffled: Reshuffled | None = None
 
     @property
     def is_over(self) -> bool:
@@ -182,7 +184,7 @@ class HouseTable:
         shuffled: Reshuffled | None = None
         if self.source.needs_reshuffle:
             shuffled = self.source.shuffle(self.source.next_cause)
-        live = HouseRound(0, engine)
+        live = HouseRound(0, engine, reshuffled=shuffled)
         live.shoe = [[card.code for card in self._upcoming()]]
         state = self._state(live, stakes)
         try:
@@ -203,15 +205,29 @@ class HouseTable:
         """Deal until the engine asks the person something or the round is over (then
         it is settled); the new events."""
         start = len(live.engine.events)
-        while isinstance(step := live.engine.to_move(), CardWanted):
+        while isinstance(live.engine.to_move(), CardWanted):
             self._deal(live)
-        if step is None and live.record is None:
+        self.step(live)
+        return live.engine.events[start:]
+
+    def step(self, live: HouseRound) -> list[Event]:
+        """One step of the round: one card dealt (with a reshuffle if the shoe runs out),
+        or the settlement once the round is over; nothing while a decision is asked.  A
+        screen that shows the cards one by one deals them this way, so the round stays
+        in progress in the database until its last card."""
+        start = len(live.engine.events)
+        if isinstance(live.engine.to_move(), CardWanted):
+            self._deal(live)
+        if live.engine.to_move() is None and live.record is None:
             self._settle(live)
         return live.engine.events[start:]
 
-    def act(self, live: HouseRound, action: str, *, by: str = "person") -> list[Event]:
+    def act(
+        self, live: HouseRound, action: str, *, by: str = "person", advance: bool = True
+    ) -> list[Event]:
         """The person's decision (``by``: ``default`` when it was made for them); saved
-        before it is applied, then the round goes on as far as it can."""
+        before it is applied, then the round goes on as far as it can (with ``advance``;
+        otherwise the caller deals on with :meth:`step`)."""
         step = live.engine.to_move()
         if not isinstance(step, Turn):
             raise IllegalAction(
@@ -226,7 +242,8 @@ class HouseTable:
         self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
         start = len(live.engine.events)
         live.engine.act(PLAYER_SEAT, action)
-        self.advance(live)
+        if advance:
+            self.advance(live)
         return live.engine.events[start:]
 
     def play_default(self, live: HouseRound) -> list[Event]:
@@ -271,6 +288,7 @@ class HouseTable:
             "name": self.name,
             "stakes": {w: str(s) for w, s in stakes.items()},
             "shoe": live.shoe,
+            "reshuffled": None if live.reshuffled is None else event_to_json(live.reshuffled),
             "decisions": [{"action": d.action, "by": d.by} for d in live.decisions],
         }
 
@@ -381,6 +399,12 @@ def restore_round(
     live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=state.get("shoe", []))
     if note is not None:  # said in the record if the round ends on the way
         live.notes.append(note)
+    opened_with = state.get("reshuffled")
+    if isinstance(opened_with, dict):  # the round's events begin with the shoe's shuffle
+        event = event_from_json(opened_with)
+        if isinstance(event, Reshuffled):
+            live.reshuffled = event
+            live.engine.events.append(event)
     table.advance(live)
     for made in state.get("decisions", []):
         step = live.engine.to_move()

@@ -469,9 +469,10 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
+    from cardroom.web.server import ServerError
     from cardroom.web.server import run as run_server
 
-    with person_errors():
+    with person_errors(ServerError):
         run_server(host=host, port=port, db_url=db, rules_dir=rules_dir)
 
 

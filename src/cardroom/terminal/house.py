@@ -402,9 +402,12 @@ class PlaySession(TableSession):
         with DeferredInterrupt(self.hang_up) as interrupts:
             show(list(live.events))
             try:
-                show(self.table.advance(live))
-                while isinstance(step := live.to_move(), Turn):
-                    show(self.decide(live, step, interrupts))
+                while live.record is None:  # one card at a time, paced by show
+                    step = live.to_move()
+                    if isinstance(step, Turn):
+                        show(self.decide(live, step, interrupts))
+                    else:
+                        show(self.table.step(live))
             except ShoeExhausted as err:  # a stacked shoe too short for the round
                 self.table.void(live, str(err))
                 raise _StackRanOut(str(err)) from None
@@ -482,7 +485,7 @@ class PlaySession(TableSession):
                             continue
                         action = chosen
             try:
-                return self.table.act(live, action, by=by)
+                return self.table.act(live, action, by=by, advance=False)
             except IllegalAction as err:
                 self.problem(str(err))
                 if by == "default":  # pragma: no cover - the default play is always legal
