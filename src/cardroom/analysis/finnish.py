@@ -78,6 +78,7 @@ __all__ = [
     "analyze_finnish27",
     "best_finnish27_table",
     "effects_of_removal",
+    "finnish27_report",
     "solve_21_24_27",
     "strategy_comparison",
     "summarise",
@@ -491,6 +492,19 @@ def analyze_finnish27(
                     short_wins(ranks, dealer, win * q)
                     plain -= q
                 add("player", None, win * plain)
+    return _finnish27_report(rules, results, minimum, stake, label)
+
+
+def finnish27_report(
+    rules: Finnish27Rules,
+    results: Mapping[tuple[str, str | None], Fraction],
+    minimum: Fraction,
+    stake: Fraction,
+    label: str,
+) -> GameReport:
+    """finnish27's report from the chance of each (outcome, bonus key or None): the
+    lines of every wager (also read by the finite-shoe analysis,
+    :mod:`cardroom.analysis.finnish_shoe`, which replaces the model line)."""
     return _finnish27_report(rules, results, minimum, stake, label)
 
 

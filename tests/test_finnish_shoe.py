@@ -1,0 +1,340 @@
+"""Exact analysis of the Finnish games dealt from the real shoe (no replacement).
+
+The finite-shoe count of :mod:`cardroom.analysis.finnish_shoe` is checked against
+the generic walk of the engines themselves (:mod:`cardroom.analysis.walk`, which
+deals without replacement) on reduced shoes small enough for the walk, every line
+of every wager (each bonus with its suits enumerated card by card through the
+engine's own ``find_bonus``), under the default rules and under variants; and its
+full-shoe figures are pinned beside the source's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from collections.abc import Hashable
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe
+from cardroom.analysis.modular import Modulus, mont_mul
+from cardroom.analysis.poker_shoe import no_flush_count, poker_batch
+from cardroom.analysis.report import GameReport, decimal_text
+from cardroom.analysis.shoe_count import ShoeMakeup
+from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.cards import JOKER, Card, Rank, Suit
+from cardroom.games.base import Round
+from cardroom.games.finnish27 import BonusTable, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.poker import PokerCategory, best_category
+
+SUITS = tuple(Suit)
+
+
+def compile_once() -> None:
+    """Compile the kernels (or load them from Numba's cache) in one test worker at a
+    time: the others wait and then load what it wrote, instead of compiling too."""
+    lock_path = Path(tempfile.gettempdir()) / "cardroom-finnish-shoe-kernels.lock"
+    with open(lock_path, "w") as lock:
+        try:
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except ImportError:  # pragma: no cover - not POSIX: every worker compiles
+            pass
+        analyze_finnish27_shoe(shoe=NINES_SHOE)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    compile_once()
+
+
+# -- exact arithmetic -----------------------------------------------------------------------
+def test_residues_give_back_big_integers_and_fractions() -> None:
+    modulus = Modulus.for_bits(400)
+    assert modulus.product.bit_length() > 402
+    for value in (0, 1, -1, 3**250, -(7**140), (1 << 399) - 5):
+        assert modulus.integer(modulus.residues(value)) == value
+    chance = Fraction(123456789 * 3**100, 5**150)
+    assert modulus.reconstruct(modulus.residues(chance), 5**150) == chance
+
+
+@njit(cache=True)
+def _product(a: np.ndarray, b: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    out = np.zeros(p.shape[0], np.uint64)
+    for lane in range(p.shape[0]):
+        out[lane] = mont_mul(a[lane], b[lane], p[lane], q[lane])
+    return out
+
+
+def test_montgomery_products_are_exact() -> None:
+    modulus = Modulus.for_bits(300)
+    a, b = 3**90 - 11, -(2**140) + 977
+    product = _product(modulus.residues(a), modulus.residues(b), modulus.p, modulus.q)
+    assert modulus.integer(product) == a * b
+
+
+# -- poker categories with suits from a finite shoe ---------------------------------------------
+def _every_suit_assignment(
+    counts: list[int], jokers: int, suits: list[list[int]]
+) -> dict[PokerCategory, int]:
+    """Sets of physical cards of these ranks, each through the game's evaluator."""
+    per_rank = []
+    for r, x in enumerate(counts):
+        cards = [s for s in range(4) for _ in range(suits[r][s])]
+        splits: dict[tuple[int, ...], int] = {}
+        for chosen in itertools.combinations(range(len(cards)), x):
+            key = tuple(cards[i] for i in chosen)
+            splits[key] = splits.get(key, 0) + 1
+        per_rank.append([(r, key, n) for key, n in splits.items()])
+    found: dict[PokerCategory, int] = {}
+    for choice in itertools.product(*per_rank):
+        weight = 1
+        hand = [JOKER] * jokers
+        for r, key, n in choice:
+            weight *= n
+            hand += [Card(RANK_ORDER[r], SUITS[s]) for s in key]
+        category = best_category(hand)
+        found[category] = found.get(category, 0) + weight
+    return found
+
+
+@pytest.mark.parametrize(
+    ("hand", "jokers", "suits"),
+    [
+        ("A 2 3 4 5 5", 0, 2),  # a wheel, two cards of each rank and suit
+        ("4 5 6 7 8 8 K", 0, 1),  # one deck: every card differs
+        ("9 T J Q", 1, 2),
+        ("2 2 7 9 K", 2, 1),
+        ("A K Q", 2, (2, 1, 0, 1)),  # uneven suits: no symmetry to lean on
+        ("3 3 3 6 6", 0, (1, 1, 2, 0)),
+        ("5 6 8", 3, 2),
+    ],
+)
+def test_poker_counts_match_every_suit_assignment(
+    hand: str, jokers: int, suits: int | tuple[int, ...]
+) -> None:
+    counts = [0] * 13
+    for code in hand.split():
+        counts[RANK_ORDER.index(Rank(code))] += 1
+    split = [list(suits) if isinstance(suits, tuple) else [suits] * 4 for _ in range(13)]
+    expected = _every_suit_assignment(counts, jokers, split)
+    modulus = Modulus.for_bits(120)
+    cv = np.array(split, np.int64)
+    plain = np.full((1, 4), -1, np.int64)
+    sf = np.zeros((1, 4, modulus.lanes), np.uint64)
+    sf_f, total_f = np.zeros((1, 4)), np.zeros(1)
+    total = np.zeros((1, modulus.lanes), np.uint64)
+    symmetric = not isinstance(suits, tuple)
+    hands = np.array([counts], np.int8)
+    poker_batch(
+        hands, cv, symmetric, modulus.p, modulus.q, modulus.r2, 0, 1, plain, sf, sf_f,
+        total, total_f,
+    )  # fmt: skip
+    everything = modulus.integer(total[0], montgomery=False)
+    assert everything == sum(expected.values())
+    got: dict[PokerCategory, int] = {}
+    if max(counts) + jokers >= 5:
+        got[PokerCategory.FIVE_OF_A_KIND] = everything
+    else:
+        held = [(x, tuple(split[r])) for r, x in enumerate(counts) if x]
+        no_flush, _ = no_flush_count(
+            np.array([x for x, _ in held], np.int64),
+            np.array([c for _, c in held], np.int64), 5 - jokers, modulus.p, modulus.q,
+            modulus.r2,
+        )  # fmt: skip
+        rest = modulus.integer(no_flush, montgomery=False)
+        straight_flush = modulus.integer(sf[0, jokers], montgomery=False)
+        for category, n in (
+            (PokerCategory.STRAIGHT_FLUSH, straight_flush),
+            (PokerCategory.FLUSH, everything - rest - straight_flush),
+            (PokerCategory(plain[0, jokers]), rest),
+        ):
+            if n:
+                got[category] = got.get(category, 0) + n
+    assert got == expected
+
+
+# -- finnish27 against the engine's walk ----------------------------------------------------------
+class RanksRound(Finnish27Round):
+    """finnish27 keyed on the player's ranks, which the bonus needs."""
+
+    PLAYER_RANKS_MATTER = True
+
+
+def bonus_leaf(rnd: Round) -> Hashable:
+    if rnd.outcome != "player":
+        return (rnd.outcome,)
+    player = tuple(sorted((c.rank for c in rnd.hands["player"]), key=RANK_ORDER.index))
+    return ("player", player, tuple(c.rank for c in rnd.hands["dealer"][:2]))
+
+
+@cache
+def _bonus_split(
+    player: tuple[Rank, ...], dealer: tuple[Rank, ...], shoe: ShoeMakeup
+) -> dict[str | None, Fraction]:
+    """The bonus of a winning hand of these ranks over every set of physical cards
+    of the shoe it could be (the cards of one rank are any of that rank's cards),
+    through the engine's own find_bonus."""
+    ordinary = [r for r in player if r is not Rank.JOKER]
+    per_rank = []
+    for rank in sorted(set(ordinary), key=RANK_ORDER.index):
+        r = RANK_ORDER.index(rank)
+        cards = [s for s in range(4) for _ in range(shoe.suits[r][s])]
+        per_rank.append(
+            [
+                (rank, tuple(cards[i] for i in chosen))
+                for chosen in itertools.combinations(range(len(cards)), ordinary.count(rank))
+            ]
+        )
+    dealt = [JOKER if r is Rank.JOKER else Card(r, Suit.SPADES) for r in dealer]
+    found: dict[str | None, int] = {}
+    total = 0
+    for choice in itertools.product(*per_rank):
+        hand = [JOKER] * (len(player) - len(ordinary))
+        for rank, suits in choice:
+            hand += [Card(rank, SUITS[s]) for s in suits]
+        key = find_bonus(hand, dealt)
+        found[key] = found.get(key, 0) + 1
+        total += 1
+    return {key: Fraction(n, total) for key, n in found.items()}
+
+
+def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]:
+    """Every line of the player wager by the engine's walk over the shoe."""
+    walked = exact(lambda: RanksRound(rules), shoe.counts, leaf=bonus_leaf)
+    lines: dict[str, Fraction] = {}
+    for leaf, p in walked.items():
+        if leaf[0] != "player":
+            name = "push" if leaf[0] == "push" else "loss"
+            lines[name] = lines.get(name, Fraction(0)) + p
+            continue
+        assert isinstance(leaf[1], tuple) and isinstance(leaf[2], tuple)
+        for key, q in _bonus_split(leaf[1], leaf[2], shoe).items():
+            name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
+            lines[name] = lines.get(name, Fraction(0)) + p * q
+    return lines
+
+
+def counted_lines(report: GameReport) -> dict[str, Fraction]:
+    return {
+        line.name: line.probability for line in report.wagers["player"].lines if line.probability
+    }
+
+
+#: reduced shoes for the walk: the first makes hands of five cards and more (the
+#: poker categories, with Jokers and with suits that flush; the straight is checked
+#: against the evaluator above: it is read like pairs and trips), the second the 3-card
+#: bonuses (8-9-10 in hearts, 9-9-9 of one suit and against the dealer's 9-9)
+POKER_SHOE = ShoeMakeup.of_counts(
+    {Rank.ACE: 1, Rank.FOUR: 3, Rank.FIVE: 1, Rank.EIGHT: 1, Rank.NINE: 2, Rank.KING: 2,
+     Rank.JOKER: 2},
+    {Rank.ACE: (1, 0, 0, 0), Rank.FOUR: (3, 0, 0, 0), Rank.FIVE: (1, 0, 0, 0),
+     Rank.EIGHT: (1, 0, 0, 0), Rank.NINE: (1, 1, 0, 0), Rank.KING: (1, 1, 0, 0)},
+)  # fmt: skip
+NINES_SHOE = ShoeMakeup.of_counts(
+    {Rank.ACE: 1, Rank.EIGHT: 1, Rank.NINE: 5, Rank.TEN: 1, Rank.QUEEN: 2, Rank.KING: 2},
+    {Rank.ACE: (1, 0, 0, 0), Rank.EIGHT: (0, 0, 1, 0), Rank.NINE: (3, 0, 2, 0),
+     Rank.TEN: (0, 0, 1, 0), Rank.QUEEN: (1, 0, 0, 1), Rank.KING: (1, 1, 0, 0)},
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("shoe", [POKER_SHOE, NINES_SHOE], ids=["poker", "nines"])
+def test_finnish27_matches_the_engine_walk_line_by_line(shoe: ShoeMakeup) -> None:
+    rules = Finnish27Rules()
+    report = analyze_finnish27_shoe(rules, shoe)
+    lines = counted_lines(report)
+    assert lines == walked_lines(rules, shoe)
+    assert sum(report.outcomes.values()) == 1
+    labels = set(BonusTable.LABELS.values())
+    covered = {name for name in lines if any(label in name for label in labels)}
+    if shoe is POKER_SHOE:
+        assert len(covered) == 10  # the poker categories but the straight, Finnish 27, Jo Jo
+    else:
+        assert len(covered) == 6  # the 3-card bonuses and Finnish 27
+
+
+def test_finnish27_variant_rules_match_the_engine_walk() -> None:
+    """Jokers that do not make 27 (so deals with Jokers go on: the player's and the
+    dealer's first cards may be Jokers), other push and tie rules, other limits and
+    another bonus table."""
+    shoe = POKER_SHOE
+    rules = Finnish27Rules(
+        jokers_make_27=False,
+        equal_distance="push",
+        push_player_over_closer=False,
+        dealer_hits_hard_below=22,
+        player_loses_over=30,
+        bonus=BonusTable(pair=Fraction(1, 2), flush=Fraction(10)),
+    )
+    report = analyze_finnish27_shoe(rules, shoe)
+    assert counted_lines(report) == walked_lines(rules, shoe)
+    flush = next(line for line in report.wagers["player"].lines if "Flush" in line.name)
+    assert flush.payout == 11 and flush.probability > 0
+
+
+def test_a_shoe_a_round_can_empty_is_refused() -> None:
+    shoe = ShoeMakeup.of_counts({Rank.TWO: 4, Rank.THREE: 4, Rank.FIVE: 2})
+    with pytest.raises(ValueError, match="run out of cards"):
+        analyze_finnish27_shoe(shoe=shoe)
+
+
+# -- the full shoe ----------------------------------------------------------------------
+def test_finnish27_full_shoe() -> None:
+    """The 324-card shoe's analysis (about 15 s on two cores) once, with each check below."""
+    report = analyze_finnish27_shoe()
+    check_outcomes_beside_the_source(report)
+    check_wager_edges(report)
+    check_three_card_bonus_suits(report)
+
+
+def check_outcomes_beside_the_source(finnish27: GameReport) -> None:
+    """Source 000: player 40.09%, dealer 48.88%, push 11.03% (from a full 6-deck shoe)."""
+    p = finnish27.outcomes
+    assert sum(p.values()) == 1
+    assert decimal_text(p["player"] * 100, 4) == "40.0920"
+    assert decimal_text(p["dealer"] * 100, 4) == "48.8876"
+    assert decimal_text(p["push"] * 100, 4) == "11.0204"
+    for name, published in (("player", 40.09), ("dealer", 48.88), ("push", 11.03)):
+        assert abs(float(p[name]) * 100 - published) < 0.011
+    assert finnish27.total_combinations is not None
+    assert sum(finnish27.combinations.values()) == finnish27.total_combinations
+    for name, n in finnish27.combinations.items():
+        assert Fraction(n, finnish27.total_combinations) == p[name]
+    assert "without replacement" in finnish27.assumptions[0]
+
+
+def check_wager_edges(finnish27: GameReport) -> None:
+    """Source 000: player wager 1.55% (bonuses worth 7.24%), dealer 0.99%, push 11.76%."""
+    edges = {name: w.house_edge for name, w in finnish27.wagers.items()}
+    assert decimal_text(edges["player"] * 100, 4) == "1.5700"
+    assert decimal_text(edges["dealer"] * 100, 4) == "0.9819"
+    assert decimal_text(edges["push"] * 100, 4) == "11.8365"
+    p = finnish27.outcomes
+    bonuses = p["dealer"] - p["player"] - edges["player"]
+    assert decimal_text(bonuses * 100, 2) == "7.23"
+    assert edges["player"] == Fraction(
+        282022432237116503668688112914803442482176364581124717503134766564436481943163912709,
+        17962924579264701912743722451793390497960136753986983594494955755339435942225910560000,
+    )
+    assert edges["dealer"] == Fraction(
+        2802780947014355506879036413202251153861987541365396073900961,
+        285452557405925772661765525056022704034194939798803373108112500,
+    )
+
+
+def check_three_card_bonus_suits(finnish27: GameReport) -> None:
+    """8-9-10 are three different ranks, so their suits are as good as independent
+    (spades 1 in 64, one suit 4 in 64); three Nines are three of the shoe's 24, so one
+    suit is 4 C(6, 3) / C(24, 3) = 10/253 of them, less than drawn with replacement."""
+    lines = {line.name: line.probability for line in finnish27.wagers["player"].lines}
+    mixed = lines["win + 8-9-10 mixed suits 1:2"]
+    assert lines["win + 8-9-10 spades 2:1"] * 60 == mixed
+    assert lines["win + 8-9-10 suited 1:1"] * 20 == mixed
+    same = lines["win + 9-9-9 same suit (99 x table minimum)"]
+    assert same * 243 == lines["win + 9-9-9 mixed suits (9 x table minimum)"] * 10
