@@ -21,16 +21,28 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe
+from cardroom.analysis.finnish_shoe import (
+    analyze_21_24_27_shoe,
+    analyze_finnish27_shoe,
+    solve_21_24_27_shoe,
+)
 from cardroom.analysis.modular import Modulus, mont_mul
 from cardroom.analysis.poker_shoe import no_flush_count, poker_batch
 from cardroom.analysis.report import GameReport, decimal_text
 from cardroom.analysis.shoe_count import ShoeMakeup
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.cards import JOKER, Card, Rank, Suit
-from cardroom.games.base import Round
+from cardroom.games.base import Action, Round
 from cardroom.games.finnish27 import BonusTable, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.hands import Total
 from cardroom.games.poker import PokerCategory, best_category
+from cardroom.games.twentyone_24_27 import (
+    BASIC_STRATEGY,
+    ForcedPlay,
+    TableStrategy,
+    TwentyOne2427Round,
+    TwentyOne2427Rules,
+)
 
 SUITS = tuple(Suit)
 
@@ -338,3 +350,91 @@ def check_three_card_bonus_suits(finnish27: GameReport) -> None:
     assert lines["win + 8-9-10 suited 1:1"] * 20 == mixed
     same = lines["win + 9-9-9 same suit (99 x table minimum)"]
     assert same * 243 == lines["win + 9-9-9 mixed suits (9 x table minimum)"] * 10
+
+
+# -- 21-24-27 ----------------------------------------------------------------------------------
+def nonzero(outcomes: dict[str, Fraction]) -> dict[str, Fraction]:
+    return {name: p for name, p in outcomes.items() if p}
+
+
+#: a reduced shoe for the walk: Jokers (which count 0 and may be dealt to either
+#: hand's first two cards), Aces (soft hands), Ace-King 27s
+TWENTYONE_SHOE = ShoeMakeup.of_counts(
+    {Rank.ACE: 2, Rank.FIVE: 2, Rank.EIGHT: 2, Rank.TEN: 3, Rank.KING: 3, Rank.JOKER: 1}
+)
+TWENTYONE_VARIANT = TwentyOne2427Rules(
+    jokers_make_27=True,
+    both_initial_27s="dealer",
+    equal_distance="dealer",
+    dealer_hits_hard_below=20,
+    forced=ForcedPlay(must_hit_hard_below=14, must_stand_hard_from=24),
+)
+
+
+@pytest.mark.parametrize(
+    "rules", [TwentyOne2427Rules(), TWENTYONE_VARIANT], ids=["rules", "variant"]
+)
+def test_21_24_27_matches_the_engine_walk(rules: TwentyOne2427Rules) -> None:
+    """The source's table, and composition-dependent play (its every decision, made on
+    the cards seen, handed to the engine), against the engine's walk."""
+    shoe = TWENTYONE_SHOE
+    walked = exact(lambda: TwentyOne2427Round(rules), shoe.counts, TableStrategy().play, outcome_of)
+    basic = analyze_21_24_27_shoe(rules, shoe)
+    assert nonzero(basic.outcomes) == walked
+    solution = solve_21_24_27_shoe(rules, shoe)
+
+    def decide(rnd: Round) -> Action:
+        hits = solution.composition_hits(rnd.hands["dealer"][:2], rnd.hands["player"])
+        return Action.HIT if hits else Action.STAND
+
+    walked = exact(lambda: TwentyOne2427Round(rules), shoe.counts, decide, outcome_of)
+    assert nonzero(solution.composition.outcomes) == walked
+    # each play is worth at least what the one before it is
+    best = analyze_21_24_27_shoe(rules, shoe, solution.best_table.hits)
+    edges = [r.wagers["player"].house_edge for r in (basic, best, solution.composition)]
+    assert edges[0] >= edges[1] >= edges[2]
+
+
+def outcome_of(rnd: Round) -> Hashable:
+    return rnd.outcome
+
+
+def test_21_24_27_close_decisions_are_settled_exactly() -> None:
+    """Decisions whose two values lie within ``eps`` in floating point are settled in
+    exact arithmetic: with a huge ``eps`` every free decision is, and the play and its
+    exact report are the same."""
+    shoe = TWENTYONE_SHOE
+    floats = solve_21_24_27_shoe(shoe=shoe)
+    exactly = solve_21_24_27_shoe(shoe=shoe, eps=10.0)
+    assert exactly.composition.wagers["player"].lines == floats.composition.wagers["player"].lines
+    for pair, (_, chosen) in floats.decisions.items():
+        assert np.array_equal(exactly.decisions[pair][1], chosen)
+
+
+def test_21_24_27_full_shoe() -> None:
+    """The 324-card shoe once: the source's table (about 1.0%, source 002), the best
+    table of its kind and composition-dependent play."""
+    basic = analyze_21_24_27_shoe()
+    edge = basic.wagers["player"].house_edge
+    assert decimal_text(edge * 100, 4) == "1.0434"
+    assert round(float(edge) * 100, 1) == 1.0
+    assert sum(basic.outcomes.values()) == 1
+    solution = solve_21_24_27_shoe()
+    for dealer in solution.grids:  # the source's table is the best of its kind here
+        best, given = solution.best_table.row_for(dealer), BASIC_STRATEGY.row_for(dealer)
+        assert (best.hard, best.soft, best.relative) == (given.hard, given.soft, given.relative)
+    cd = solution.composition.wagers["player"].house_edge
+    assert decimal_text(cd * 100, 4) == "1.0414"
+    assert cd < edge
+    # the two cells where drawing with replacement prefers another play cost the
+    # player in the real shoe: hard 7 hitting soft 23, hard 8 standing on hard 21
+    for dealer, hard, soft in ((Total(7), 22, 24), (Total(8), 22, 23)):
+
+        def play(total: Total, d: Total, dealer: Total = dealer, hard: int = hard,
+                 soft: int = soft) -> bool:  # fmt: skip
+            if d == dealer:
+                return total.value < (soft if total.soft else hard)
+            return BASIC_STRATEGY.hits(total, d)
+
+        other = analyze_21_24_27_shoe(hits=play).wagers["player"].house_edge
+        assert other > edge

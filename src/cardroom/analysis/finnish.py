@@ -83,6 +83,7 @@ __all__ = [
     "strategy_comparison",
     "summarise",
     "table_hits",
+    "twentyone_report",
 ]
 
 MODEL = (
@@ -829,6 +830,18 @@ def analyze_21_24_27(
                     continue
                 for name, r in showdown(dealer, total).items():
                     add(_WHO[name], name, p * q * r)
+    return twentyone_report(rules, outcomes, lines, label)
+
+
+def twentyone_report(
+    rules: TwentyOne2427Rules,
+    outcomes: Mapping[str, Fraction],
+    lines: Mapping[str, Fraction],
+    label: str,
+) -> GameReport:
+    """21-24-27's report from each outcome's chance and each line's (also read by the
+    finite-shoe analysis, :mod:`cardroom.analysis.finnish_shoe`, which replaces the
+    model line)."""
     order = [
         ("player's initial 27", "player"),
         ("player wins", "player"),
@@ -844,7 +857,7 @@ def analyze_21_24_27(
     )
     report = WagerReport("player", wager_lines)
     return GameReport(
-        "21-24-27", outcomes, {"player": report}, (MODEL, f"the player plays {label}")
+        "21-24-27", dict(outcomes), {"player": report}, (MODEL, f"the player plays {label}")
     )
 
 

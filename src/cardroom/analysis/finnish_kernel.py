@@ -896,3 +896,237 @@ def hands_pass(
                         bonus[chunk, key, lane] = add_mod(bonus[chunk, key, lane], term, p[lane])
                     bonus_f[chunk, key] += chance_f * vals_f[e]
     return out, out_f, bonus, bonus_f
+
+
+# -- decisions: 21-24-27 ---------------------------------------------------------------------
+#: what the rules make of a total: the player chooses, must hit, must stand, is over
+FREE, MUST_HIT, MUST_STAND, OVER = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def decide_pass(
+    u_counts: np.ndarray, u_size: np.ndarray, u_total: np.ndarray, u_row: np.ndarray,
+    u_child: np.ndarray, sub_ptr: np.ndarray, sub_id: np.ndarray, sub_c: np.ndarray,
+    big_c: np.ndarray, big_f: np.ndarray, nu: int, nb: np.ndarray, bp: np.ndarray,
+    coef: np.ndarray, g_ids: np.ndarray, g_ptr: np.ndarray, g_final: np.ndarray,
+    g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int, invfall: np.ndarray,
+    invfall_f: np.ndarray, shoe: np.ndarray, left0: int, forced: np.ndarray, over: int,
+    pays: np.ndarray, pays_f: np.ndarray, st_x: np.ndarray, st_w: np.ndarray,
+    st_wf: np.ndarray, hvals: np.ndarray, svals: np.ndarray, override: np.ndarray,
+    eps: float, mont_int: np.ndarray, inv_int: np.ndarray, p: np.ndarray, q: np.ndarray,
+    r2: np.ndarray,
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:  # fmt: skip
+    """21-24-27 against one dealer start: the best play on the exact cards seen, and
+    every total-dependent table of thresholds, over every state of the player's hand.
+
+    The states (``u_*``, in order of cards held) are every multiset the player can
+    hold hitting wherever the rules let him; ``u_child[x, r]`` is the state one card of
+    rank r later.  ``shoe[r]`` are the ordinary cards of each rank the dealer's start
+    leaves (``left0`` in all).  ``forced[ti]`` is what the rules make of a total (FREE,
+    MUST_HIT, MUST_STAND, OVER); a hand over 27 settles in channel ``over``.  The
+    dealer's chances against a standing hand come from his table G (his draws only:
+    the start's cards are out of ``shoe``), read as in :func:`hands_pass`; ``pays`` is
+    each channel's net (Montgomery lanes, and ``pays_f``).
+
+    Composition-dependent play: from the most cards down, each free state hits if
+    hitting is worth more (floats), unless ``override[x]`` says otherwise (0 stand,
+    1 hit); where the two are within ``eps`` the state is *flagged* with both exact
+    values (Montgomery lanes: the caller decides those exactly and calls again).  The
+    play is then followed forward from the player's starts (``st_x`` with their
+    chances ``st_w``) to the chance of each channel (plain lanes, and floats).
+
+    Tables: hard free totals hit below ``hvals[h]``, soft ones below ``svals[s]``; the
+    expected net of every pair (h, s), weighed by the starts, in floats.
+
+    Returns the channels' chances (lanes, floats), the table grid, each state's
+    decision (1 hit), the flagged states, and their values of hitting and of standing.
+    """
+    lanes = p.shape[0]
+    n = u_counts.shape[0]
+    channels = coef.shape[1]
+    nloc = g_ids.shape[0]
+    where = np.full(nu, -1, np.int64)
+    for loc in range(nloc):
+        where[g_ids[loc]] = loc
+    hcum = np.zeros((nloc, nf, lanes), np.uint64)
+    hcum_f = np.zeros((nloc, nf), np.float64)
+    stamp = np.full(nloc, -1, np.int64)
+    nbmax = bp.shape[1]
+    cum = np.zeros((nbmax, lanes), np.uint64)
+    high = np.zeros((nbmax, lanes), np.uint64)
+    cum_f = np.zeros(nbmax, np.float64)
+    one = np.ones(lanes, np.uint64)
+    # the chance of each channel when standing (plain lanes), and its expected net
+    stand = np.zeros((n, channels, lanes), np.uint64)
+    stand_f = np.zeros((n, channels), np.float64)
+    stand_ev = np.zeros((n, lanes), np.uint64)
+    stand_ev_f = np.zeros(n, np.float64)
+    res = np.zeros((channels, lanes), np.uint64)
+    res_f = np.zeros(channels, np.float64)
+    for x in range(n):
+        ti = u_total[x]
+        code = forced[ti]
+        if code == MUST_HIT:
+            continue
+        if code == OVER:
+            for lane in range(lanes):
+                stand[x, over, lane] = 1
+            stand_f[x, over] = 1.0
+        else:
+            _against_dealer(
+                u_row[x], u_size[x], ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
+                g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
+                coef, one, 1.0, res, res_f, cum, high, cum_f, p, q,
+            )  # fmt: skip
+            # the last row says the dealer finished; what the channels leave of it is
+            # the rest (the dealer's win)
+            for lane in range(lanes):
+                rest = res[channels - 1, lane]
+                for o in range(channels - 1):
+                    stand[x, o, lane] = res[o, lane]
+                    rest = sub_mod(rest, res[o, lane], p[lane])
+                stand[x, channels - 1, lane] = rest
+            rest_f = res_f[channels - 1]
+            for o in range(channels - 1):
+                stand_f[x, o] = res_f[o]
+                rest_f -= res_f[o]
+            stand_f[x, channels - 1] = rest_f
+        for lane in range(lanes):
+            net = _U64(0)
+            for o in range(channels):
+                net = add_mod(
+                    net, mont_mul(stand[x, o, lane], pays[o, lane], p[lane], q[lane]), p[lane]
+                )
+            stand_ev[x, lane] = mont_mul(net, r2[lane], p[lane], q[lane])
+        ev = 0.0
+        for o in range(channels):
+            ev += stand_f[x, o] * pays_f[o]
+        stand_ev_f[x] = ev
+    # composition-dependent play, backward (values: Montgomery lanes and floats)
+    value = np.zeros((n, lanes), np.uint64)
+    value_f = np.zeros(n, np.float64)
+    decision = np.zeros(n, np.int8)
+    flagged = np.zeros(n, np.int64)
+    flag_hit = np.zeros((n, lanes), np.uint64)
+    flag_stand = np.zeros((n, lanes), np.uint64)
+    nflags = 0
+    hit = np.zeros(lanes, np.uint64)
+    scale = np.zeros(lanes, np.uint64)
+    for x in range(n - 1, -1, -1):
+        code = forced[u_total[x]]
+        if code in (OVER, MUST_STAND):
+            value[x] = stand_ev[x]
+            value_f[x] = stand_ev_f[x]
+            continue
+        left = left0 - u_size[x]
+        hit[:] = 0
+        hit_f = 0.0
+        if left > 0:
+            for lane in range(lanes):
+                scale[lane] = inv_int[left, lane]
+            for r in range(RANKS):
+                c = u_child[x, r]
+                cards = shoe[r] - u_counts[x, r]
+                if c < 0 or cards <= 0:
+                    continue
+                for lane in range(lanes):
+                    w = mont_mul(mont_int[cards, lane], scale[lane], p[lane], q[lane])
+                    hit[lane] = add_mod(
+                        hit[lane], mont_mul(w, value[c, lane], p[lane], q[lane]), p[lane]
+                    )
+                hit_f += cards / left * value_f[c]
+        choose = 1
+        if code == FREE:
+            if override[x] >= 0:
+                choose = override[x]
+            else:
+                choose = 1 if hit_f > stand_ev_f[x] else 0
+                if abs(hit_f - stand_ev_f[x]) <= eps:
+                    flagged[nflags] = x
+                    flag_hit[nflags] = hit
+                    flag_stand[nflags] = stand_ev[x]
+                    nflags += 1
+        decision[x] = choose
+        if choose:
+            value[x] = hit
+            value_f[x] = hit_f
+        else:
+            value[x] = stand_ev[x]
+            value_f[x] = stand_ev_f[x]
+    # every table of thresholds, backward in floats
+    nh = hvals.shape[0]
+    ns = svals.shape[0]
+    table = np.zeros((n, nh * ns), np.float64)
+    hits = np.zeros(nh * ns, np.float64)
+    for x in range(n - 1, -1, -1):
+        ti = u_total[x]
+        code = forced[ti]
+        if code in (OVER, MUST_STAND):
+            table[x] = stand_ev_f[x]
+            continue
+        left = left0 - u_size[x]
+        hits[:] = 0.0
+        if left > 0:
+            for r in range(RANKS):
+                c = u_child[x, r]
+                cards = shoe[r] - u_counts[x, r]
+                if c < 0 or cards <= 0:
+                    continue
+                w = cards / left
+                for k in range(nh * ns):
+                    hits[k] += w * table[c, k]
+        if code == MUST_HIT:
+            table[x] = hits
+            continue
+        total = ti // 2
+        soft = ti % 2 == 1
+        for h in range(nh):
+            for s in range(ns):
+                k = h * ns + s
+                draws = total < (svals[s] if soft else hvals[h])
+                table[x, k] = hits[k] if draws else stand_ev_f[x]
+    grid = np.zeros(nh * ns, np.float64)
+    for i in range(st_x.shape[0]):
+        for k in range(nh * ns):
+            grid[k] += st_wf[i] * table[st_x[i], k]
+    # the play followed forward: each state's chance (Montgomery lanes, floats)
+    reach = np.zeros((n, lanes), np.uint64)
+    reach_f = np.zeros(n, np.float64)
+    for i in range(st_x.shape[0]):
+        x = st_x[i]
+        for lane in range(lanes):
+            reach[x, lane] = add_mod(reach[x, lane], st_w[i, lane], p[lane])
+        reach_f[x] += st_wf[i]
+    lines = np.zeros((channels, lanes), np.uint64)
+    lines_f = np.zeros(channels, np.float64)
+    for x in range(n):
+        if reach_f[x] == 0.0:
+            continue
+        code = forced[u_total[x]]
+        if code in (OVER, MUST_STAND) or (code == FREE and decision[x] == 0):
+            for o in range(channels):
+                for lane in range(lanes):
+                    term = mont_mul(stand[x, o, lane], reach[x, lane], p[lane], q[lane])
+                    lines[o, lane] = add_mod(lines[o, lane], term, p[lane])
+                lines_f[o] += stand_f[x, o] * reach_f[x]
+            continue
+        left = left0 - u_size[x]
+        if left <= 0:
+            continue  # the shoe is empty: the round cannot end (the caller's sum shows it)
+        for lane in range(lanes):
+            scale[lane] = mont_mul(reach[x, lane], inv_int[left, lane], p[lane], q[lane])
+        for r in range(RANKS):
+            c = u_child[x, r]
+            cards = shoe[r] - u_counts[x, r]
+            if c < 0 or cards <= 0:
+                continue
+            for lane in range(lanes):
+                term = mont_mul(scale[lane], mont_int[cards, lane], p[lane], q[lane])
+                reach[c, lane] = add_mod(reach[c, lane], term, p[lane])
+            reach_f[c] += reach_f[x] * cards / left
+    return (
+        lines, lines_f, grid, decision, flagged[:nflags].copy(), flag_hit[:nflags].copy(),
+        flag_stand[:nflags].copy(),
+    )  # fmt: skip

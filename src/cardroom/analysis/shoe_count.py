@@ -594,9 +594,14 @@ class PlayerHands:
     big: list[int]
 
     @classmethod
-    def build(cls, prepared: Prepared, dealer: DealerHands) -> tuple[PlayerHands, list[np.ndarray]]:
-        """The hands, and for each table the place of each of its finished hands."""
-        finished = [h.draws == 0 for h in prepared.hands]
+    def build(
+        cls, prepared: Prepared, dealer: DealerHands, chosen: Sequence[np.ndarray] | None = None
+    ) -> tuple[PlayerHands, list[np.ndarray]]:
+        """The hands (``chosen[c]``: which states of table c; by default its finished
+        hands), and for each table the place of each chosen state."""
+        if chosen is None:
+            chosen = [h.draws == 0 for h in prepared.hands]
+        finished = list(chosen)
         keys = np.concatenate([h.keys[f] for h, f in zip(prepared.hands, finished, strict=True)])
         rows = np.concatenate([h.counts[f] for h, f in zip(prepared.hands, finished, strict=True)])
         _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
