@@ -24,7 +24,9 @@ from numba import njit
 from cardroom.analysis.finnish_shoe import (
     analyze_21_24_27_shoe,
     analyze_finnish27_shoe,
+    finnish27_effects_of_removal,
     solve_21_24_27_shoe,
+    twentyone_effects_of_removal,
 )
 from cardroom.analysis.modular import Modulus, mont_mul
 from cardroom.analysis.poker_shoe import no_flush_count, poker_batch
@@ -438,3 +440,50 @@ def test_21_24_27_full_shoe() -> None:
 
         other = analyze_21_24_27_shoe(hits=play).wagers["player"].house_edge
         assert other > edge
+
+
+# -- effects of removal -----------------------------------------------------------------------
+def test_finnish27_effects_of_removal_add_up_to_zero() -> None:
+    """Weighed by the ranks' counts the effects add up to 0 (the function checks it
+    and raises otherwise; checked again here); a Joker's effect is the difference of
+    two analyses, and a Nine's averages its suits (spades are paid more on 8-9-10)."""
+    shoe = ShoeMakeup.of_counts(
+        {Rank.ACE: 4, Rank.FOUR: 4, Rank.EIGHT: 4, Rank.NINE: 4, Rank.TEN: 4, Rank.KING: 4,
+         Rank.JOKER: 2}
+    )  # fmt: skip
+    effects = finnish27_effects_of_removal(shoe=shoe)
+    assert set(effects) == {"player", "dealer", "push"}
+    for per_rank in effects.values():
+        assert sum(shoe.counts[RANK_ORDER.index(r)] * e for r, e in per_rank.items()) == 0
+        assert set(per_rank) == {r for r, n in zip(RANK_ORDER, shoe.counts, strict=True) if n}
+    base = analyze_finnish27_shoe(shoe=shoe).wagers["player"].expected
+    no_joker = analyze_finnish27_shoe(shoe=shoe.without(Rank.JOKER)).wagers["player"].expected
+    assert effects["player"][Rank.JOKER] == no_joker - base
+    spade = analyze_finnish27_shoe(shoe=shoe.without(Rank.NINE, Suit.SPADES))
+    heart = analyze_finnish27_shoe(shoe=shoe.without(Rank.NINE, Suit.HEARTS))
+    assert spade.wagers["player"].expected != heart.wagers["player"].expected
+    assert spade.outcomes == heart.outcomes
+    average = (spade.wagers["player"].expected + 3 * heart.wagers["player"].expected) / 4
+    assert effects["player"][Rank.NINE] == average - base
+
+
+def test_21_24_27_effects_of_removal_match_the_engine_walk() -> None:
+    shoe = TWENTYONE_SHOE
+    effects = twentyone_effects_of_removal(shoe=shoe)["player"]
+    rules = TwentyOne2427Rules()
+    assert sum(shoe.counts[RANK_ORDER.index(r)] * e for r, e in effects.items()) == 0
+
+    def expected(counts: tuple[int, ...]) -> Fraction:
+        walked = exact(
+            lambda: TwentyOne2427Round(rules, {"player": 10}), counts, TableStrategy().play, net
+        )
+        return sum((Fraction(str(n)) * p for n, p in walked.items()), Fraction(0))
+
+    base = expected(shoe.counts)
+    for rank in (Rank.ACE, Rank.KING, Rank.JOKER):
+        assert effects[rank] == expected(shoe.without(rank).counts) - base
+
+
+def net(rnd: Round) -> Hashable:
+    """The player wager's net per unit staked (a stake of 10)."""
+    return rnd.net["player"] / 10

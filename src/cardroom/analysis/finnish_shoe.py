@@ -176,15 +176,22 @@ class Finnish27Bonus:
     each assignment of suits, weighed by its chance (hands of four cards get one
     assignment: find_bonus pays them nothing whatever their suits).  The Jokers a
     hand drew are put back with their chance (:meth:`jokers`).
+
+    ``mixture`` weighs several splits of the shoe's cards into suits (the shoe with a
+    card of unknown suit taken out, for the effects of removal); they must be alike
+    but for the names of the suits, which poker does not read.
     """
 
-    def __init__(self, sweep: Sweep) -> None:
+    def __init__(self, sweep: Sweep, mixture: SuitMixture | None = None) -> None:
         self.sweep = sweep
         prepared = sweep.prepared
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
+        self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
+        if len({_canonical(split) for _, split in self.mixture}) != 1:
+            raise ValueError("suits: a mixture of shoes whose suits are not alike")
         hands = sweep.player.counts
-        suits = np.array(shoe.suits, np.int64)
+        suits = np.array(self.mixture[0][1], np.int64)
         symmetric = bool(np.all(suits == suits[:, :1]))
         n, lanes = len(hands), modulus.lanes
         plain = np.full((n, 4), -1, np.int64)
@@ -306,7 +313,11 @@ class Finnish27Bonus:
             for jokers in range(4):
                 if not 2 <= sizes[row] + jokers <= 4:
                     continue
-                split = self._short_split(tuple(counts), jokers, tuple(dealer))
+                split: dict[str, Fraction] = {}
+                for weight, suits in self.mixture:
+                    part = self._short_split(tuple(counts), jokers, tuple(dealer), suits)
+                    for key, p in part.items():
+                        split[key] = split.get(key, Fraction(0)) + weight * p
                 if len(split) > 4:
                     raise AssertionError("more than four bonuses for one short hand")
                 for e, (key, p) in enumerate(split.items()):
@@ -317,7 +328,11 @@ class Finnish27Bonus:
 
     @cache  # noqa: B019 - one object per analysis
     def _short_split(
-        self, counts: tuple[int, ...], jokers: int, dealer: tuple[Card, ...]
+        self,
+        counts: tuple[int, ...],
+        jokers: int,
+        dealer: tuple[Card, ...],
+        suits: tuple[tuple[int, ...], ...],
     ) -> dict[str, Fraction]:
         ranks = [r for r, x in enumerate(counts) for _ in range(x)]
         if len(ranks) + jokers == 4:
@@ -327,7 +342,7 @@ class Finnish27Bonus:
         options = []
         for r, x in enumerate(counts):
             if x:
-                options.append([(r, split, w) for split, w in _suit_splits(self.shoe.suits[r], x)])
+                options.append([(r, split, w) for split, w in _suit_splits(suits[r], x)])
         found: dict[str, int] = {}
         total = 0
         for choice in product(*options):
@@ -344,6 +359,18 @@ class Finnish27Bonus:
         return {key: Fraction(n, total) for key, n in found.items()}
 
 
+#: splits of a shoe's cards into suits, each with its weight
+SuitMixture = Sequence[tuple[Fraction, tuple[tuple[int, ...], ...]]]
+
+
+def _canonical(suits: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The same split with the suits renamed in a fixed way (poker cannot tell)."""
+    return min(
+        tuple(tuple(row[s] for s in order) for row in suits)
+        for order in itertools.permutations(range(4))
+    )
+
+
 def _suit_splits(suits: Sequence[int], x: int) -> list[tuple[tuple[int, ...], int]]:
     """The ways ``x`` cards of a rank (``suits[s]`` of suit s) split over the suits."""
     out = []
@@ -353,12 +380,17 @@ def _suit_splits(suits: Sequence[int], x: int) -> list[tuple[tuple[int, ...], in
     return out
 
 
-def count_finnish27(rules: Finnish27Rules, shoe: ShoeMakeup, hits: Hits | None = None) -> Counts:
+def count_finnish27(
+    rules: Finnish27Rules,
+    shoe: ShoeMakeup,
+    hits: Hits | None = None,
+    mixture: SuitMixture | None = None,
+) -> Counts:
     """Every round of finnish27 dealt off the top of ``shoe``, counted exactly (bonus
-    keys on winning hands)."""
+    keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`)."""
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     sweep = Sweep.build(prepared)
-    return count_rounds(sweep, Finnish27Bonus(sweep), BONUS_KEYS)
+    return count_rounds(sweep, Finnish27Bonus(sweep, mixture), BONUS_KEYS)
 
 
 def analyze_finnish27_shoe(
@@ -373,12 +405,25 @@ def analyze_finnish27_shoe(
     ``shoe``); ``table_minimum`` and ``stake`` weigh the flat 9-9-9 awards, ``hits``
     replaces the player's table."""
     rules = rules or Finnish27Rules()
-    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    return _finnish27_report(
+        rules, shoe or ShoeMakeup.of_rules(rules.shoe), table_minimum, stake, hits, label
+    )
+
+
+def _finnish27_report(
+    rules: Finnish27Rules,
+    shoe: ShoeMakeup,
+    table_minimum: Fraction | None,
+    stake: Fraction | None,
+    hits: Hits | None,
+    label: str,
+    mixture: SuitMixture | None = None,
+) -> GameReport:
     minimum = Fraction(table_minimum if table_minimum is not None else rules.table.minimum)
     stake = Fraction(stake if stake is not None else minimum)
     if minimum <= 0 or stake <= 0:
         raise ValueError("stake: the table minimum and the stake must be positive")
-    counted = count_finnish27(rules, shoe, hits)
+    counted = count_finnish27(rules, shoe, hits, mixture)
     report = finnish27_report(rules, counted.chances(), minimum, stake, label)
     return replace(
         report,
@@ -910,3 +955,75 @@ def strategy_comparison_shoe(
         "21-24-27", "the source's basic strategy", "best total-dependent table",
         tuple(rows), house_edges, notes, shoe_model(shoe), edges,
     )  # fmt: skip
+
+
+# -- effects of removal ---------------------------------------------------------------------
+Effects = dict[str, dict[Rank, Fraction]]
+
+
+def _effects(
+    shoe: ShoeMakeup, analyze: Callable[[ShoeMakeup, SuitMixture | None], GameReport]
+) -> Effects:
+    """Wager -> rank -> the change in its expected net result per unit staked when one
+    card of that rank, of a suit unknown (each as likely as the shoe holds), leaves the
+    shoe before the round.  An unseen card taken out changes nothing on average, so
+    the effects weighed by the ranks' counts add up to 0: checked here, exactly."""
+    base = analyze(shoe, None)
+    effects: Effects = {wager: {} for wager in base.wagers}
+    for index, rank in enumerate(RANK_ORDER):
+        count = shoe.counts[index]
+        if not count:
+            continue
+        fewer = shoe.without(rank)
+        mixture: SuitMixture | None = None
+        if rank is not Rank.JOKER:
+            mixture = [
+                (Fraction(n, count), shoe.without(rank, suit).suits)
+                for suit, n in zip(SUITS, shoe.suits[index], strict=True)
+                if n
+            ]
+        after = analyze(fewer, mixture)
+        for wager, report in base.wagers.items():
+            effects[wager][rank] = after.wagers[wager].expected - report.expected
+    for wager, per_rank in effects.items():
+        weighed = sum(
+            (shoe.counts[RANK_ORDER.index(rank)] * e for rank, e in per_rank.items()),
+            Fraction(0),
+        )
+        if weighed:
+            raise ArithmeticError(f"effects of removal on {wager} do not add up to 0")
+    return effects
+
+
+def finnish27_effects_of_removal(
+    rules: Finnish27Rules | None = None,
+    shoe: ShoeMakeup | None = None,
+    table_minimum: Fraction | None = None,
+    stake: Fraction | None = None,
+) -> Effects:
+    """finnish27's exact effects of removal in the real shoe (see :func:`_effects`):
+    fifteen analyses, one per rank (a few minutes)."""
+    rules = rules or Finnish27Rules()
+    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+
+    def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
+        return _finnish27_report(rules, fewer, table_minimum, stake, None, "", mixture)
+
+    return _effects(shoe, analyze)
+
+
+def twentyone_effects_of_removal(
+    rules: TwentyOne2427Rules | None = None,
+    shoe: ShoeMakeup | None = None,
+    hits: Hits | None = None,
+) -> Effects:
+    """21-24-27's exact effects of removal in the real shoe, the player keeping one
+    total-dependent table (by default the source's) whatever card is out."""
+    rules = rules or TwentyOne2427Rules()
+    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    play = hits or BASIC_STRATEGY.hits
+
+    def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
+        return _twentyone_from_counts(rules, fewer, _twentyone_counts(rules, fewer, play), "")
+
+    return _effects(shoe, analyze)
