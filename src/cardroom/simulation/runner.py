@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Protocol
@@ -32,6 +32,7 @@ __all__ = [
     "RunResult",
     "WagerFigures",
     "batches",
+    "fresh_shoe",
     "kernel_for",
     "run",
 ]
@@ -91,6 +92,15 @@ def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
         kernel = ChemmyKernel(rules)
         return kernel
     raise ValueError(f"game: {game_id} has no simulation kernel")
+
+
+def fresh_shoe(rules: Any) -> Any:
+    """``rules`` with every round dealt from a full, freshly shuffled shoe: the shoe is
+    reshuffled before every round (the reshuffle point after the first card dealt), so
+    each round is dealt off the top, as the exact analyses count it.  A fixed burn goes
+    (cards burnt face down from a full shoe change nothing on average); the casino
+    burn of baccarat stays as the rules say."""
+    return replace(rules, shoe=replace(rules.shoe, reshuffle_after=1, cut_card=None, burn=0))
 
 
 def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> list[int]:
@@ -159,6 +169,8 @@ class RunResult:
     session_rounds: int = 0
     workers: int = 1
     backend: str = "local"
+    #: every round from a full, freshly shuffled shoe (see :func:`fresh_shoe`)
+    fresh: bool = False
 
     def wager(self, index: int, exact: Fraction | None = None) -> WagerFigures:
         n = self.rounds
@@ -186,11 +198,15 @@ def run(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    fresh: bool = False,
 ) -> RunResult:
     """Play ``rounds`` rounds of ``game_id`` in seeded batches and add them up.
 
-    ``progress`` is called with the rounds of each batch as it completes.
+    ``progress`` is called with the rounds of each batch as it completes.  ``fresh``:
+    deal every round from a full, freshly shuffled shoe (:func:`fresh_shoe`).
     """
+    if fresh:
+        rules = fresh_shoe(rules)
     if workers < 1:
         raise ValueError("workers: must be at least 1")
     if seed < 0:
@@ -213,7 +229,9 @@ def run(
     else:
         results = _run_pool(jobs, workers, progress)
     seconds = time.perf_counter() - start
-    return _merge(game_id, seed, kernel, results, seconds, session, workers, backend)
+    merged = _merge(game_id, seed, kernel, results, seconds, session, workers, backend)
+    merged.fresh = fresh
+    return merged
 
 
 def _run_pool(
@@ -298,10 +316,13 @@ def _merge(
     )
 
 
-def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, Fraction]:
+def exact_means(
+    game_id: str, rules: Any, strategy: str = "basic", finite: bool = True
+) -> dict[str, Fraction]:
     """Each wager's exact expected net result per unit staked, off the top of a
-    full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: with cards
-    drawn with replacement; chemin-de-fer: the equilibrium both bots play)."""
+    full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: dealt from the
+    rules' shoe, or with ``finite=False`` with cards drawn with replacement;
+    chemin-de-fer: the equilibrium both bots play)."""
     from cardroom.games.baccarat import BaccaratRules
     from cardroom.games.chemin_de_fer import ChemmyRules
     from cardroom.games.finnish27 import Finnish27Rules
@@ -317,11 +338,16 @@ def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, 
         report = analyze_baccarat(rules, game_id)
     elif isinstance(rules, Finnish27Rules):
         from cardroom.analysis.finnish import analyze_finnish27
+        from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe
 
-        report = analyze_finnish27(rules)
+        report = analyze_finnish27_shoe(rules) if finite else analyze_finnish27(rules)
     else:
         from cardroom.analysis.finnish import analyze_21_24_27, solve_21_24_27
+        from cardroom.analysis.finnish_shoe import analyze_21_24_27_shoe
 
         hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
-        report = analyze_21_24_27(rules, hits)
+        if finite:
+            report = analyze_21_24_27_shoe(rules, hits=hits)
+        else:
+            report = analyze_21_24_27(rules, hits)
     return {wager: -w.house_edge for wager, w in report.wagers.items()}
