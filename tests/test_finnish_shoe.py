@@ -45,6 +45,7 @@ from cardroom.games.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
+from tests.test_fresh_shoe import PINNED
 
 SUITS = tuple(Suit)
 
@@ -305,6 +306,15 @@ def test_finnish27_full_shoe() -> None:
     check_outcomes_beside_the_source(report)
     check_wager_edges(report)
     check_three_card_bonus_suits(report)
+    check_the_pinned_simulation_reads_these_figures(report)
+
+
+def check_the_pinned_simulation_reads_these_figures(report: GameReport) -> None:
+    """The long fresh-shoe run in test_fresh_shoe.py is compared with these values."""
+    pinned = PINNED[report.game]
+    assert pinned.exact_outcomes == {k: decimal_text(v, 14) for k, v in report.outcomes.items()}
+    means = {w: decimal_text(r.expected, 14) for w, r in report.wagers.items()}
+    assert pinned.exact_means == means
 
 
 def check_outcomes_beside_the_source(finnish27: GameReport) -> None:
@@ -339,6 +349,10 @@ def check_wager_edges(finnish27: GameReport) -> None:
     assert edges["dealer"] == Fraction(
         2802780947014355506879036413202251153861987541365396073900961,
         285452557405925772661765525056022704034194939798803373108112500,
+    )
+    assert edges["push"] == Fraction(
+        1093130622127869870749241335151120018748839148753221797597621,
+        9235229798427010291998296398871322777576895111137756188791875,
     )
 
 
@@ -419,6 +433,11 @@ def test_21_24_27_full_shoe() -> None:
     basic = analyze_21_24_27_shoe()
     edge = basic.wagers["player"].house_edge
     assert decimal_text(edge * 100, 4) == "1.0434"
+    assert edge == Fraction(
+        2216064637309161655829055617339642832646137346762815001,
+        212384003118255598246455595814602319849255926234558818750,
+    )
+    check_the_pinned_simulation_reads_these_figures(basic)
     assert round(float(edge) * 100, 1) == 1.0
     assert sum(basic.outcomes.values()) == 1
     solution = solve_21_24_27_shoe()
@@ -429,17 +448,12 @@ def test_21_24_27_full_shoe() -> None:
     assert decimal_text(cd * 100, 4) == "1.0414"
     assert cd < edge
     # the two cells where drawing with replacement prefers another play cost the
-    # player in the real shoe: hard 7 hitting soft 23, hard 8 standing on hard 21
-    for dealer, hard, soft in ((Total(7), 22, 24), (Total(8), 22, 23)):
-
-        def play(total: Total, d: Total, dealer: Total = dealer, hard: int = hard,
-                 soft: int = soft) -> bool:  # fmt: skip
-            if d == dealer:
-                return total.value < (soft if total.soft else hard)
-            return BASIC_STRATEGY.hits(total, d)
-
-        other = analyze_21_24_27_shoe(hits=play).wagers["player"].house_edge
-        assert other > edge
+    # player in the real shoe: hard 7 hitting soft 23 (by 0.0000022 of a stake), hard 8
+    # standing on hard 21 (0.0000196; docs/finnish-exact.md has the exact fractions)
+    for dealer, hard, soft, cost in ((Total(7), 22, 24, 2.18e-6), (Total(8), 22, 23, 1.96e-5)):
+        hvals, svals, grid = solution.grids[dealer]
+        h, s = list(hvals).index(hard), list(svals).index(soft)
+        assert abs(grid.max() - grid[h, s] - cost) < 0.01e-6
 
 
 # -- effects of removal -----------------------------------------------------------------------

@@ -913,8 +913,8 @@ def decide_pass(
     invfall_f: np.ndarray, shoe: np.ndarray, left0: int, forced: np.ndarray, over: int,
     pays: np.ndarray, pays_f: np.ndarray, st_x: np.ndarray, st_w: np.ndarray,
     st_wf: np.ndarray, hvals: np.ndarray, svals: np.ndarray, override: np.ndarray,
-    eps: float, mont_int: np.ndarray, inv_int: np.ndarray, p: np.ndarray, q: np.ndarray,
-    r2: np.ndarray,
+    eps: float, exact: bool, mont_int: np.ndarray, inv_int: np.ndarray, p: np.ndarray,
+    q: np.ndarray, r2: np.ndarray,
 ) -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]:  # fmt: skip
@@ -932,8 +932,9 @@ def decide_pass(
 
     Composition-dependent play: from the most cards down, each free state hits if
     hitting is worth more (floats), unless ``override[x]`` says otherwise (0 stand,
-    1 hit); where the two are within ``eps`` the state is *flagged* with both exact
-    values (Montgomery lanes: the caller decides those exactly and calls again).  The
+    1 hit); where the two are within ``eps`` the state is *flagged*, with both exact
+    values when ``exact`` (Montgomery lanes: the caller decides those exactly and calls
+    again; without ``exact`` the values are not worked out, and flags come alone).  The
     play is then followed forward from the player's starts (``st_x`` with their
     chances ``st_w``) to the chance of each channel (plain lanes, and floats).
 
@@ -1031,11 +1032,12 @@ def decide_pass(
                 cards = shoe[r] - u_counts[x, r]
                 if c < 0 or cards <= 0:
                     continue
-                for lane in range(lanes):
-                    w = mont_mul(mont_int[cards, lane], scale[lane], p[lane], q[lane])
-                    hit[lane] = add_mod(
-                        hit[lane], mont_mul(w, value[c, lane], p[lane], q[lane]), p[lane]
-                    )
+                if exact:
+                    for lane in range(lanes):
+                        w = mont_mul(mont_int[cards, lane], scale[lane], p[lane], q[lane])
+                        hit[lane] = add_mod(
+                            hit[lane], mont_mul(w, value[c, lane], p[lane], q[lane]), p[lane]
+                        )
                 hit_f += cards / left * value_f[c]
         choose = 1
         if code == FREE:

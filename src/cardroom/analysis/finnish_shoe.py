@@ -654,7 +654,7 @@ def solve_21_24_27_shoe(
     starts = _start_weights(prepared)
     cap = int(prepared.tables.caps.max())
 
-    def run(i: int, override: np.ndarray) -> tuple[Any, ...]:
+    def run(i: int, override: np.ndarray, exact: bool) -> tuple[Any, ...]:
         d = prepared.dealers[i]
         u = universes[prepared.class_of[d.total]]
         left = np.array([shoe.counts[r] - d.counts[r] for r in range(13)], np.int64)
@@ -687,7 +687,7 @@ def solve_21_24_27_shoe(
             left, shoe.ordinary - sum(d.counts),
             codes, channels.index("player over 27"), pays_mont, pays_f, states,
             modulus.table(st_w).reshape(len(st_w), modulus.lanes), st_wf, hvals, svals,
-            override, eps, ints, inverses, modulus.p, modulus.q, modulus.r2,
+            override, eps, exact, ints, inverses, modulus.p, modulus.q, modulus.r2,
         )  # fmt: skip
 
     overrides = {
@@ -696,13 +696,21 @@ def solve_21_24_27_shoe(
     }
     results: dict[int, tuple[Any, ...]] = {}
     todo = list(range(len(prepared.dealers)))
+    exact: set[int] = set()  # starts with close decisions: their values are worked out
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         while todo:
-            done = dict(zip(todo, pool.map(lambda i: run(i, overrides[i]), todo), strict=True))
+            jobs = [pool.submit(run, i, overrides[i], i in exact) for i in todo]
+            done = {i: job.result() for i, job in zip(todo, jobs, strict=True)}
             results.update(done)
             todo = []
             for i, out in done.items():
                 flagged, flag_hit, flag_stand = out[4], out[5], out[6]
+                if not len(flagged):
+                    continue
+                if i not in exact:
+                    exact.add(i)
+                    todo.append(i)
+                    continue
                 d = prepared.dealers[i]
                 # a state's values are whole numbers of 1/scale: every draw from here
                 # on divides by the ordinary cards left
