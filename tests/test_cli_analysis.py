@@ -45,8 +45,8 @@ def test_analyze_shows_tables_for_people() -> None:
 
 
 def test_analyze_says_clearly_what_is_not_built_yet() -> None:
-    code, _, err = run("analyze", "finnish27", "--decks", "6")
-    assert code == 2 and "finite-shoe analysis of them is not built" in err
+    code, _, err = run("analyze", "finnish27", "--infinite", "--decks", "6")
+    assert code == 2 and "without it they are counted from the real shoe" in err
     code, _, err = run("analyze", "chemin-de-fer")
     assert code == 2 and "cardroom strategy chemin-de-fer" in err
     code, _, err = run("strategy", "baccarat27")

@@ -166,9 +166,9 @@ def test_the_exact_column_is_computed_once_per_rules(
     computed: list[str] = []
     real = runner_module._exact_means
 
-    def counting(game_id: str, rules: object, strategy: str) -> object:
+    def counting(game_id: str, rules: object, strategy: str, finite: bool) -> object:
         computed.append(game_id)
-        return real(game_id, rules, strategy)
+        return real(game_id, rules, strategy, finite)
 
     monkeypatch.setattr(runner_module, "_exact_means", counting)
     args = ["simulate", "punto-banco", "--rounds", "1000", "--workers", "1", "--json"]

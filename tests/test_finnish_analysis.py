@@ -347,18 +347,20 @@ def test_summarise_reads_thresholds_and_exceptions() -> None:
 
 
 def test_cli_analyze_21_24_27_json() -> None:
-    result = runner.invoke(app, ["analyze", "21-24-27", "--json"])
+    result = runner.invoke(app, ["analyze", "21-24-27", "--infinite", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     edge = Fraction(data["wagers"]["player"]["house_edge"])
     assert round(float(edge) * 100, 2) == 1.02
     assert set(data["outcomes"]) == {"player", "dealer", "push"}
-    optimal = runner.invoke(app, ["analyze", "21-24-27", "--strategy", "optimal", "--json"])
+    optimal = runner.invoke(
+        app, ["analyze", "21-24-27", "--infinite", "--strategy", "optimal", "--json"]
+    )
     assert Fraction(json.loads(optimal.output)["wagers"]["player"]["house_edge"]) < edge
 
 
 def test_cli_strategy_21_24_27_differs_from_the_source_in_two_cells() -> None:
-    result = runner.invoke(app, ["strategy", "21-24-27", "--json"])
+    result = runner.invoke(app, ["strategy", "21-24-27", "--infinite", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert "replacement" in data["model"]
@@ -366,7 +368,7 @@ def test_cli_strategy_21_24_27_differs_from_the_source_in_two_cells() -> None:
     assert differ == {"hard 7": ["soft 23"], "hard 8": ["hard 21"]}
     edges = {name: Fraction(e["player"]) for name, e in data["house_edges"].items()}
     assert edges["optimal total-dependent strategy"] < edges["source's basic strategy"]
-    text = runner.invoke(app, ["strategy", "21-24-27"])  # the same comparison, kept
+    text = runner.invoke(app, ["strategy", "21-24-27", "--infinite"])  # the same, kept
     assert text.exit_code == 0
     assert "hard 21" in text.output
 
@@ -395,7 +397,7 @@ def test_effects_of_removal_take_one_card_of_each_rank_out() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["analyze", "21-24-27", "--decks", "2"], "replacement"),
+        (["analyze", "21-24-27", "--infinite", "--decks", "2"], "replacement"),
         (["analyze", "21-24-27", "--stake", "10"], "finnish27 only"),
         (["analyze", "finnish27", "--strategy", "optimal"], "21-24-27 only"),
         (["analyze", "21-24-27", "--strategy", "best"], "basic or optimal"),

@@ -78,10 +78,12 @@ __all__ = [
     "analyze_finnish27",
     "best_finnish27_table",
     "effects_of_removal",
+    "finnish27_report",
     "solve_21_24_27",
     "strategy_comparison",
     "summarise",
     "table_hits",
+    "twentyone_report",
 ]
 
 MODEL = (
@@ -494,6 +496,19 @@ def analyze_finnish27(
     return _finnish27_report(rules, results, minimum, stake, label)
 
 
+def finnish27_report(
+    rules: Finnish27Rules,
+    results: Mapping[tuple[str, str | None], Fraction],
+    minimum: Fraction,
+    stake: Fraction,
+    label: str,
+) -> GameReport:
+    """finnish27's report from the chance of each (outcome, bonus key or None): the
+    lines of every wager (also read by the finite-shoe analysis,
+    :mod:`cardroom.analysis.finnish_shoe`, which replaces the model line)."""
+    return _finnish27_report(rules, results, minimum, stake, label)
+
+
 def _finnish27_report(
     rules: Finnish27Rules,
     results: Mapping[tuple[str, str | None], Fraction],
@@ -815,6 +830,18 @@ def analyze_21_24_27(
                     continue
                 for name, r in showdown(dealer, total).items():
                     add(_WHO[name], name, p * q * r)
+    return twentyone_report(rules, outcomes, lines, label)
+
+
+def twentyone_report(
+    rules: TwentyOne2427Rules,
+    outcomes: Mapping[str, Fraction],
+    lines: Mapping[str, Fraction],
+    label: str,
+) -> GameReport:
+    """21-24-27's report from each outcome's chance and each line's (also read by the
+    finite-shoe analysis, :mod:`cardroom.analysis.finnish_shoe`, which replaces the
+    model line)."""
     order = [
         ("player's initial 27", "player"),
         ("player wins", "player"),
@@ -830,7 +857,7 @@ def analyze_21_24_27(
     )
     report = WagerReport("player", wager_lines)
     return GameReport(
-        "21-24-27", outcomes, {"player": report}, (MODEL, f"the player plays {label}")
+        "21-24-27", dict(outcomes), {"player": report}, (MODEL, f"the player plays {label}")
     )
 
 

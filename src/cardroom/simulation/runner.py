@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ __all__ = [
     "RunResult",
     "WagerFigures",
     "batches",
+    "fresh_shoe",
     "kernel_for",
     "run",
 ]
@@ -117,6 +118,16 @@ class Plan:
             yield rest
 
 
+def fresh_shoe(rules: Any) -> Any:
+    """``rules`` with every round dealt from a full, freshly shuffled shoe: the shoe is
+    reshuffled before every round (the reshuffle point after the first card dealt), so
+    each round is dealt off the top, as the exact analyses count it.  A fixed burn goes
+    (cards burnt face down from a full shoe change nothing on average); the casino
+    burn of baccarat stays as the rules say."""
+    shoe = replace(rules.shoe, reshuffle_after=1, reshuffle_fraction=None, cut_card=None, burn=0)
+    return replace(rules, shoe=shoe)
+
+
 def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> Plan:
     """The rounds of each batch of a run."""
     if rounds <= 0:
@@ -187,6 +198,8 @@ class RunResult:
     session_rounds: int = 0
     workers: int = 1
     backend: str = "local"
+    #: every round from a full, freshly shuffled shoe (see :func:`fresh_shoe`)
+    fresh: bool = False
 
     def wager(self, index: int, exact: Fraction | None = None) -> WagerFigures:
         n = self.rounds
@@ -214,11 +227,15 @@ def run(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    fresh: bool = False,
 ) -> RunResult:
     """Play ``rounds`` rounds of ``game_id`` in seeded batches and add them up.
 
-    ``progress`` is called with the rounds of each batch as it completes.
+    ``progress`` is called with the rounds of each batch as it completes.  ``fresh``:
+    deal every round from a full, freshly shuffled shoe (:func:`fresh_shoe`).
     """
+    if fresh:
+        rules = fresh_shoe(rules)
     if workers < 1:
         raise ValueError("workers: must be at least 1")
     if seed < 0:
@@ -242,7 +259,9 @@ def run(
         if progress:
             progress(result.rounds)
     seconds = time.perf_counter() - start
-    return totals.result(game_id, seed, seconds, session, workers, backend)
+    merged = totals.result(game_id, seed, seconds, session, workers, backend)
+    merged.fresh = fresh
+    return merged
 
 
 def _window(workers: int) -> int:
@@ -340,22 +359,30 @@ class _Totals:
         )
 
 
-def exact_means(game_id: str, rules: Any, strategy: str = "basic") -> dict[str, Fraction]:
+def exact_means(
+    game_id: str, rules: Any, strategy: str = "basic", finite: bool = True
+) -> dict[str, Fraction]:
     """Each wager's exact expected net result per unit staked, off the top of a
-    full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: with cards
-    drawn with replacement; chemin-de-fer: the equilibrium both bots play).
+    full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: dealt from the
+    rules' shoe, or with ``finite=False`` with cards drawn with replacement;
+    chemin-de-fer: the equilibrium both bots play).
 
     Kept in the disk cache (:mod:`cardroom.analysis.cache`), keyed by the rules and
     the code: the first run of a rules variant computes them, later runs read them.
     """
     from cardroom.analysis.cache import cached_fractions
 
+    model = "real shoe" if finite else "with replacement"
     return cached_fractions(
-        "exact means", game_id, rules, lambda: _exact_means(game_id, rules, strategy), strategy
+        "exact means",
+        game_id,
+        rules,
+        lambda: _exact_means(game_id, rules, strategy, finite),
+        f"{strategy}; {model}",
     )
 
 
-def _exact_means(game_id: str, rules: Any, strategy: str) -> dict[str, Fraction]:
+def _exact_means(game_id: str, rules: Any, strategy: str, finite: bool) -> dict[str, Fraction]:
     from cardroom.games.baccarat import BaccaratRules
     from cardroom.games.chemin_de_fer import ChemmyRules
     from cardroom.games.finnish27 import Finnish27Rules
@@ -371,11 +398,16 @@ def _exact_means(game_id: str, rules: Any, strategy: str) -> dict[str, Fraction]
         report = analyze_baccarat(rules, game_id)
     elif isinstance(rules, Finnish27Rules):
         from cardroom.analysis.finnish import analyze_finnish27
+        from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe
 
-        report = analyze_finnish27(rules)
+        report = analyze_finnish27_shoe(rules) if finite else analyze_finnish27(rules)
     else:
         from cardroom.analysis.finnish import analyze_21_24_27, solve_21_24_27
+        from cardroom.analysis.finnish_shoe import analyze_21_24_27_shoe
 
         hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
-        report = analyze_21_24_27(rules, hits)
+        if finite:
+            report = analyze_21_24_27_shoe(rules, hits=hits)
+        else:
+            report = analyze_21_24_27(rules, hits)
     return {wager: -w.house_edge for wager, w in report.wagers.items()}

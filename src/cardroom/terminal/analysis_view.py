@@ -119,5 +119,6 @@ def strategy_view(comparison: StrategyComparison) -> RenderableType:
         edges.add_column(wager, justify="right")
     for name, per in comparison.house_edges.items():
         edges.add_row(name, *(percent(per[w]) for w in wagers))
-    notes = [Text(f"Model: {MODEL}", "dim")] + [Text(f"Note: {n}", "dim") for n in comparison.notes]
+    model = getattr(comparison, "model", "") or MODEL  # the real shoe names itself
+    notes = [Text(f"Model: {model}", "dim")] + [Text(f"Note: {n}", "dim") for n in comparison.notes]
     return Group(table, edges, *notes)

@@ -347,9 +347,20 @@ def analyze(
             "--strategy", help="21-24-27: the player's play, basic (the source's) or optimal."
         ),
     ] = "basic",
+    infinite: Annotated[
+        bool,
+        typer.Option(
+            "--infinite",
+            help="finnish27, 21-24-27: cards drawn with replacement, not the real shoe.",
+        ),
+    ] = False,
 ) -> None:
-    """Exact probabilities and returns of every wager, from a full shoe."""
-    tools.analyze(game_id, rules, decks, as_json, eor, table_min, stake, strategy_name)
+    """Exact probabilities and returns of every wager, from a full shoe.
+
+    finnish27 and 21-24-27 are counted exactly from the rules' real shoe (a few
+    seconds to a minute); --infinite gives the model with cards drawn with replacement.
+    """
+    tools.analyze(game_id, rules, decks, as_json, eor, table_min, stake, strategy_name, infinite)
 
 
 @app.command()
@@ -371,7 +382,11 @@ def strategy(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The best play: 21-24-27's optimal strategy, finnish27's best table, chemin de fer solved."""
+    """The best play: 21-24-27's optimal strategy, finnish27's best table, chemin de fer solved.
+
+    21-24-27 is solved in the real shoe (--decks N for another, --infinite with cards
+    drawn with replacement); finnish27's best table is worked out with replacement.
+    """
     tools.strategy(game_id, rules, decks, infinite, total_only, as_json)
 
 
@@ -430,8 +445,15 @@ def simulate(
     exact: Annotated[
         bool, typer.Option("--exact/--no-exact", help="Show the exact analysis beside it.")
     ] = True,
+    fresh_shoe: Annotated[
+        bool,
+        typer.Option("--fresh-shoe", help="Deal every round from a full, freshly shuffled shoe."),
+    ] = False,
 ) -> None:
     """Play many rounds through real shoes, fast, with every wager staked.
+
+    --fresh-shoe shuffles a full shoe before every round, so each round is dealt off the
+    top, as the exact analysis counts it.
 
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
@@ -439,7 +461,7 @@ def simulate(
 
     tools.simulate(
         game_id, rounds_wanted, seed, workers, rules, as_json, strategy_name,
-        session_rounds, plot, backend, address, exact,
+        session_rounds, plot, backend, address, exact, fresh_shoe,
     )  # fmt: skip
 
 

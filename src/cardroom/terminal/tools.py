@@ -27,8 +27,8 @@ from cardroom.terminal.common import (
 )
 
 INFINITE_ONLY = (
-    "the Finnish 27 games are analysed with cards drawn with replacement (an infinite "
-    "shoe), where {what}; an exact finite-shoe analysis of them is not built"
+    "with --infinite the Finnish 27 games are analysed with cards drawn with replacement "
+    "(an infinite shoe), where {what}; without it they are counted from the real shoe"
 )
 
 
@@ -53,8 +53,10 @@ def analyze(
     table_min: str | None,
     stake: str | None,
     strategy_name: str,
+    infinite: bool = False,
 ) -> None:
-    """Exact probabilities and returns of every wager, from a full shoe."""
+    """Exact probabilities and returns of every wager, from a full shoe (the Finnish
+    games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
     from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
     from cardroom.analysis.finnish import (
         DrawOdds,
@@ -64,6 +66,14 @@ def analyze(
     )
     from cardroom.analysis.finnish import (
         effects_of_removal as effects_of_removal_with_replacement,
+    )
+    from cardroom.analysis.finnish_shoe import (
+        ShoeMakeup,
+        analyze_21_24_27_shoe,
+        analyze_finnish27_shoe,
+        finnish27_effects_of_removal,
+        solve_21_24_27_shoe,
+        twentyone_effects_of_removal,
     )
     from cardroom.analysis.report import GameReport
     from cardroom.games.baccarat import BaccaratRules
@@ -87,8 +97,35 @@ def analyze(
         if game.id != "21-24-27" and strategy_name != "basic":
             raise CliError("--strategy is for 21-24-27 only")
         if isinstance(game_rules, BaccaratRules):
+            if infinite:
+                raise CliError("--infinite is for finnish27 and 21-24-27")
             report = analyze_baccarat(game_rules, game.id, decks)
             effects = effects_of_removal(game_rules, game.id, decks) if eor else None
+        elif not infinite:
+            shoe = ShoeMakeup.of_rules(game_rules.shoe, decks)
+            eor_note = (
+                "effects of removal in the real shoe: one card of each rank (of a suit "
+                "unknown) taken out before the round, exactly"
+            )
+            if isinstance(game_rules, Finnish27Rules):
+                minimum = _amount_option(table_min, "--table-min")
+                stake_size = _amount_option(stake, "--stake")
+                report = analyze_finnish27_shoe(game_rules, shoe, minimum, stake_size)
+                if eor:
+                    effects = finnish27_effects_of_removal(game_rules, shoe, minimum, stake_size)
+            elif strategy_name == "basic":
+                report = analyze_21_24_27_shoe(game_rules, shoe)
+                if eor:
+                    effects = twentyone_effects_of_removal(game_rules, shoe)
+            elif strategy_name == "optimal":
+                if eor:
+                    raise CliError(
+                        "--eor keeps one table whatever card is out: give --strategy basic "
+                        "(the best play on the cards seen changes with each card)"
+                    )
+                report = solve_21_24_27_shoe(game_rules, shoe).composition
+            else:
+                raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
         else:
             if decks is not None:
                 raise CliError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
@@ -149,9 +186,11 @@ def strategy(
     total_only: bool,
     as_json: bool,
 ) -> None:
-    """The best play: 21-24-27's optimal strategy, finnish27's best table, chemin de fer solved."""
+    """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
+    finnish27's best table (with replacement), chemin de fer solved."""
     from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
     from cardroom.analysis.finnish import strategy_comparison
+    from cardroom.analysis.finnish_shoe import ShoeMakeup, strategy_comparison_shoe
     from cardroom.terminal import analysis_view
 
     with person_errors():
@@ -162,8 +201,23 @@ def strategy(
                     f"{game.id} has no decision to make: nobody chooses anything in it "
                     "(`cardroom analyze` gives its figures)"
                 )
-            if decks is not None or total_only:
-                raise CliError(INFINITE_ONLY.format(what="--decks and --total-only do not apply"))
+            if total_only:
+                raise CliError("--total-only is for chemin-de-fer")
+            if game.id == "21-24-27" and not infinite:
+                shoe = ShoeMakeup.of_rules(game_rules.shoe, decks)
+                finite = strategy_comparison_shoe(game_rules, shoe)
+                if as_json:
+                    sys.stdout.write(json.dumps(finite.to_json()) + "\n")
+                else:
+                    make_console().print(analysis_view.strategy_view(finite))
+                return
+            if decks is not None:
+                raise CliError(
+                    INFINITE_ONLY.format(what="--decks does not apply")
+                    if game.id == "21-24-27"
+                    else "finnish27's best table is worked out with cards drawn with "
+                    "replacement, where --decks does not apply"
+                )
             comparison = strategy_comparison(game.id, game_rules)
             if as_json:
                 sys.stdout.write(json.dumps(comparison.to_json()) + "\n")
@@ -195,14 +249,17 @@ def simulate(
     backend: str,
     address: str | None,
     exact: bool,
+    fresh_shoe: bool = False,
 ) -> None:
-    """Play many rounds through real shoes, fast, with every wager staked.
+    """Play many rounds through real shoes, fast, with every wager staked (with
+    ``fresh_shoe`` every round from a full, freshly shuffled shoe).
 
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
 
     from cardroom.simulation.runner import batches
+    from cardroom.simulation.runner import fresh_shoe as fresh_rules
     from cardroom.terminal import simulation_view
 
     with person_errors():
@@ -223,6 +280,8 @@ def simulate(
             check_output_file(plot, "--plot", (".png",))
             simulation_view.check_plotting()
         count = workers or os.cpu_count() or 1
+        if fresh_shoe:
+            game_rules = fresh_rules(game_rules)
         try:
             plan = batches(rounds_wanted, session_rounds or 0)
             show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
@@ -250,15 +309,13 @@ def simulate(
                 f"{banker} (cardroom strategy chemin-de-fer); exact: the value of that play "
                 "off the top of a full shoe"
             )
-        elif means and game.id in ("finnish27", "21-24-27"):
-            note = (
-                "exact: off the top of a full shoe with cards drawn with replacement "
-                "(cardroom analyze); real shoes differ a little (see the README)"
-            )
         elif means:
             note = "exact: off the top of a full shoe (cardroom analyze)"
+        if fresh_shoe:
+            note = "every round from a full, freshly shuffled shoe" + (f"; {note}" if note else "")
     if as_json:
         data = simulation_view.run_json(result, means)
+        data["fresh_shoe"] = fresh_shoe
         if plot is not None:
             data["plot"] = str(plot)
         sys.stdout.write(json.dumps(data) + "\n")

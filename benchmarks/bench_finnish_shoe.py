@@ -1,0 +1,117 @@
+"""Seconds per exact finite-shoe analysis of the Finnish games, and where they go.
+
+``python benchmarks/bench_finnish_shoe.py [--eor] [--cold]`` (run on demand; prints,
+asserts nothing):
+
+* each analysis twice in this process: the first run loads the compiled kernels
+  (or compiles them, about a minute, if Numba's cache is empty), the second is
+  what an analysis costs once they are loaded;
+* finnish27's phases, one at a time: the deal and the hands' tables, the dealer's
+  hands and the player's sub-multisets, the bonus's suit counts, the dealer's
+  tables G and the sweeps of the player's hands (these two run on every core in
+  the analysis; here each is timed alone, on one core);
+* ``--eor`` the effects of removal (fifteen analyses each);
+* ``--cold`` compiling from an empty cache, in a fresh process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from cardroom.analysis.finnish_shoe import (
+    BONUS_KEYS,
+    Finnish27Bonus,
+    analyze_21_24_27_shoe,
+    analyze_finnish27_shoe,
+    finnish27_effects_of_removal,
+    finnish27_shape,
+    solve_21_24_27_shoe,
+    strategy_comparison_shoe,
+    twentyone_effects_of_removal,
+)
+from cardroom.analysis.shoe_count import ShoeMakeup, Sweep, count_rounds, passes, prepare
+from cardroom.games.finnish27 import Finnish27Rules
+
+
+def timed(label: str, job: Callable[[], object], repeat: int = 2) -> None:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        job()
+        runs.append(time.perf_counter() - start)
+    later = f"{min(runs[1:]):7.1f} s loaded" if len(runs) > 1 else ""
+    print(f"{label:58s} {runs[0]:7.1f} s first {later}", flush=True)
+
+
+def phases() -> None:
+    """finnish27's analysis step by step (kernels loaded)."""
+    rules = Finnish27Rules()
+    shoe = ShoeMakeup.of_rules(rules.shoe)
+    clock = time.perf_counter()
+
+    def lap(label: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        print(f"  {label:56s} {now - clock:7.2f} s", flush=True)
+        clock = now
+
+    prepared = prepare(finnish27_shape(rules, rules.strategy.hits), shoe)
+    lap("deal, player's and dealer's hand tables")
+    sweep = Sweep.build(prepared)
+    lap("dealer's whole hands, player's sub-multisets")
+    bonus = Finnish27Bonus(sweep)
+    lap("bonus: poker categories with suits from the shoe")
+    chosen = passes(prepared, bonus.group)
+    tables = [sweep.dealer_table(c) for c in chosen]
+    lap(f"dealer's tables G ({len(chosen)} passes, one core)")
+    terms = sum(len(t[2]) for t in tables)
+    print(f"  {'':56s} {terms:,} entries of G")
+    count_rounds(sweep, bonus, BONUS_KEYS, workers=1)
+    lap("every pass, G and the sweep of the player's hands (one core)")
+    count_rounds(sweep, bonus, BONUS_KEYS)
+    lap(f"the same on {os.cpu_count()} threads")
+    hands = len(sweep.player.counts)
+    subs = len(sweep.player.sub_id)
+    print(f"  {hands:,} finished player hands, {subs:,} (hand, sub-multiset) pairs;")
+    bits = prepared.denominator.bit_length()
+    print(f"  {prepared.modulus.lanes} primes for counts of {bits} bits")
+
+
+def cold() -> None:
+    """Compile every kernel from an empty cache, in a fresh process."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        code = (
+            "import time; t = time.perf_counter();"
+            "from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe, "
+            "solve_21_24_27_shoe; analyze_finnish27_shoe(); solve_21_24_27_shoe();"
+            "print(f'{time.perf_counter() - t:.1f}')"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        print(f"{'finnish27 and 21-24-27 solved, from an empty cache':58s} {out.stdout.strip()} s")
+
+
+def main() -> None:
+    print(f"exact finite-shoe analyses, {os.cpu_count()} cores")
+    timed("analyze finnish27, 6 decks, every bonus", analyze_finnish27_shoe)
+    timed("analyze 21-24-27, source's table", analyze_21_24_27_shoe)
+    timed("solve 21-24-27 (best table, composition-dependent)", solve_21_24_27_shoe)
+    timed("strategy 21-24-27 (solve and the source's table)", strategy_comparison_shoe, 1)
+    print("finnish27, phase by phase (kernels loaded):")
+    phases()
+    if "--eor" in sys.argv:
+        timed("effects of removal, 21-24-27", twentyone_effects_of_removal, 1)
+        timed("effects of removal, finnish27", finnish27_effects_of_removal, 1)
+    if "--cold" in sys.argv:
+        cold()
+
+
+if __name__ == "__main__":
+    main()
