@@ -18,6 +18,9 @@ from cardroom.games.finnish27 import Finnish27Rules
 from cardroom.terminal.cli import app
 from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once
 
+#: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("finnish-shoe")
+
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled() -> None:

@@ -47,6 +47,9 @@ from cardroom.games.twentyone_24_27 import (
 )
 from tests.test_fresh_shoe import PINNED
 
+#: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("finnish-shoe")
+
 SUITS = tuple(Suit)
 
 

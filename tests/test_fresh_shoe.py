@@ -17,6 +17,9 @@ from cardroom.games import get_game
 from cardroom.simulation.runner import fresh_shoe, run
 from tests.test_simulation import replay_against_engine
 
+#: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("finnish-shoe")
+
 
 @pytest.mark.parametrize("game_id", ["finnish27", "21-24-27", "punto-banco"])
 def test_fresh_shoe_kernel_plays_the_engine_s_rounds(game_id: str) -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import parse_cards
@@ -156,6 +156,7 @@ def test_a_tampered_record_does_not_replay(wallet: Wallet) -> None:
     assert not result.same and result.differences
 
 
+@settings(max_examples=40)  # each example is a new database and six rounds
 @given(
     seed=st.integers(0, 2**32 - 1),
     game_id=st.sampled_from(["finnish27", "21-24-27", "punto-banco", "baccarat27"]),
