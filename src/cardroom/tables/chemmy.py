@@ -197,6 +197,37 @@ class ChemmyTable:
         else:
             self.game.take_seat(seat, name, stack)
 
+    def stand_bot(self, seat: int) -> Fraction:
+        """The bot at ``seat`` stands up (before the game, between coups, or once the game
+        is over) and takes its stack (the house's money, returned) with it."""
+        held = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if held is None or held.kind != "bot":
+            raise WagerError(f"seat {seat + 1} has no bot")
+        game = self.game
+        if game is None:
+            stack = self._stacks.pop(seat, Fraction(0))
+        else:
+            if not game.can_leave(seat):
+                raise WagerError(f"{held.name} can stand up only between coups")
+            stack = game.stacks[seat]
+            game.leave(seat)
+            self._open_coup()
+        self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        return stack
+
+    def new_game(self) -> None:
+        """The game is over (fewer than two seats could play): set the table up again
+        with the seats and stacks it has, for more seats to be taken and :meth:`start`
+        to draw for the bank again.  The people's buy-ins stay where they are."""
+        game = self.game
+        if game is None or not game.is_over:
+            raise IllegalAction("the game is not over")
+        self._stacks = {
+            n: stack for n, stack in enumerate(game.stacks) if self.seats[n].kind != "empty"
+        }
+        self.game = None
+        self._coup = None
+
     def _check_empty(self, seat: int, name: str) -> None:
         if not 0 <= seat < len(self.seats):
             raise WagerError(f"there is no seat {seat + 1} (the table has {len(self.seats)})")
@@ -229,6 +260,7 @@ class ChemmyTable:
         stack = self.wallet.seat(person.wallet_seat).stack
         self.wallet.cash_out(person.wallet_seat)
         self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        self._stacks.pop(seat, None)  # (before the game starts: it starts without the seat)
         return stack
 
     @property
@@ -369,7 +401,7 @@ class ChemmyTable:
                 coup.decisions = before
                 raise
             self._save_coup()
-            if game.coup != coup.coup:  # that decision ended the coup
+            if game.coup != coup.coup or game.is_over:  # that decision ended the coup
                 self._coup_ended()
             return events
         return game.act(seat, action, amount)
@@ -435,7 +467,8 @@ class ChemmyTable:
     def _coup_ended(self) -> None:
         game = self._game()
         coup = self._coup
-        if coup is None or game.coup == coup.coup:
+        # a coup ends when the next one is set up, or when it ends the game
+        if coup is None or (game.coup == coup.coup and not game.is_over):
             return
         record = coup_record(self.rules_toml, coup, game)
         if record.outcome is not None or any(isinstance(e, GameOver) for e in record.events):
