@@ -14,6 +14,7 @@ import pytest
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.games.chemin_de_fer import ChemmyRules, SimpleMoney, TableauBot
+from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database
 from cardroom.tables.chemmy import ChemmyTable
 from cardroom.wallet import Wallet
@@ -106,3 +107,38 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
         answer(table, turn)
     assert table.leave(0) is not None
     wallet.audit(ann.id)
+
+
+def test_leaving_after_passing_the_bank_calls_off_that_coup_for_the_person(
+    wallet: Wallet,
+) -> None:
+    ann = wallet.open_account("Ann", F(1000))
+    bob = wallet.open_account("Bob", F(1000))
+    table = new_table(wallet, seed=11, seats=3)
+    table.sit_person(0, ann.id, "Ann", F(200))
+    table.sit_person(1, bob.id, "Bob", F(200))
+    table.sit_bot(2, "Aino", F(500), bot())
+    table.start()
+    game = table.game
+    assert game is not None
+    for _ in range(50):  # coups until a person holds the bank and may pass it
+        turn = table.advance()
+        if turn is not None and "pass_bank" in turn.actions:
+            break
+        while turn is not None:
+            answer(table, turn)
+            turn = table.advance()
+    else:  # pragma: no cover - the seed gives a person the bank
+        pytest.skip("no person held the bank")
+    banker = turn.seat
+    table.act(banker, "pass_bank")
+    assert game.between_coups
+    assert table.leave(banker) is not None  # between coups: stands up at once
+    while (turn := table.advance()) is not None:
+        answer(table, turn)
+    for person in (ann.id, bob.id):
+        assert wallet.unfinished_rounds(person) == []
+        wallet.audit(person)
+    other = bob.id if banker == 0 else ann.id
+    [last] = wallet.rounds(other, limit=1, game="chemin-de-fer")
+    assert replay(RoundRecord.from_json(last.record)).same

@@ -253,6 +253,12 @@ class ChemmyTable:
     def _stand_up(self, seat: int) -> Fraction:
         person = self.seats[seat]
         game = self.game
+        coup = self._coup
+        if coup is not None and seat in coup.rounds:
+            # the coup's first step was made (the bank passed on) but nothing was dealt
+            # and no money is at stake: the person's part of it is called off
+            round_id = coup.rounds.pop(seat)
+            self.wallet.void_round(round_id, {"void": "left before the coup was dealt"})
         if game is not None and game.can_leave(seat):
             game.leave(seat)
             self._open_coup()
@@ -262,6 +268,13 @@ class ChemmyTable:
         self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
         self._stacks.pop(seat, None)  # (before the game starts: it starts without the seat)
         return stack
+
+    @property
+    def stacks(self) -> tuple[Fraction, ...]:
+        """Each seat's stack now (0 for an empty seat): the game's once it has started."""
+        if self.game is not None:
+            return self.game.stacks
+        return tuple(self._stacks.get(n, Fraction(0)) for n in range(len(self.seats)))
 
     @property
     def people(self) -> list[int]:
@@ -416,6 +429,8 @@ class ChemmyTable:
             coup = self._coup
             coup.start = game.coup_start()
             coup.log_start = len(game.log)
+            coup.decisions = []  # (a bank passed on before): the coup starts from here
+            self._save_coup()
         else:
             coup = _CoupInProgress(
                 game.coup,
