@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -19,7 +20,7 @@ from cardroom.core.events import HandCard
 from cardroom.history import RoundRecord, replay
 from cardroom.wallet import Wallet
 from tests.web.browser import Server
-from tests.web.chemmy_clients import Socket, Someone, answer, chemmy_server
+from tests.web.chemmy_clients import TABLES, Socket, Someone, answer, chemmy_server
 
 F = Fraction
 
@@ -263,3 +264,44 @@ def test_the_handshake_wants_this_site_a_session_and_its_token(quick: Server) ->
     assert sock.next()["error"] == "send the page's CSRF token"
     with pytest.raises(ConnectionClosed):
         sock.next()
+
+
+def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Path) -> None:
+    first = Server(
+        tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0
+    )
+    with first:
+        ann = Someone.register(first)
+        ann.sit(2, "300")
+        sock = ann.socket(2)
+        wallet = Wallet(first.db)
+        account = wallet.account(ann.name)
+        assert account is not None
+        # answer until a coup of Ann's is under way (saved in progress), then stop
+        give_up = time.monotonic() + 30
+        while not wallet.unfinished_rounds(account.id):
+            assert time.monotonic() < give_up, "no coup was started"
+            message = sock.next()
+            if (turn := sock.new_turn(message)) is not None:
+                sock.send(answer(turn))
+        sock.close()
+    second = Server(
+        tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0
+    )
+    with second:
+        ann.server = second
+        ann.http.base_url = httpx.URL(second.url)
+        # her first request to the new process finishes the coup and cashes her out
+        lobby = ann.http.get("/api/chemin-de-fer/tables").json()
+        assert lobby["you"] == []
+        wallet = Wallet(second.db)
+        assert wallet.unfinished_rounds(account.id) == []
+        assert wallet.open_seats(account.id) == []
+        wallet.audit(account.id)
+        finished = [
+            RoundRecord.from_json(r.record)
+            for r in wallet.rounds(account.id, limit=50, game="chemin-de-fer")
+        ]
+        assert all(replay(record).same for record in finished)
+        assert [r for r in finished if r.notes]  # the coup the stop cut short
+        assert ann.balance() == 1000 - 300 + cashed_out(ann)
