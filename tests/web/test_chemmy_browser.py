@@ -13,12 +13,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cardroom.core.events import BankPut, Staked
 from cardroom.history import RoundRecord
 from cardroom.wallet import Wallet
-from tests.web.browser import ARTIFACTS, CHROMIUM_ARGS, Server, chromium_path
+from tests.web.browser import ARTIFACTS, Server
 from tests.web.chemmy_clients import chemmy_server
 from tests.web.test_browser import CARD_ALT, DESKTOP, PHONE, register
 
@@ -28,15 +29,6 @@ F = Fraction
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from chemmy_server(tmp_path_factory.mktemp("chemmy-browser"), time_limit=20)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    path = chromium_path()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def person(browser: Browser, server: Server) -> tuple[BrowserContext, Page]:
@@ -66,27 +58,35 @@ def each_way(server: Server, first: str, second: str) -> bool:
 
 def act(page: Page, banked: set[str], name: str) -> bool:
     """Make the page's person's choice if it is their turn: bank once (then pass the
-    bank on, so that it goes round), stake the suggested amount, stand where they may."""
+    bank on, so that it goes round), stake the smallest amount (with the keyboard: the
+    amount field has the focus), stand where they may.  False if nothing was done (a
+    turn that changed under the click is tried again on the next call)."""
     if page.locator("#table").get_attribute("data-state") != "your_turn":
         return False
-    buttons = {
-        action: page.locator(f'.choice[data-action="{action}"]')
-        for action in ("put_bank", "pass_bank", "stake", "stand", "draw")
-    }
-    enabled = {action for action, button in buttons.items() if button.is_enabled()}
-    if not enabled:
-        return False
-    if "put_bank" in enabled:
-        if name in banked and "pass_bank" in enabled:
-            buttons["pass_bank"].click()
+    enabled = set(
+        page.eval_on_selector_all(
+            ".choice", "buttons => buttons.filter(b => !b.disabled).map(b => b.dataset.action)"
+        )
+    )
+    try:
+        if "put_bank" in enabled:
+            if name in banked and "pass_bank" in enabled:
+                page.locator('.choice[data-action="pass_bank"]').click(timeout=2000)
+            else:
+                page.locator('.choice[data-action="put_bank"]').click(timeout=2000)
+                banked.add(name)
+        elif "stake" in enabled:
+            amount = page.locator("#amount")
+            expect(amount).to_be_focused(timeout=2000)
+            amount.fill(amount.get_attribute("min") or "10", timeout=2000)
+            amount.press("Enter", timeout=2000)
+        elif enabled & {"stand", "draw"}:
+            choice = "stand" if "stand" in enabled else "draw"
+            page.locator(f'.choice[data-action="{choice}"]').click(timeout=2000)
         else:
-            banked.add(name)
-            buttons["put_bank"].click()
-    elif "stake" in enabled:
-        page.locator("#amount").fill(page.locator("#amount").get_attribute("min") or "10")
-        buttons["stake"].click()
-    else:
-        buttons["stand" if "stand" in enabled else "draw"].click()
+            return False
+    except (PlaywrightTimeout, AssertionError):
+        return False
     return True
 
 
@@ -126,16 +126,21 @@ def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> No
         ann.wait_for_timeout(50)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for page in (ann, bob):
-        for img in page.locator("#table img.card").all():
-            alt = img.get_attribute("alt") or ""
+        alts = page.eval_on_selector_all("#table img.card", "cards => cards.map(c => c.alt)")
+        assert alts
+        for alt in alts:
             assert CARD_ALT.match(alt.split(",")[0]) or alt.startswith("a card face down"), alt
     ann.screenshot(path=str(ARTIFACTS / "chemmy-1280x800.png"), full_page=True)
     bob.set_viewport_size(PHONE)
     bob.screenshot(path=str(ARTIFACTS / "chemmy-390x844.png"), full_page=True)
     bob.set_viewport_size(DESKTOP)
-    for page in (ann, bob):
-        table = page.request.get("/api/chemin-de-fer/tables/1").json()
-        mine = next(s for s in table["seats"] if s["name"] == names[page])
+    for page in (ann, bob):  # the stack shown is the server's (once both have settled)
+        for _ in range(100):
+            table = page.request.get("/api/chemin-de-fer/tables/1").json()
+            mine = next(s for s in table["seats"] if s["name"] == names[page])
+            if page.locator("#you").get_attribute("data-stack") == mine["stack"]:
+                break
+            page.wait_for_timeout(50)
         expect(page.locator("#you")).to_have_attribute("data-stack", mine["stack"])
         page.get_by_role("button", name="Leave the table").click()
     for page in (ann, bob):

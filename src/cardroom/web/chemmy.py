@@ -632,10 +632,13 @@ class ChemmyTables:
             return len(records)
 
     async def close(self) -> None:
+        """Stop the drivers, each between two calls on its table (a coup in progress is
+        left saved in progress: the next process finishes it)."""
         for table in self.tables.values():
             task, table.task = table.task, None
             if task is not None:
-                task.cancel()
+                async with table.lock:  # (no call on the table is under way)
+                    task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
