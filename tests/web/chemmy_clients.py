@@ -24,9 +24,12 @@ F = Fraction
 TABLES = (TableSpec(1, "Table 1", 3, 1), TableSpec(2, "Table 2", 4, 2))
 
 
-def chemmy_server(tmp: Path, time_limit: float) -> Iterator[Server]:
+def chemmy_server(tmp: Path, time_limit: float, pause: float = 0) -> Iterator[Server]:
     with Server(
-        tmp / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=time_limit, chemmy_pause=0
+        tmp / "web.sqlite3",
+        chemmy_tables=TABLES,
+        chemmy_time_limit=time_limit,
+        chemmy_pause=pause,
     ) as server:
         yield server
 

@@ -28,7 +28,8 @@ F = Fraction
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from chemmy_server(tmp_path_factory.mktemp("chemmy-browser"), time_limit=20)
+    # a pause of a second after each coup, as people see it (and the screenshots catch)
+    yield from chemmy_server(tmp_path_factory.mktemp("chemmy-browser"), time_limit=20, pause=1)
 
 
 def person(browser: Browser, server: Server) -> tuple[BrowserContext, Page]:
@@ -117,22 +118,28 @@ def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Ser
 
 
 def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> None:
-    """Let the coup in progress end, check what the pages show, take the screenshots,
-    then both leave with their stacks."""
-    for _ in range(400):
-        both = [act(page, banked, names[page]) for page in (ann, bob)]
-        if not any(both) and ann.locator("#result").is_visible():
-            break
-        ann.wait_for_timeout(50)
+    """Screenshots of Ann's page (1280x800) and Bob's (390x844) each just after a coup,
+    its cards checked; then the stacks shown against the server's, and both leave."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for page in (ann, bob):
-        alts = page.eval_on_selector_all("#table img.card", "cards => cards.map(c => c.alt)")
-        assert alts
-        for alt in alts:
-            assert CARD_ALT.match(alt.split(",")[0]) or alt.startswith("a card face down"), alt
-    ann.screenshot(path=str(ARTIFACTS / "chemmy-1280x800.png"), full_page=True)
     bob.set_viewport_size(PHONE)
-    bob.screenshot(path=str(ARTIFACTS / "chemmy-390x844.png"), full_page=True)
+    shots = {ann: ARTIFACTS / "chemmy-1280x800.png", bob: ARTIFACTS / "chemmy-390x844.png"}
+    for _ in range(600):
+        for page, path in list(shots.items()):
+            shown = page.evaluate(
+                """() => [!document.getElementById("result").hidden,
+                          [...document.querySelectorAll("#table img.card")].map(c => c.alt)]"""
+            )
+            if shown[0] and shown[1]:
+                page.screenshot(path=str(path), full_page=True)
+                for alt in shown[1]:
+                    first = alt.split(",")[0]
+                    assert CARD_ALT.match(first) or alt.startswith("a card face down"), alt
+                del shots[page]
+        if not shots:
+            break
+        if not any([act(page, banked, names[page]) for page in (ann, bob)]):
+            ann.wait_for_timeout(50)
+    assert not shots, "no coup ended on both pages"
     bob.set_viewport_size(DESKTOP)
     for page in (ann, bob):  # the stack shown is the server's (once both have settled)
         for _ in range(100):

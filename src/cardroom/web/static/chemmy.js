@@ -202,9 +202,14 @@ async function showEvent(event) {
 // -- the choices -----------------------------------------------------------------------------
 const LABELS = { put_bank: "Bank", stake: "Stake" };
 
-function showTurn(data) {
+// A turn is set up once (the amount and the focus); the messages that repeat it while
+// it waits leave what the person is typing alone. `again`: enable the choices anew
+// (after a refusal).
+function showTurn(data, again = false) {
+  const same = Boolean(data && turn && data.id === turn.id);
   turn = data;
   table.dataset.turn = data ? "yours" : "";
+  if (same && !again) return;
   for (const button of decide.querySelectorAll(".choice")) {
     const allowed = Boolean(data && data.actions.includes(button.dataset.action));
     button.disabled = !allowed;
@@ -216,6 +221,7 @@ function showTurn(data) {
     return;
   }
   decide.hidden = false;
+  if (same) return; // (a refusal: the choices are back, the amount as typed)
   const banco = data.banco ? ` Banco covers the whole bank: ${showMoney(data.banco)}.` : "";
   asked.textContent = `${data.prompt}.${banco}`;
   if (data.amount) {
@@ -318,7 +324,7 @@ leaveButton.addEventListener("click", async () => {
 function onUpdate(data) {
   if (data.type === "error") {
     refuse(data.error);
-    if (turn) showTurn(turn);
+    if (turn) showTurn(turn, true);
     return;
   }
   queue = queue.then(async () => {
