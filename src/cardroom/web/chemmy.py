@@ -322,6 +322,12 @@ class LiveChemmy:
             self.away[conn.account_id] = time.monotonic()
             self.wake.set()
 
+    async def snapshot(self) -> dict[str, Any]:
+        """:meth:`table_json` between two steps of the game (under the lock)."""
+        self.start()
+        async with self.lock:
+            return self.table_json()
+
     def buy_in_range(self) -> tuple[Fraction, Fraction]:
         table = self.rules.table
         return table.minimum, table.maximum * BUY_IN_MAXIMA
@@ -607,10 +613,9 @@ class ChemmyTables:
         found.start()
         return found
 
-    def lobby(self) -> list[dict[str, Any]]:
-        for table in self.tables.values():
-            table.start()
-        return [table.table_json() for table in self.tables.values()]
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Every table as everybody may see it (each read between two steps of its game)."""
+        return [await table.snapshot() for table in self.tables.values()]
 
     def seated_here(self, account_id: int) -> bool:
         return any(t.seat_of(account_id) is not None for t in self.tables.values())

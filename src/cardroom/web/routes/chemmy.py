@@ -84,13 +84,13 @@ async def tables(request: Request) -> dict[str, Any]:
             seat = table.seat_of(person.account.id)
             if seat is not None:
                 mine.append({"table": table.spec.id, "seat": seat})
-    return {"tables": chemmy.lobby(), "you": mine if person is not None else None}
+    return {"tables": await chemmy.lobby(), "you": mine if person is not None else None}
 
 
 @router.get("/api/chemin-de-fer/tables/{table_id}", responses=ERRORS)
 async def one_table(request: Request, table_id: int = TABLE_ID) -> dict[str, Any]:
     """One table as everybody may see it."""
-    return _table(request, table_id).table_json()
+    return await _table(request, table_id).snapshot()
 
 
 @router.post("/api/chemin-de-fer/tables/{table_id}/seats", status_code=201, responses=ERRORS)
@@ -232,7 +232,7 @@ async def lobby_page(request: Request) -> Response:
     chemmy = _tables(request)
     if person is not None:
         await chemmy.recover(person.account.id)
-    tables = chemmy.lobby()
+    tables = await chemmy.lobby()
     mine = (
         {t.spec.id for t in chemmy.tables.values() if t.seat_of(person.account.id) is not None}
         if person is not None
@@ -257,6 +257,6 @@ async def table_page(request: Request, table_id: int = TABLE_ID) -> Response:
         request,
         "chemmy_table.html",
         person,
-        table=table.table_json(),
+        table=await table.snapshot(),
         default_buy_in=views.money(suggested),
     )
