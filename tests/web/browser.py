@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -48,12 +49,12 @@ def chromium_path() -> str:
 class Server:
     """uvicorn serving the app in a thread, on a free loopback port."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db_path: Path, **options: Any) -> None:
         self.db = Database.open(path=db_path)
         self.edges = HouseEdges(analyser_means, in_process=True)
         hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
         sessions = Sessions(self.db, Wallet(self.db), hasher)
-        app = create_app(self.db, house_edges=self.edges, sessions=sessions)
+        app = create_app(self.db, house_edges=self.edges, sessions=sessions, **options)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]

@@ -12,12 +12,14 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, sync_playwright
 
 from cardroom.sessions import Sessions
 from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
+from tests.web.browser import CHROMIUM_ARGS, chromium_path
 
 
 @dataclass
@@ -73,3 +75,13 @@ def web(tmp_path: Path) -> Iterator[Web]:
 def cheap_sessions(db: Database) -> Sessions:
     """Sessions with Argon2 at a test's cost (the same algorithm, less memory and time)."""
     return Sessions(db, Wallet(db), PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium through Playwright: one per test worker, for every browser test."""
+    path = chromium_path()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

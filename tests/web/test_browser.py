@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.web.browser import ARTIFACTS, CHROMIUM_ARGS, Server, chromium_path, serve
+from tests.web.browser import ARTIFACTS, Server, serve
 
 F = Fraction
 DESKTOP = {"width": 1280, "height": 800}
@@ -27,15 +27,6 @@ CARD_ALT = re.compile(r"^(?:(?:[1-9]|1[0-3]) of (?:spades|clubs|hearts|diamonds)
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from serve(tmp_path_factory.mktemp("web"))
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    path = chromium_path()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -197,6 +197,37 @@ class ChemmyTable:
         else:
             self.game.take_seat(seat, name, stack)
 
+    def stand_bot(self, seat: int) -> Fraction:
+        """The bot at ``seat`` stands up (before the game, between coups, or once the game
+        is over) and takes its stack (the house's money, returned) with it."""
+        held = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if held is None or held.kind != "bot":
+            raise WagerError(f"seat {seat + 1} has no bot")
+        game = self.game
+        if game is None:
+            stack = self._stacks.pop(seat, Fraction(0))
+        else:
+            if not game.can_leave(seat):
+                raise WagerError(f"{held.name} can stand up only between coups")
+            stack = game.stacks[seat]
+            game.leave(seat)
+            self._open_coup()
+        self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        return stack
+
+    def new_game(self) -> None:
+        """The game is over (fewer than two seats could play): set the table up again
+        with the seats and stacks it has, for more seats to be taken and :meth:`start`
+        to draw for the bank again.  The people's buy-ins stay where they are."""
+        game = self.game
+        if game is None or not game.is_over:
+            raise IllegalAction("the game is not over")
+        self._stacks = {
+            n: stack for n, stack in enumerate(game.stacks) if self.seats[n].kind != "empty"
+        }
+        self.game = None
+        self._coup = None
+
     def _check_empty(self, seat: int, name: str) -> None:
         if not 0 <= seat < len(self.seats):
             raise WagerError(f"there is no seat {seat + 1} (the table has {len(self.seats)})")
@@ -222,6 +253,12 @@ class ChemmyTable:
     def _stand_up(self, seat: int) -> Fraction:
         person = self.seats[seat]
         game = self.game
+        coup = self._coup
+        if coup is not None and seat in coup.rounds:
+            # the coup's first step was made (the bank passed on) but nothing was dealt
+            # and no money is at stake: the person's part of it is called off
+            round_id = coup.rounds.pop(seat)
+            self.wallet.void_round(round_id, {"void": "left before the coup was dealt"})
         if game is not None and game.can_leave(seat):
             game.leave(seat)
             self._open_coup()
@@ -229,7 +266,15 @@ class ChemmyTable:
         stack = self.wallet.seat(person.wallet_seat).stack
         self.wallet.cash_out(person.wallet_seat)
         self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
+        self._stacks.pop(seat, None)  # (before the game starts: it starts without the seat)
         return stack
+
+    @property
+    def stacks(self) -> tuple[Fraction, ...]:
+        """Each seat's stack now (0 for an empty seat): the game's once it has started."""
+        if self.game is not None:
+            return self.game.stacks
+        return tuple(self._stacks.get(n, Fraction(0)) for n in range(len(self.seats)))
 
     @property
     def people(self) -> list[int]:
@@ -369,7 +414,7 @@ class ChemmyTable:
                 coup.decisions = before
                 raise
             self._save_coup()
-            if game.coup != coup.coup:  # that decision ended the coup
+            if game.coup != coup.coup or game.is_over:  # that decision ended the coup
                 self._coup_ended()
             return events
         return game.act(seat, action, amount)
@@ -384,6 +429,8 @@ class ChemmyTable:
             coup = self._coup
             coup.start = game.coup_start()
             coup.log_start = len(game.log)
+            coup.decisions = []  # (a bank passed on before): the coup starts from here
+            self._save_coup()
         else:
             coup = _CoupInProgress(
                 game.coup,
@@ -435,7 +482,8 @@ class ChemmyTable:
     def _coup_ended(self) -> None:
         game = self._game()
         coup = self._coup
-        if coup is None or game.coup == coup.coup:
+        # a coup ends when the next one is set up, or when it ends the game
+        if coup is None or (game.coup == coup.coup and not game.is_over):
             return
         record = coup_record(self.rules_toml, coup, game)
         if record.outcome is not None or any(isinstance(e, GameOver) for e in record.events):

@@ -8,7 +8,7 @@ a 4xx status; an unexpected failure is logged with its traceback and answered wi
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -23,13 +23,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GAMES
+from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
+from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.sessions import Sessions
 from cardroom.storage import Database, StorageError
 from cardroom.wallet import Wallet
+from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
 from cardroom.web.live import LiveTables
-from cardroom.web.routes import api, pages
+from cardroom.web.routes import api, chemmy, pages
 from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
@@ -52,15 +55,29 @@ def create_app(
     house_edges: HouseEdges | None = None,
     shuffler: Callable[[], Shuffler] = SecureShuffler,
     sessions: Sessions | None = None,
+    chemmy_tables: Sequence[TableSpec] = DEFAULT_TABLES,
+    chemmy_time_limit: float = 30.0,
+    chemmy_pause: float = 1.5,
 ) -> FastAPI:
     """The web table on ``db``: ``rules`` by game id (the defaults for the games left
     out), the house-edge figures (computed in the background by default), and the
-    shuffler of each new shoe (the operating system's entropy)."""
+    shuffler of each new shoe (the operating system's entropy).  The chemin de fer
+    tables: which, the seconds a person has for each decision (and keeps a seat with no
+    connection), and the pause after each coup."""
     rules_by_game = default_rules()
     rules_by_game.update(rules or {})
     wallet = Wallet(db)
     edges = house_edges or HouseEdges()
     templates = Jinja2Templates(directory=str(WEB.joinpath("templates")))
+    chemmy_rules = rules_by_game.get(CHEMMY)
+    tables = ChemmyTables(
+        wallet,
+        chemmy_rules if isinstance(chemmy_rules, ChemmyRules) else ChemmyRules(),
+        shuffler,
+        specs=chemmy_tables,
+        time_limit=chemmy_time_limit,
+        pause=chemmy_pause,
+    )
     services = Services(
         db=db,
         wallet=wallet,
@@ -70,16 +87,18 @@ def create_app(
         edges=edges,
         templates=templates,
         throttle=LoginThrottle(),
+        chemmy=tables,
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        await tables.close()
         edges.close()
 
     app = FastAPI(
         title="cardroom",
-        summary="The web table: Finnish 27, 21-24-27, punto banco and baccarat 27",
+        summary="The web table: Finnish 27, 21-24-27, punto banco, baccarat 27 and chemin de fer",
         description=(
             'Money is always an exact decimal string (`"9.5"`). Every request that '
             "changes something sends the session's CSRF token as `X-CSRF-Token`; "
@@ -100,6 +119,7 @@ def create_app(
     app.add_exception_handler(Exception, _unexpected)
     app.mount("/static", StaticFiles(directory=str(WEB.joinpath("static"))), name="static")
     app.include_router(api.router)
+    app.include_router(chemmy.router)
     app.include_router(pages.router)
     return app
 

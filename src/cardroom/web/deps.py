@@ -12,6 +12,7 @@ from fastapi.templating import Jinja2Templates
 from cardroom.sessions import Session, Sessions
 from cardroom.storage import Database
 from cardroom.wallet import Account, Wallet, WalletError
+from cardroom.web.chemmy import ChemmyTables
 from cardroom.web.edges import HouseEdges
 from cardroom.web.live import LiveTables
 from cardroom.web.throttle import LoginThrottle
@@ -44,6 +45,7 @@ class Services:
     edges: HouseEdges
     templates: Jinja2Templates
     throttle: LoginThrottle
+    chemmy: ChemmyTables
 
 
 @dataclass(frozen=True)

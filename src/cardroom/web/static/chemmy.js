@@ -1,0 +1,377 @@
+// A chemin de fer table: the seats, the bank, the two hands dealt card by card as the
+// server's events arrive over the table's WebSocket, and the person's choices. The
+// server holds the cards, the money and the clock: this page shows what its seat may see
+// and sends the person's decisions; a choice it refuses comes back as an error message.
+import { api, csrfToken, showMoney, showSigned } from "./api.js";
+import { cardBack, cardImage } from "./cards.js";
+
+const table = document.getElementById("table");
+const tableId = table.dataset.table;
+const seatsList = document.getElementById("seats");
+const bankLine = document.getElementById("bank-line");
+const status = document.getElementById("status");
+const result = document.getElementById("result");
+const youLine = document.getElementById("you");
+const sitForm = document.getElementById("sit");
+const leaveButton = document.getElementById("leave");
+const decide = document.getElementById("decide");
+const asked = document.getElementById("asked");
+const countdown = document.getElementById("countdown");
+const amountRow = document.getElementById("amount-row");
+const amountInput = document.getElementById("amount");
+const amountLabel = document.getElementById("amount-label");
+const message = document.getElementById("message");
+const log = document.getElementById("log");
+const balance = document.getElementById("balance");
+const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const STEP_MS = reduceMotion ? 0 : 280;
+
+let socket = null;
+let names = [];
+let mySeat = null;
+let turn = null;
+let deadline = 0;
+let ticker = null;
+let queue = Promise.resolve();
+let retries = 0;
+let closing = false;
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function say(text) {
+  status.textContent = text;
+}
+
+function refuse(text) {
+  message.textContent = text;
+}
+
+function setBalance(text) {
+  if (!balance || text === undefined || text === null) return;
+  balance.textContent = showMoney(text);
+  balance.dataset.balance = text;
+}
+
+async function refreshBalance() {
+  try {
+    const me = await api("GET", "/api/me");
+    setBalance(me.balance);
+  } catch (err) {
+    /* the next update tries again */
+  }
+}
+
+function nameOf(seat) {
+  return names[seat] || `Seat ${seat + 1}`;
+}
+
+// -- the table -------------------------------------------------------------------------------
+function showTable(data) {
+  names = data.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+  const items = data.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.className = `seat seat-${seat.kind}`;
+    item.dataset.seat = seat.seat;
+    if (seat.seat === mySeat) item.classList.add("mine");
+    if (seat.banker) item.classList.add("banker");
+    const head = document.createElement("span");
+    head.className = "seat-name";
+    head.textContent = seat.kind === "empty" ? `Seat ${seat.seat + 1}: empty` : seat.name;
+    item.append(head);
+    if (seat.kind !== "empty") {
+      const stack = document.createElement("span");
+      stack.className = "seat-stack";
+      stack.textContent = showMoney(seat.stack);
+      stack.dataset.stack = seat.stack;
+      item.append(stack);
+      const tags = [];
+      if (seat.kind === "bot") tags.push("bot");
+      if (seat.seat === mySeat) tags.push("you");
+      if (seat.banker) tags.push("banker");
+      if (seat.player) tags.push("player");
+      if (seat.away) tags.push("away");
+      if (seat.leaving) tags.push("leaving");
+      if (tags.length) {
+        const tag = document.createElement("span");
+        tag.className = "seat-tags";
+        tag.textContent = tags.join(" · ");
+        item.append(tag);
+      }
+    }
+    return item;
+  });
+  seatsList.replaceChildren(...items);
+  if (data.playing && data.banker !== null) {
+    const bank = data.bank ? `a bank of ${showMoney(data.bank)}` : "no bank put up yet";
+    bankLine.textContent = `Coup ${data.coup} · ${nameOf(data.banker)} holds the bank: ${bank}`;
+  } else if (data.people === 0) {
+    bankLine.textContent = "Nobody plays yet: take a seat to start the game with the bots.";
+  } else {
+    bankLine.textContent = "The game starts when two seats can play.";
+  }
+  table.dataset.coup = data.coup === null ? "" : String(data.coup);
+}
+
+function showYou(you) {
+  const wasSeated = mySeat !== null;
+  mySeat = you.seat;
+  table.dataset.seat = mySeat === null ? "" : String(mySeat);
+  if (mySeat === null) {
+    youLine.textContent = "You are watching: take a seat to play.";
+    youLine.dataset.stack = "";
+    sitForm.hidden = false;
+    leaveButton.hidden = true;
+    if (wasSeated) refreshBalance();
+  } else {
+    const leaving = you.leaving ? " You stand up after this coup." : "";
+    youLine.textContent = `You sit at seat ${mySeat + 1} with a stack of ${showMoney(you.stack)}.${leaving}`;
+    youLine.dataset.stack = you.stack;
+    sitForm.hidden = true;
+    leaveButton.hidden = false;
+    leaveButton.disabled = you.leaving;
+  }
+}
+
+// -- the cards -------------------------------------------------------------------------------
+function hand(name) {
+  return table.querySelector(`.hand[data-hand="${name}"]`);
+}
+
+function clearHands() {
+  for (const name of ["player", "banker"]) {
+    const box = hand(name);
+    box.querySelector(".cards").replaceChildren();
+    box.querySelector(".total").textContent = "";
+    box.querySelector(".holder").textContent = "";
+  }
+  result.hidden = true;
+  result.textContent = "";
+}
+
+function addLog(event) {
+  const item = document.createElement("li");
+  item.textContent = event.text;
+  item.className = `event event-${event.event}`;
+  log.append(item);
+  while (log.children.length > 80) log.firstElementChild.remove();
+}
+
+async function showEvent(event) {
+  const kind = event.event;
+  if (kind === "bank" || kind === "bank_passed") clearHands(); // a new coup
+  addLog(event);
+  if (kind === "draw_for_bank") {
+    const box = hand("player");
+    box.querySelector(".holder").textContent = "(the draw for the bank)";
+    box.querySelector(".cards").append(cardImage(event.card, `${event.card_alt}, ${nameOf(event.seat)}'s draw`));
+    say(event.text);
+    await wait(STEP_MS);
+  } else if (kind === "bank") {
+    hand("banker").querySelector(".holder").textContent = `(${nameOf(event.seat)})`;
+    say(event.text);
+  } else if (kind === "player_hand") {
+    hand("player").querySelector(".holder").textContent = `(${nameOf(event.seat)})`;
+    say(event.text);
+  } else if (kind === "hand_card") {
+    const cards = hand(event.hand).querySelector(".cards");
+    const whose = `${nameOf(event.seat)}'s`;
+    cards.append(event.card ? cardImage(event.card, `${event.card_alt}, ${whose} ${event.hand} card`) : cardBack(`a card face down, ${whose} ${event.hand} card`));
+    if (event.total !== null && event.total !== undefined) {
+      hand(event.hand).querySelector(".total").textContent = `= ${event.total.value ?? event.total}`;
+    }
+    say(event.text);
+    await wait(STEP_MS);
+  } else if (kind === "shown") {
+    const cards = event.cards.map((code, n) => cardImage(code, `${event.cards_alt[n]}, ${nameOf(event.seat)}'s ${event.hand} card`));
+    hand(event.hand).querySelector(".cards").replaceChildren(...cards);
+    hand(event.hand).querySelector(".total").textContent = `= ${event.total}`;
+    say(event.text);
+  } else if (kind === "outcome") {
+    result.hidden = false;
+    result.textContent = event.text;
+    say(event.text);
+  } else if (kind === "seat_settled" && event.seat === mySeat) {
+    result.hidden = false;
+    result.textContent += ` · You: ${showSigned(event.net)}`;
+    result.dataset.net = event.net;
+  } else {
+    say(event.text);
+  }
+}
+
+// -- the choices -----------------------------------------------------------------------------
+const LABELS = { put_bank: "Bank", stake: "Stake" };
+
+// A turn is set up once (the amount and the focus); the messages that repeat it while
+// it waits leave what the person is typing alone. `again`: enable the choices anew
+// (after a refusal).
+function showTurn(data, again = false) {
+  const same = Boolean(data && turn && data.id === turn.id);
+  turn = data;
+  table.dataset.turn = data ? "yours" : "";
+  if (same && !again) return;
+  for (const button of decide.querySelectorAll(".choice")) {
+    const allowed = Boolean(data && data.actions.includes(button.dataset.action));
+    button.disabled = !allowed;
+    button.hidden = Boolean(data) && !allowed;
+  }
+  if (!data) {
+    decide.hidden = true;
+    stopClock();
+    return;
+  }
+  decide.hidden = false;
+  if (same) return; // (a refusal: the choices are back, the amount as typed)
+  const banco = data.banco ? ` Banco covers the whole bank: ${showMoney(data.banco)}.` : "";
+  asked.textContent = `${data.prompt}.${banco}`;
+  if (data.amount) {
+    amountRow.hidden = false;
+    amountLabel.textContent = `${LABELS[data.amount.action]} (${showMoney(data.amount.low)} to ${showMoney(data.amount.high)})`;
+    amountInput.min = data.amount.low;
+    amountInput.max = data.amount.high;
+    amountInput.value = data.amount.suggested;
+    amountInput.focus();
+  } else {
+    amountRow.hidden = true;
+    const first = decide.querySelector(".choice:not([disabled])");
+    if (first) first.focus();
+  }
+  startClock(data.seconds_left);
+  say(`Your turn: ${data.prompt.toLowerCase()}.`);
+}
+
+function startClock(seconds) {
+  stopClock();
+  deadline = Date.now() + seconds * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    countdown.textContent = `${left} s left, then your seat's bot plays for you`;
+    countdown.dataset.left = String(left);
+  };
+  tick();
+  ticker = setInterval(tick, 500);
+}
+
+function stopClock() {
+  if (ticker) clearInterval(ticker);
+  ticker = null;
+  countdown.textContent = "";
+}
+
+function choose(action) {
+  if (!turn || !socket) return;
+  refuse("");
+  const message = { action };
+  if (action === "put_bank" || action === "stake") {
+    const text = amountInput.value.trim();
+    const low = Number(turn.amount.low);
+    const high = Number(turn.amount.high);
+    const value = Number(text);
+    if (!/^\d+(\.\d{1,2})?$/.test(text) || value < low || value > high) {
+      refuse(`Write an amount from ${showMoney(turn.amount.low)} to ${showMoney(turn.amount.high)}.`);
+      amountInput.focus();
+      return;
+    }
+    message.amount = text;
+  }
+  for (const button of decide.querySelectorAll(".choice")) button.disabled = true;
+  socket.send(JSON.stringify(message));
+}
+
+for (const button of decide.querySelectorAll(".choice")) {
+  button.addEventListener("click", () => choose(button.dataset.action));
+}
+amountInput.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && turn && turn.amount) {
+    event.preventDefault();
+    choose(turn.amount.action);
+  }
+});
+
+// -- seats -----------------------------------------------------------------------------------
+sitForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  refuse("");
+  const button = document.getElementById("sit-button");
+  button.disabled = true;
+  say("Taking a seat (between coups)…");
+  try {
+    const body = { buy_in: document.getElementById("buy-in").value.trim() };
+    const seated = await api("POST", `/api/chemin-de-fer/tables/${tableId}/seats`, body);
+    setBalance(seated.balance);
+    say(`You sit at seat ${seated.seat + 1} with ${showMoney(seated.stack)}.`);
+  } catch (err) {
+    refuse(err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+leaveButton.addEventListener("click", async () => {
+  refuse("");
+  leaveButton.disabled = true;
+  try {
+    const left = await api("POST", `/api/chemin-de-fer/tables/${tableId}/leave`);
+    setBalance(left.balance);
+    say(left.left ? `You stand up with ${showMoney(left.stack)}: it is back in your wallet.` : "You stand up after this coup; the bot plays for you till then.");
+  } catch (err) {
+    refuse(err.message);
+    leaveButton.disabled = false;
+  }
+});
+
+// -- the connection --------------------------------------------------------------------------
+function onUpdate(data) {
+  if (data.type === "error") {
+    refuse(data.error);
+    if (turn) showTurn(turn, true);
+    return;
+  }
+  queue = queue.then(async () => {
+    if (data.reset) {
+      clearHands();
+      log.replaceChildren();
+    }
+    showYou(data.you);
+    showTable(data.table);
+    for (const event of data.events) await showEvent(event);
+    for (const notice of data.notices) addLog({ event: "notice", text: notice });
+    showTurn(data.turn);
+    if (!data.turn && data.waiting_for && data.waiting_for.seat !== mySeat) {
+      say(`Waiting for ${data.waiting_for.name} (up to ${Math.ceil(data.waiting_for.seconds_left)} s).`);
+    }
+    table.dataset.state = data.turn ? "your_turn" : "watching";
+    table.dataset.ready = "true";
+  });
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/api/chemin-de-fer/tables/${tableId}/ws`);
+  socket.addEventListener("open", () => {
+    retries = 0;
+    socket.send(JSON.stringify({ type: "hello", csrf: csrfToken() }));
+  });
+  socket.addEventListener("message", (event) => {
+    try {
+      onUpdate(JSON.parse(event.data));
+    } catch (err) {
+      refuse("the server sent something this page cannot read");
+    }
+  });
+  socket.addEventListener("close", () => {
+    socket = null;
+    if (closing) return;
+    table.dataset.state = "disconnected";
+    retries += 1;
+    const delay = Math.min(10000, 1000 * retries);
+    say(`The connection to the table is lost: trying again in ${Math.round(delay / 1000)} s (your seat is kept for a while).`);
+    setTimeout(connect, delay);
+  });
+}
+
+window.addEventListener("pagehide", () => {
+  closing = true;
+  if (socket) socket.close();
+});
+connect();

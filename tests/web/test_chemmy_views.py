@@ -1,0 +1,60 @@
+"""What the chemin de fer tables send, without a server: each event's sentence, a face-down
+card that carries nothing to tell, and the WebSocket's same-site check."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from cardroom.core.cards import Card
+from cardroom.core.events import (
+    Announcement,
+    BancoCalled,
+    BankPut,
+    CoupEvent,
+    HandCard,
+    HandShown,
+    Points,
+    SeatSettled,
+)
+from cardroom.web.chemmy import event_json
+from cardroom.web.routes.chemmy import same_site
+
+NAMES = ("Ann", "Bob", "Aino")
+
+
+def test_a_face_down_card_of_another_seat_carries_no_card() -> None:
+    hidden = event_json(CoupEvent(3, HandCard("player", 1, None, False, None)), NAMES)
+    assert hidden["card"] is None and hidden["total"] is None and "card_alt" not in hidden
+    assert hidden["text"] == "A card face down to Bob (player)"
+    own = event_json(CoupEvent(3, HandCard("banker", 0, Card.parse("Qh"), False, Points(2))), NAMES)
+    assert own["card"] == "Qh" and own["card_alt"] == "12 of hearts"
+    assert own["text"] == "12♥ to Ann as the banker (only you see it): 2"
+
+
+def test_every_kind_of_event_reads_as_a_sentence() -> None:
+    events = [
+        BankPut(0, Fraction(30)),
+        BancoCalled(2, Fraction(30)),
+        Announcement("player", 2, "draw"),
+        HandShown("player", 2, (Card.parse("As"), Card.parse("9d")), 0),
+        SeatSettled(0, Fraction(30), Fraction(-30)),
+    ]
+    texts = [event_json(CoupEvent(1, e), NAMES)["text"] for e in events]
+    assert texts == [
+        "Ann puts up a bank of 30",
+        "Aino calls banco: 30",
+        "Aino draws as the player",
+        "The player's hand (Aino): 1♠ 9♦ = 0",
+        "Ann: -30",
+    ]
+    shown = event_json(CoupEvent(1, events[3]), NAMES)
+    assert shown["cards_alt"] == ["1 of spades", "9 of diamonds"]
+
+
+def test_the_websocket_takes_only_this_site() -> None:
+    assert same_site("http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert same_site("https://cards.example", "cards.example")
+    assert not same_site("http://evil.example", "cards.example")
+    assert not same_site("null", "cards.example")
+    assert not same_site(None, "cards.example")
+    assert not same_site("ftp://cards.example", "cards.example")

@@ -1,0 +1,307 @@
+"""The chemin de fer WebSocket on a real server (uvicorn on a loopback port, a SQLite
+file): two people and a bot at one table for several coups, every message each client
+gets checked against the coups' full records so that no client ever receives another
+seat's face-down card; refusals; the time limit; a dropped connection; the handshake."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from cardroom.core.events import HandCard
+from cardroom.history import RoundRecord, replay
+from cardroom.wallet import Wallet
+from tests.web.browser import Server
+from tests.web.chemmy_clients import TABLES, Socket, Someone, answer, chemmy_server
+
+F = Fraction
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[Server]:
+    """A server whose tables give 1.5 seconds for each decision."""
+    yield from chemmy_server(tmp_path, time_limit=1.5)
+
+
+@pytest.fixture
+def patient(tmp_path: Path) -> Iterator[Server]:
+    """A server whose tables give 20 seconds (the people answer at once)."""
+    yield from chemmy_server(tmp_path, time_limit=20)
+
+
+def records(server: Server, person: Someone) -> dict[int, RoundRecord]:
+    """The person's finished coups by coup number, from the wallet."""
+    wallet = Wallet(server.db)
+    account = wallet.account(person.name)
+    assert account is not None
+    out = {}
+    for stored in wallet.rounds(account.id, limit=100, game="chemin-de-fer"):
+        if stored.status == "finished" and stored.record:
+            record = RoundRecord.from_json(stored.record)
+            out[int(record.start["coup"])] = record
+    return out
+
+
+def check_private(sock: Socket, full: dict[int, RoundRecord]) -> int:
+    """Every message ``sock`` got shows it only its own face-down cards and its own
+    hand's decisions (others' as announcements), card for card as the coups' records
+    have them.  Returns how many cards of coups with a record were compared."""
+    holders: dict[tuple[int, str], int] = {}
+    cards: dict[int, list[dict[str, Any]]] = {}
+    compared = 0
+    for message in sock.messages:
+        if message.get("type") != "update":
+            continue
+        mine = message["you"]["seat"]
+        if message["turn"] is not None:
+            assert message["turn"]["seat"] == mine
+        for event in message["events"]:
+            coup = event["coup"]
+            if event["event"] == "hand_card":
+                holders[(coup, event["hand"])] = event["seat"]
+                cards.setdefault(coup, []).append({**event, "mine": mine})
+                if event["seat"] != mine and not event["face_up"]:
+                    assert event["card"] is None and event["total"] is None
+                    assert "card_alt" not in event and "face down" in event["text"]
+            elif event["event"] == "decision":
+                assert holders.get((coup, event["hand"])) == mine, event
+    for coup, seen in cards.items():
+        record = full.get(coup)
+        if record is None:
+            continue
+        dealt = [e for e in record.events if isinstance(e, HandCard)]
+        assert len(seen) == len(dealt), coup
+        for shown, real in zip(seen, dealt, strict=True):
+            assert (shown["hand"], shown["seat"], shown["face_up"]) == (
+                real.hand,
+                real.seat,
+                real.face_up,
+            )
+            assert real.card is not None
+            if real.face_up or real.seat == shown["mine"]:
+                assert shown["card"] == real.card.code
+            else:
+                assert shown["card"] is None
+            compared += 1
+    return compared
+
+
+def play(
+    sockets: list[Socket],
+    coups: int = 0,
+    until: Callable[[], bool] = lambda: False,
+    timeout: float = 60,
+) -> None:
+    """Answer every turn at once (smallest amounts; draw for one, stand for the other)
+    until ``coups`` coups have been settled (or ``until`` says so)."""
+    give_up = time.monotonic() + timeout
+    settled = 0
+    while settled < coups or (coups == 0 and not until()):
+        assert time.monotonic() < give_up, f"only {settled} coups in {timeout} s"
+        for n, sock in enumerate(sockets):
+            try:
+                message = sock.next(timeout=0.05)
+            except TimeoutError:
+                continue
+            if message.get("type") == "error":
+                pytest.fail(f"{sock.name}: {message['error']}")
+            if n == 0:
+                ends = ("outcome", "coup_void")
+                settled += sum(1 for e in message["events"] if e["event"] in ends)
+            if (turn := sock.new_turn(message)) is not None:
+                sock.send(answer(turn, low=n == 0))
+
+
+def test_two_people_and_a_bot_never_see_each_others_face_down_cards(patient: Server) -> None:
+    ann, bob = Someone.register(patient), Someone.register(patient)
+    assert ann.sit(1, "200")["seat"] == 0  # the game starts: Ann and the bot
+    sockets = [ann.socket(1)]
+    with ThreadPoolExecutor(1) as pool:  # Bob sits down once Ann's coup is over
+        bob_sits = pool.submit(bob.sit, 1, "300")
+        play(sockets, until=bob_sits.done)
+        assert bob_sits.result()["seat"] == 1
+    assert ann.balance() == 800 and bob.balance() == 700
+    watcher = Someone.register(patient)
+    sockets += [bob.socket(1), watcher.socket(1)]
+    play(sockets, coups=8)
+    # both stand up (after the coup in progress, played on meanwhile): stacks back
+    for person in (ann, bob):
+        response = person.post("/api/chemin-de-fer/tables/1/leave")
+        assert response.status_code == 200, response.text
+    play(sockets, until=lambda: seated(ann, 1) is None and seated(bob, 1) is None)
+    for sock in sockets:
+        sock.close()
+    full = {**records(patient, ann), **records(patient, bob)}
+    assert len(full) >= 6
+    for record in full.values():
+        assert replay(record).same
+    compared = sum(check_private(sock, full) for sock in sockets)
+    assert compared >= 6 * 4 * 3  # every card of every coup, for each of the three
+    # the watcher saw no card face down that a seat holds
+    for message in sockets[2].messages:
+        assert message["you"]["seat"] is None and message["turn"] is None
+    for person, buy_in in ((ann, 200), (bob, 300)):
+        wallet = Wallet(patient.db)
+        account = wallet.account(person.name)
+        assert account is not None
+        assert wallet.open_seats(account.id) == []
+        wallet.audit(account.id)
+        nets = sum(
+            (r.net(r.seats.index(person.name)) for r in records(patient, person).values()),
+            F(0),
+        )
+        assert person.balance() == 1000 - buy_in + cashed_out(person) == 1000 + nets
+
+
+def seated(person: Someone, table: int) -> int | None:
+    """The person's seat at ``table`` as the table shows it."""
+    seats = person.http.get(f"/api/chemin-de-fer/tables/{table}").json()["seats"]
+    return next((s["seat"] for s in seats if s["name"] == person.name), None)
+
+
+def cashed_out(person: Someone) -> Fraction:
+    """What the person's last cash-out brought back to the wallet."""
+    rows = person.http.get("/api/ledger").json()["rows"]
+    return F(next(r for r in rows if r["kind"] == "cash_out")["amount"])
+
+
+def wait_for_empty(person: Someone, table: int, timeout: float = 30) -> Fraction:
+    """Wait until the person has no seat at ``table``; the stack their cash-out brought."""
+    give_up = time.monotonic() + timeout
+    while seated(person, table) is not None:
+        assert time.monotonic() < give_up, f"{person.name} still sits at table {table}"
+        time.sleep(0.1)
+    return cashed_out(person)
+
+
+def test_wrong_moves_are_refused_and_a_silent_seat_is_played_for(quick: Server) -> None:
+    ann = Someone.register(quick)
+    sock = ann.socket(2)
+    first = sock.next()
+    assert first["you"]["seat"] is None and first["reset"] is True
+    sock.send({"action": "stand"})
+    assert sock.until(lambda m: m["type"] == "error")["error"] == "you have no seat at this table"
+    ann.sit(2, "100")
+    message = sock.until(lambda m: m.get("turn") is not None)
+    turn = message["turn"]
+    for bad, said in (
+        ("not json", "send a JSON object"),
+        ([1, 2], "send a JSON object"),
+        ({"action": "fold"}, "'fold' is not a choice now"),
+        ({"action": 7}, "is not a choice now"),
+    ):
+        sock.send(bad)
+        assert said in sock.until(lambda m: m["type"] == "error")["error"]
+    if "amount" in turn:
+        high = F(turn["amount"]["high"])
+        sock.send({"action": turn["amount"]["action"], "amount": str(high + 1)})
+        assert sock.until(lambda m: m["type"] == "error")["error"]
+        sock.send({"action": turn["amount"]["action"], "amount": 10})
+        assert "needs an amount" in sock.until(lambda m: m["type"] == "error")["error"]
+        sock.send({"action": turn["amount"]["action"], "amount": "1e3"})
+        assert "is not an amount" in sock.until(lambda m: m["type"] == "error")["error"]
+    # then silence: after 1.5 s the seat's turn is played for it, and so on
+    played = sock.until(lambda m: any("time is up" in n for n in m["notices"]))
+    assert played["turn"] is None
+    sock.send({"action": "stand"})
+    assert sock.until(lambda m: m["type"] == "error")["error"] == "it is not your turn"
+    # the coup's record says so: Ann's decisions made by the absent policy
+    deadline = time.monotonic() + 30
+    while not any(
+        d.by == "default" and d.seat == 0 for r in records(quick, ann).values() for d in r.decisions
+    ):
+        assert time.monotonic() < deadline, "no coup of Ann's was finished"
+        sock.until(lambda m: True)
+    sock.close()
+
+
+def test_a_dropped_connection_keeps_the_seat_for_the_time_limit_then_stands_up(
+    quick: Server,
+) -> None:
+    ann = Someone.register(quick)
+    ann.sit(2, "150")
+    sock = ann.socket(2)
+    sock.until(lambda m: m["you"]["seat"] == 0)
+    sock.close()
+    stack = wait_for_empty(ann, 2)
+    wallet = Wallet(quick.db)
+    account = wallet.account(ann.name)
+    assert account is not None
+    assert wallet.open_seats(account.id) == [] and wallet.unfinished_rounds(account.id) == []
+    wallet.audit(account.id)
+    assert ann.balance() == 1000 - 150 + stack
+    # a reconnection within the limit keeps the seat
+    ann.sit(2, "150")
+    sock = ann.socket(2)
+    sock.until(lambda m: m["you"]["seat"] == 0)
+    sock.close()
+    sock = ann.socket(2)
+    time.sleep(1.0)
+    sock.close()
+    sock = ann.socket(2)
+    assert sock.until(lambda m: m["type"] == "update")["you"]["seat"] == 0
+    sock.close()
+
+
+def test_the_handshake_wants_this_site_a_session_and_its_token(quick: Server) -> None:
+    ann = Someone.register(quick)
+    with pytest.raises(InvalidStatus) as refused:
+        ann.socket(1, origin="http://elsewhere.example")
+    assert refused.value.response.status_code == 403
+    stranger = Someone(quick, "nobody", ann.http.__class__(base_url=quick.url), "x")
+    with pytest.raises(InvalidStatus):
+        stranger.socket(1)
+    wrong = Someone(quick, ann.name, ann.http, "not the token")
+    sock = wrong.socket(1)
+    assert sock.next()["error"] == "send the page's CSRF token"
+    with pytest.raises(ConnectionClosed):
+        sock.next()
+
+
+def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Path) -> None:
+    first = Server(
+        tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0
+    )
+    with first:
+        ann = Someone.register(first)
+        ann.sit(2, "300")
+        sock = ann.socket(2)
+        wallet = Wallet(first.db)
+        account = wallet.account(ann.name)
+        assert account is not None
+        # answer until a coup of Ann's is under way (saved in progress), then stop
+        give_up = time.monotonic() + 30
+        while not wallet.unfinished_rounds(account.id):
+            assert time.monotonic() < give_up, "no coup was started"
+            message = sock.next()
+            if (turn := sock.new_turn(message)) is not None:
+                sock.send(answer(turn))
+        sock.close()
+    second = Server(
+        tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0
+    )
+    with second:
+        ann.server = second
+        ann.http.base_url = httpx.URL(second.url)
+        # her first request to the new process finishes the coup and cashes her out
+        lobby = ann.http.get("/api/chemin-de-fer/tables").json()
+        assert lobby["you"] == []
+        wallet = Wallet(second.db)
+        assert wallet.unfinished_rounds(account.id) == []
+        assert wallet.open_seats(account.id) == []
+        wallet.audit(account.id)
+        finished = [
+            RoundRecord.from_json(r.record)
+            for r in wallet.rounds(account.id, limit=50, game="chemin-de-fer")
+        ]
+        assert all(replay(record).same for record in finished)
+        assert [r for r in finished if r.notes]  # the coup the stop cut short
+        assert ann.balance() == 1000 - 300 + cashed_out(ann)
