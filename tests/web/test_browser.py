@@ -40,8 +40,8 @@ def page(browser: Browser, server: Server) -> Iterator[Page]:
     context.close()
 
 
-def register(page: Page) -> str:
-    name = f"p{secrets.token_hex(4)}"
+def register(page: Page, name: str | None = None) -> str:
+    name = name or f"p{secrets.token_hex(4)}"
     page.goto("/register")
     page.get_by_label("Name").fill(name)
     page.get_by_label("Password").fill("a good password")

@@ -95,8 +95,8 @@ def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Ser
     (ann_context, ann), (bob_context, bob) = person(browser, server), person(browser, server)
     try:
         names = {}
-        for page in (ann, bob):
-            names[page] = register(page)
+        for page, name in ((ann, "Eero"), (bob, "Liisa")):
+            names[page] = register(page, name)
             page.goto("/chemin-de-fer")
             page.get_by_role("link", name="Go to Table 1").click()
             expect(page.locator("#table")).to_have_attribute("data-ready", "true")

@@ -32,7 +32,7 @@ def test_serve_starts_answers_and_logs_each_request(tmp_path: Path) -> None:
     port = free_port()
     command = [*CARDROOM, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'c.db'}"]
     server = subprocess.Popen(
-        [*command, "--rules-dir", str(rules)],
+        [*command, "--rules-dir", str(rules), "--time-limit", "12"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -54,6 +54,10 @@ def test_serve_starts_answers_and_logs_each_request(tmp_path: Path) -> None:
         assert server.stdout is not None
         logged = server.stdout.readline()  # uvicorn's access log: a line per request
         assert '"GET /api/games HTTP/1.1" 200' in logged
+        lobby = f"http://127.0.0.1:{port}/api/chemin-de-fer/tables"
+        with urllib.request.urlopen(lobby) as response:
+            limits = {table["time_limit"] for table in json.load(response)["tables"]}
+        assert limits == {12}  # --time-limit reaches every chemin de fer table
     finally:
         server.terminate()
         server.wait(timeout=30)

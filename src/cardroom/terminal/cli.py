@@ -489,13 +489,26 @@ def serve(
             help="A folder of rules variants (GAME.toml) the tables play instead of the defaults.",
         ),
     ] = None,
+    time_limit: Annotated[
+        int,
+        typer.Option(
+            "--time-limit",
+            min=5,
+            max=600,
+            metavar="SECONDS",
+            help="Chemin de fer: the seconds a seat has for each decision (and keeps its "
+            "seat without a connection) before its bot plays for it.",
+        ),
+    ] = 30,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
     from cardroom.web.server import ServerError
     from cardroom.web.server import run as run_server
 
     with person_errors(ServerError):
-        run_server(host=host, port=port, db_url=db, rules_dir=rules_dir)
+        run_server(
+            host=host, port=port, db_url=db, rules_dir=rules_dir, chemmy_time_limit=time_limit
+        )
 
 
 def main() -> None:

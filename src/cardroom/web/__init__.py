@@ -1,1 +1,2 @@
-"""The web table: FastAPI pages and API on the application layer (being built)."""
+"""The web table: FastAPI pages, the JSON API and live chemin de fer tables, on the
+application layer."""

@@ -70,8 +70,15 @@ def address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def run(host: str, port: int, db_url: str | None, rules_dir: Path | None) -> None:
-    """Serve the web table on ``host``:``port`` until stopped (Ctrl-C)."""
+def run(
+    host: str,
+    port: int,
+    db_url: str | None,
+    rules_dir: Path | None,
+    chemmy_time_limit: float = 30.0,
+) -> None:
+    """Serve the web table on ``host``:``port`` until stopped (Ctrl-C); a chemin de
+    fer seat has ``chemmy_time_limit`` seconds for each decision."""
     import uvicorn
 
     from cardroom.storage import Database, StorageError
@@ -84,7 +91,7 @@ def run(host: str, port: int, db_url: str | None, rules_dir: Path | None) -> Non
         raise ServerError(str(err)) from None
     try:
         sock = listen(host, port)
-        app = create_app(db, rules)
+        app = create_app(db, rules, chemmy_time_limit=chemmy_time_limit)
         config = uvicorn.Config(
             app,
             log_level="info",

@@ -35,6 +35,8 @@ let ticker = null;
 let queue = Promise.resolve();
 let retries = 0;
 let closing = false;
+// the log shows one coup: it starts again with the next coup's first event
+let coupOver = true;
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -159,6 +161,11 @@ function addLog(event) {
 async function showEvent(event) {
   const kind = event.event;
   if (kind === "bank" || kind === "bank_passed") clearHands(); // a new coup
+  if (coupOver && ["bank", "bank_passed", "draw_for_bank"].includes(kind)) {
+    coupOver = false;
+    log.replaceChildren();
+  }
+  if (kind === "outcome" || kind === "coup_void" || kind === "game_over") coupOver = true;
   addLog(event);
   if (kind === "draw_for_bank") {
     const box = hand("player");
@@ -331,6 +338,7 @@ function onUpdate(data) {
     if (data.reset) {
       clearHands();
       log.replaceChildren();
+      coupOver = true; // the events sent again begin with a coup's first one
     }
     showYou(data.you);
     showTable(data.table);
