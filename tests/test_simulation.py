@@ -30,7 +30,7 @@ from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, hand_category
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 
-ROUNDS = 60_000
+ROUNDS = 40_000
 
 
 class Replay:
