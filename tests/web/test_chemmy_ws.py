@@ -27,8 +27,9 @@ F = Fraction
 
 @pytest.fixture
 def quick(tmp_path: Path) -> Iterator[Server]:
-    """A server whose tables give 1.5 seconds for each decision."""
-    yield from chemmy_server(tmp_path, time_limit=1.5)
+    """A server whose tables give 3 seconds for each decision (short, yet long enough
+    that a reconnection on a busy machine lands within it)."""
+    yield from chemmy_server(tmp_path, time_limit=3)
 
 
 @pytest.fixture
@@ -208,7 +209,7 @@ def test_wrong_moves_are_refused_and_a_silent_seat_is_played_for(quick: Server) 
         assert "needs an amount" in sock.until(lambda m: m["type"] == "error")["error"]
         sock.send({"action": turn["amount"]["action"], "amount": "1e3"})
         assert "is not an amount" in sock.until(lambda m: m["type"] == "error")["error"]
-    # then silence: after 1.5 s the seat's turn is played for it, and so on
+    # then silence: after the time limit the seat's turn is played for it, and so on
     played = sock.until(lambda m: any("time is up" in n for n in m["notices"]))
     assert played["turn"] is None
     sock.send({"action": "stand"})
