@@ -280,14 +280,15 @@ def simulate(
             check_output_file(plot, "--plot", (".png",))
             simulation_view.check_plotting()
         count = workers or os.cpu_count() or 1
-        if fresh_shoe:
-            game_rules = fresh_rules(game_rules)
+        # a fresh shoe changes where the shoe is reshuffled, not a round off the top:
+        # the exact column is the rules' own (and its cache entry is shared)
+        played = fresh_rules(game_rules) if fresh_shoe else game_rules
         try:
             plan = batches(rounds_wanted, session_rounds or 0)
             show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
             means = _exact_column(game.id, game_rules, strategy_name) if exact else {}
             result = _simulate(
-                game.id, game_rules, rounds_wanted, seed, count, session_rounds or 0,
+                game.id, played, rounds_wanted, seed, count, session_rounds or 0,
                 strategy_name, backend, address, show_bar,
             )  # fmt: skip
             if plot is not None:
