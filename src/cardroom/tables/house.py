@@ -207,7 +207,7 @@ class HouseTable:
         start = len(live.engine.events)
         while isinstance(live.engine.to_move(), CardWanted):
             self._deal(live)
-        self.step(live)
+        self._settle_if_over(live)
         return live.engine.events[start:]
 
     def step(self, live: HouseRound) -> list[Event]:
@@ -218,8 +218,7 @@ class HouseTable:
         start = len(live.engine.events)
         if isinstance(live.engine.to_move(), CardWanted):
             self._deal(live)
-        if live.engine.to_move() is None and live.record is None:
-            self._settle(live)
+        self._settle_if_over(live)
         return live.engine.events[start:]
 
     def act(
@@ -291,6 +290,10 @@ class HouseTable:
             "reshuffled": None if live.reshuffled is None else event_to_json(live.reshuffled),
             "decisions": [{"action": d.action, "by": d.by} for d in live.decisions],
         }
+
+    def _settle_if_over(self, live: HouseRound) -> None:
+        if live.engine.to_move() is None and live.record is None:
+            self._settle(live)
 
     def _settle(self, live: HouseRound) -> None:
         record = record_of(self.game, self.rules_toml, self.name, live)
