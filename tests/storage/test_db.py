@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -13,6 +15,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import CheckConstraint, inspect, text
 
 from cardroom.storage import Database, StorageError, default_path
+from cardroom.storage.db import _sqlite_connect
 from cardroom.storage.migrate import VERSION_TABLE, current_revisions, heads
 from cardroom.storage.schema import metadata
 from tests.storage.workers import run_together
@@ -60,6 +63,47 @@ def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) ->
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 7000
+
+
+def _switch_to_wal(path: Path, start: Any, failures: Any) -> None:
+    connection = sqlite3.connect(path, timeout=30)
+    start.wait()
+    try:
+        _sqlite_connect(connection, None, busy_timeout=30)  # what each new connection runs
+    except sqlite3.OperationalError as err:
+        failures.put(str(err))
+    finally:
+        connection.close()
+
+
+def test_processes_switching_one_file_to_wal_at_once_all_connect(tmp_path: Path) -> None:
+    # SQLite answers "database is locked" at once, not after its busy timeout, to one of
+    # two processes that both hold a shared lock and ask for the exclusive one that the
+    # switch from a rollback journal to WAL needs: that process must try again.  (The
+    # race is on the connections themselves: through Database.open it is rarer.)
+    forked = multiprocessing.get_context("fork")
+    failures = forked.Queue()
+    for attempt in range(10):
+        path = tmp_path / f"old{attempt}.sqlite3"
+        old = sqlite3.connect(path)
+        old.execute("CREATE TABLE notes (x)")  # a file with a rollback journal
+        old.commit()
+        old.close()
+        start = forked.Barrier(4)
+        workers = [
+            forked.Process(target=_switch_to_wal, args=(path, start, failures)) for _ in range(4)
+        ]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+            assert worker.exitcode == 0
+        with sqlite3.connect(path) as check:
+            assert check.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    errors = []
+    while not failures.empty():
+        errors.append(failures.get())
+    assert errors == []
 
 
 def test_a_write_transaction_holds_the_write_lock_from_its_start(tmp_path: Path) -> None:

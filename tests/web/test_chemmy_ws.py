@@ -278,13 +278,17 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
         wallet = Wallet(first.db)
         account = wallet.account(ann.name)
         assert account is not None
-        # answer until a coup of Ann's is under way (saved in progress), then stop
-        give_up = time.monotonic() + 30
-        while not wallet.unfinished_rounds(account.id):
-            assert time.monotonic() < give_up, "no coup was started"
+        # answer until a coup of Ann's is under way (saved in progress) and waits for her,
+        # then stop without answering: with 20 s to decide, the coup cannot end first
+        give_up = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < give_up, "no coup waited for Ann"
             message = sock.next()
-            if (turn := sock.new_turn(message)) is not None:
-                sock.send(answer(turn))
+            if (turn := sock.new_turn(message)) is None:
+                continue
+            if wallet.unfinished_rounds(account.id):
+                break
+            sock.send(answer(turn))
         sock.close()
     second = Server(
         tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0

@@ -26,8 +26,11 @@ message is one line for a person, never a traceback.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -211,7 +214,7 @@ def _create_engine(url: URL, busy_timeout: float) -> Engine:
     try:
         if url.get_backend_name() == "sqlite":
             engine = create_engine(url, connect_args={"timeout": busy_timeout})
-            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "connect", partial(_sqlite_connect, busy_timeout=busy_timeout))
             event.listen(engine, "begin", _sqlite_begin)
             return engine
         return create_engine(url, pool_pre_ping=True)
@@ -224,13 +227,30 @@ def _create_engine(url: URL, busy_timeout: float) -> Engine:
         raise StorageError(f"cannot use {_where(url)}: {one_line(str(err))}") from None
 
 
-def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
-    """Every new SQLite connection: no implicit BEGIN of pysqlite's, WAL, foreign keys."""
+def _sqlite_connect(dbapi_connection: Any, record: Any, *, busy_timeout: float) -> None:
+    """Every new SQLite connection: no implicit BEGIN of pysqlite's, WAL, foreign keys.
+
+    Switching a file to WAL needs its exclusive lock.  When two processes switch the same
+    file at once, each holding a shared lock while it asks for the exclusive one, SQLite
+    answers one of them "database is locked" at once, without its busy handler (waiting
+    could only deadlock).  That one lets go of its lock and tries again, until the busy
+    timeout; by then the other has switched the file and the pragma has nothing to do.
+    """
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        give_up = time.monotonic() + busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or time.monotonic() + pause > give_up:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
     finally:
         cursor.close()
 
