@@ -95,7 +95,7 @@ def test_a_21_24_27_round_with_decisions_through_play_and_rounds(
     out = result.stdout
     assert "Player hard 17 vs Dealer hard 14 · Hit or stand?" in out
     assert "'x' is not a move" in out
-    assert out.count("Player hits (chosen") == 2
+    assert out.count("Player hits (your choice") == 2
     assert "Player stands: must stand on hard 25 or more" in out
     assert "9♦" in out and "hard 28" in out
     assert "Player wins: dealer busts with 28" in out
@@ -124,7 +124,7 @@ def test_standing_by_choice(bank: Path, tmp_path: Path) -> None:
     stack = write(tmp_path / "t21.txt", T21_CARDS)
     result = play(bank, "21-24-27", "--stack", str(stack), input="20\nstand\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Player stands (chosen" in result.stdout
+    assert "Player stands (your choice" in result.stdout
     assert "Dealer wins: dealer 23 is closer to 27 than player 17" in result.stdout
     assert balance(bank) == Fraction(980)
 
@@ -244,7 +244,7 @@ def test_history_shows_cards_decisions_and_payouts(bank: Path, tmp_path: Path) -
     for shown in ("1♠", "13♦", "9♦", "soft 19", "hard 28"):
         assert shown in out
     assert "Player hits: soft 19 is below 25" in out
-    assert "Player hits (chosen" in out
+    assert "Player hits (your choice" in out
     assert "Bet on dealer 20: +16 (dealer pays 4:5)" in out
     assert "Bet on player 10: +10" in out
     assert "Dealer wins" in out and "Player wins: dealer busts with 28" in out

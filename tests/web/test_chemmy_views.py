@@ -18,17 +18,19 @@ from cardroom.core.events import (
 )
 from cardroom.web.chemmy import event_json
 from cardroom.web.routes.chemmy import same_site
+from cardroom.words import ChemmyNarrator
 
 NAMES = ("Ann", "Bob", "Aino")
 
 
 def test_a_face_down_card_of_another_seat_carries_no_card() -> None:
-    hidden = event_json(CoupEvent(3, HandCard("player", 1, None, False, None)), NAMES)
+    ann = ChemmyNarrator(NAMES, you=0)
+    hidden = event_json(CoupEvent(3, HandCard("player", 1, None, False, None)), ann)
     assert hidden["card"] is None and hidden["total"] is None and "card_alt" not in hidden
     assert hidden["text"] == "A card face down to Bob (player)"
-    own = event_json(CoupEvent(3, HandCard("banker", 0, Card.parse("Qh"), False, Points(2))), NAMES)
+    own = event_json(CoupEvent(3, HandCard("banker", 0, Card.parse("Qh"), False, Points(2))), ann)
     assert own["card"] == "Qh" and own["card_alt"] == "12 of hearts"
-    assert own["text"] == "12♥ to Ann as the banker (only you see it): 2"
+    assert own["text"] == "12♥ to you as the banker (only you see it): 2"
 
 
 def test_every_kind_of_event_reads_as_a_sentence() -> None:
@@ -39,15 +41,23 @@ def test_every_kind_of_event_reads_as_a_sentence() -> None:
         HandShown("player", 2, (Card.parse("As"), Card.parse("9d")), 0),
         SeatSettled(0, Fraction(30), Fraction(-30)),
     ]
-    texts = [event_json(CoupEvent(1, e), NAMES)["text"] for e in events]
-    assert texts == [
+    # told to Bob, who watches, and to Ann, the banker, from the same events
+    bob, ann = ChemmyNarrator(NAMES, you=1), ChemmyNarrator(NAMES, you=0)
+    assert [event_json(CoupEvent(1, e), bob)["text"] for e in events] == [
         "Ann puts up a bank of 30",
-        "Aino calls banco: 30",
-        "Aino draws as the player",
-        "The player's hand (Aino): 1♠ 9♦ = 0",
-        "Ann: -30",
+        'Aino calls "Banco!": covers the whole bank of 30',
+        "Aino draws (player)",
+        "Aino shows the player's hand: 1♠ 9♦ = 0",
+        "Ann (bank): -30 on 30",
     ]
-    shown = event_json(CoupEvent(1, events[3]), NAMES)
+    assert [event_json(CoupEvent(1, e), ann)["text"] for e in events] == [
+        "You put up a bank of 30",
+        'Aino calls "Banco!": covers the whole bank of 30',
+        "Aino draws (player)",
+        "Aino shows the player's hand: 1♠ 9♦ = 0",
+        "You (bank): -30 on 30",
+    ]
+    shown = event_json(CoupEvent(1, events[3]), bob)
     assert shown["cards_alt"] == ["1 of spades", "9 of diamonds"]
 
 

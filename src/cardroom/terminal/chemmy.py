@@ -53,7 +53,7 @@ from cardroom.terminal.prompts import (
     read_stake,
 )
 from cardroom.wallet import START_BALANCE, Wallet, WalletError, account_name
-from cardroom.words import chemmy_turn_text, decision_text, points_text
+from cardroom.words import capital, chemmy_turn_text, decision_text, points_text
 
 #: The bots' names, given in this order to the seats after the people.
 BOT_NAMES = (
@@ -210,7 +210,7 @@ class ChemmyPlay(TableSession):
 
     def whose(self, seat: int) -> str:
         """``Your`` / ``Ann's``, to start a sentence with."""
-        return render.hand_name(self.renderer.whose(seat))
+        return capital(self.renderer.whose(seat))
 
     def does(self, seat: int, third: str, second: str) -> str:
         return self.renderer.does(seat, third, second)
@@ -575,9 +575,7 @@ class ChemmyPlay(TableSession):
         ]
         if rule:
             decided = rule[0]
-            self.say(
-                Text(f"  {render.hand_name(decision_text(hand, decided.action, decided.why))}")
-            )
+            self.say(Text(f"  {capital(decision_text(hand, decided.action, decided.why))}"))
         line = self.prompt_line(Text("  Press Enter when you have seen it › ", style="dim"))
         if line is None or line.strip().lower() in QUIT_WORDS:
             self.start_leaving("q" if line is not None else self.leave_reason)

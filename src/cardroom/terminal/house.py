@@ -43,7 +43,7 @@ from cardroom.terminal.prompts import (
     wagers_text,
 )
 from cardroom.wallet import START_BALANCE, Wallet
-from cardroom.words import points_text
+from cardroom.words import capital, points_text
 
 Read = Callable[[Text], str]
 
@@ -435,7 +435,7 @@ class PlaySession(TableSession):
     def decision_prompt(self, live: HouseRound, turn: Turn) -> Text:
         labels = {hand: points_text(p) for hand, p in live.engine.points().items()}
         prompt = Text("  ")
-        parts = [f"{render.hand_name(name)} {label}" for name, label in labels.items()]
+        parts = [f"{capital(name)} {label}" for name, label in labels.items()]
         prompt.append(" vs ".join(parts), style="cyan")
         choices = [
             f"{a.value[0]} {a.value}" for a in (Action.HIT, Action.STAND) if a in turn.actions

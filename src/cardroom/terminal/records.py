@@ -32,6 +32,7 @@ from cardroom.terminal.common import (
     person_errors,
 )
 from cardroom.wallet import START_BALANCE, StoredRound, Wallet, account_name
+from cardroom.words import signed
 
 
 def history_heading(shown: int, total: int, person: str | None, game_id: str | None) -> str:
@@ -271,7 +272,7 @@ def ledger_table(rows: list[Any]) -> RichTable:
             str(row.id),
             row.created_at.astimezone().strftime("%Y-%m-%d %H:%M"),
             what,
-            render.signed(row.amount),
+            signed(row.amount),
             format_amount(row.balance_after),
         )
     return table

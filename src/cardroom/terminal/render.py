@@ -8,8 +8,9 @@ the text goes.
 >>> from cardroom.core.cards import parse_cards
 >>> hand_text(parse_cards("As Kh Jo")).plain
 '1♠ 13♥ Joker'
->>> signed(Fraction(15)), signed(Fraction(-10)), signed(Fraction(0))
-('+15', '-10', '±0')
+
+The words of every event are :mod:`cardroom.words`' (the web shows the same): here they
+get their colours, by :data:`STYLES`.
 """
 
 from __future__ import annotations
@@ -26,32 +27,14 @@ from rich.text import Text
 
 from cardroom.core.cards import Card, Suit
 from cardroom.core.events import (
-    Announcement,
-    BancoCalled,
-    BankerChosen,
-    BankPassed,
     BankPut,
     CardDealt,
     ChemmyEvent,
-    Commission,
     CoupEvent,
-    CoupVoid,
-    Decision,
-    DrawForBank,
-    DrawTie,
     Event,
-    ExcessReturned,
-    GameOver,
     HandCard,
-    HandShown,
-    Outcome,
-    PartCovered,
-    Passed,
-    PlayerChosen,
     Reshuffled,
-    SeatSettled,
     Settled,
-    Staked,
     coup_event_from_json,
     event_from_json,
 )
@@ -59,12 +42,43 @@ from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
 from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.history import RoundRecord
-from cardroom.words import decision_text, explain, points_text, reshuffle_reason
+from cardroom.words import (
+    ChemmyNarrator,
+    Span,
+    Tone,
+    capital,
+    house_line,
+    points_text,
+    reshuffle_line,
+    settlement_line,
+    signed,
+)
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
-#: Outcomes that are nobody's win (others read "<Outcome> wins").
-NO_WINNER = frozenset({"push", "tie"})
+#: How each tone of :mod:`cardroom.words` looks in the terminal.
+STYLES: dict[Tone, str] = {
+    Tone.PLAIN: "",
+    Tone.STRONG: "bold",
+    Tone.QUIET: "dim",
+    Tone.TOTAL: "cyan",
+    Tone.WIN: "bold green",
+    Tone.LOSS: "bold red",
+    Tone.EVEN: "bold yellow",
+    Tone.NOTICE: "bold yellow",
+    Tone.WARNING: "yellow",
+    Tone.CHOSEN: "bold italic",
+    Tone.FORCED: "italic",
+}
+
+
+def styled(line: Iterable[Span]) -> Text:
+    """A line of :mod:`cardroom.words` in the terminal's colours."""
+    text = Text()
+    for span in line:
+        text.append(span.text, style=STYLES[span.tone])
+    return text
+
 
 STYLE_RED_CARD = "bold red3 on grey93"
 STYLE_BLACK_CARD = "bold grey11 on grey93"
@@ -87,11 +101,6 @@ def hand_text(cards: Iterable[Card]) -> Text:
     return Text(" ").join(card_text(card) for card in cards)
 
 
-def hand_name(name: str) -> str:
-    """``player`` -> ``Player``."""
-    return name[:1].upper() + name[1:]
-
-
 def counted(count: int, word: str, plural: str | None = None) -> str:
     """``1 round``, ``2 rounds``, ``0 coups``.
 
@@ -103,22 +112,6 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
 
 def money(value: Fraction) -> str:
     return format_amount(value)
-
-
-def signed(value: Fraction) -> str:
-    """A result with its sign: ``+15``, ``-10``, ``±0``."""
-    if value > 0:
-        return f"+{format_amount(value)}"
-    if value < 0:
-        return format_amount(value)
-    return "±0"
-
-
-def outcome_title(outcome: str) -> str:
-    """``player`` -> ``Player wins``; ``push`` -> ``Push``."""
-    if outcome in NO_WINNER:
-        return hand_name(outcome)
-    return f"{hand_name(outcome)} wins"
 
 
 def bets_text(wagers: Mapping[str, Fraction]) -> str:
@@ -147,38 +140,15 @@ class EventRenderer:
             if label:
                 self.labels[event.hand] = label
             self._width = max(self._width, len(event.hand) + 1)
-            line.append(f"{hand_name(event.hand):<{self._width}}", style="bold")
+            line.append(f"{capital(event.hand):<{self._width}}", style="bold")
             line.append_text(hand_text(cards[:-1]))
             if len(cards) > 1:
                 line.append(" ")
             line.append_text(card_text(event.card))
             if label:
                 line.append(f"  {label}", style="cyan")
-        elif isinstance(event, Decision):
-            verb = {"hit": "hits", "stand": "stands"}.get(str(event.action), str(event.action))
-            reason = explain(event.why)
-            if event.forced and reason.startswith(f"{event.hand} "):
-                # the rule says it whole ("banker draws on 5 when ..."): show it as it is
-                line.append(hand_name(reason), style="italic")
-            elif event.forced:
-                line.append(f"{hand_name(event.hand)} {verb}", style="italic")
-                if reason:
-                    line.append(f": {reason}", style="dim")
-            else:
-                line.append(f"{hand_name(event.hand)} {verb}", style="bold italic")
-                line.append(" (chosen", style="dim")
-                line.append(f"; {reason})" if reason else ")", style="dim")
-        elif isinstance(event, Reshuffled):
-            line.append_text(reshuffle_text(event))
-        elif isinstance(event, Outcome):
-            line.append(outcome_title(event.outcome), style="bold")
-            reason = explain(event.why)
-            if reason:
-                line.append(f": {reason}")
-        elif isinstance(event, Settled):
-            line.append_text(settlement_text(event))
-        else:  # pragma: no cover - every event kind is handled above
-            line.append(str(event))
+        else:
+            line.append_text(styled(house_line(event)))
         return line
 
     def render_all(self, events: Iterable[Event]) -> list[Text]:
@@ -191,25 +161,12 @@ def reshuffle_text(event: Reshuffled) -> Text:
     >>> reshuffle_text(Reshuffled(1, "new_shoe", 11, Card.parse("Kh"))).plain
     '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
     """
-    first = event.shoe == 1 and event.cause == "new_shoe"
-    verb = "shuffled" if first else "reshuffled"
-    text = Text(f"⟳ The shoe is {verb}", style="bold yellow")
-    text.append(f" ({reshuffle_reason(event)}; shoe {event.shoe})", style="yellow")
-    return text
+    return styled(reshuffle_line(event))
 
 
 def settlement_text(event: Settled) -> Text:
-    """``bet on player 10: +15 (player pays 1:1)``, green for a win, red for a loss; a
-    payout rounded down to the table's unit says what the table kept."""
-    style = "green" if event.net > 0 else "red" if event.net < 0 else "yellow"
-    text = Text(f"Bet on {event.wager} {money(event.stake)}: ")
-    text.append(signed(event.net), style=f"bold {style}")
-    note = explain(event.why)
-    if event.breakage:
-        note += f"; {money(event.breakage)} kept as breakage"
-    if note:
-        text.append(f" ({note})", style="dim")
-    return text
+    """``Bet on player 10: +15 (player pays 1:1)``, green for a win, red for a loss."""
+    return styled(settlement_line(event))
 
 
 def hands_summary(
@@ -220,7 +177,7 @@ def hands_summary(
     for i, (name, cards) in enumerate(hands.items()):
         if i:
             text.append("  ·  ", style="dim")
-        text.append(f"{hand_name(name)} ", style="bold")
+        text.append(f"{capital(name)} ", style="bold")
         text.append_text(hand_text(cards))
         label = labels.get(name)
         if label:
@@ -501,13 +458,12 @@ def percent(rate: Fraction) -> str:
 
 
 class ChemmyRenderer:
-    """Turns chemin de fer events, as one seat may see them, into lines.
+    """Shows chemin de fer events, as one seat may see them, as lines: the words are
+    :class:`cardroom.words.ChemmyNarrator`'s; a hand's card shows the hand whole as it grows,
+    a face-down card the viewer may not see (an event whose card is None) as
+    :data:`CARD_BACK`.  One renderer per coup, fed in order.
 
-    ``you`` is the seat shown as "You" (with "you draw", not "you draws"); every other
-    seat is shown by its name.  A face-down card the viewer may not see (an event whose
-    card is None) is shown as :data:`CARD_BACK`.  One renderer per coup, fed in order
-    (it remembers the hands to show each one whole as it grows).
-
+    >>> from cardroom.core.events import BancoCalled
     >>> r = ChemmyRenderer(("You", "Henri"), you=0)
     >>> print(r.render(BankPut(1, Fraction(30))).plain)
       Henri puts up a bank of 30
@@ -520,163 +476,49 @@ class ChemmyRenderer:
     """
 
     def __init__(self, names: Sequence[str], you: int | None = None, indent: str = "  ") -> None:
+        self.narrator = ChemmyNarrator(names, you)
         self.names = tuple(names)
         self.you = you
         self.indent = indent
         self.hands: dict[str, list[Card | None]] = {}
-        self.banker: int | None = None
-        self.drawn: dict[int, Card] = {}
         self._width = max(len(f"Banker ({name})") for name in ("You", *self.names)) + 2
+
+    @property
+    def banker(self) -> int | None:
+        return self.narrator.banker
+
+    @banker.setter
+    def banker(self, seat: int | None) -> None:
+        self.narrator.banker = seat
 
     def who(self, seat: int, *, start: bool = True) -> str:
         """The seat's name; ``You`` (``you`` inside a sentence) for the person's own."""
-        if seat == self.you:
-            return "You" if start else "you"
-        return self.names[seat]
+        return self.narrator.who(seat, start=start)
 
     def whose(self, seat: int) -> str:
-        return "your" if seat == self.you else f"{self.names[seat]}'s"
+        return self.narrator.whose(seat)
 
     def does(self, seat: int, third: str, second: str) -> str:
         """``Henri draws`` / ``You draw``: the seat and its verb."""
-        return f"You {second}" if seat == self.you else f"{self.names[seat]} {third}"
+        return self.narrator.does(seat, third, second)
 
     def hand_label(self, hand: str, seat: int) -> Text:
-        return Text(f"{hand_name(hand)} ({self.who(seat)})".ljust(self._width), style="bold")
+        return Text(f"{capital(hand)} ({self.who(seat)})".ljust(self._width), style="bold")
 
     def render(self, event: ChemmyEvent | CoupEvent) -> Text:
         if isinstance(event, CoupEvent):
             event = event.event
         line = Text(self.indent)
-        line.append_text(self._text(event))
+        if isinstance(event, HandCard):
+            line.append_text(self._hand_card(event))
+            return line
+        if isinstance(event, BankPut):
+            self.hands = {}
+        line.append_text(styled(self.narrator.line(event)))
         return line
 
     def render_all(self, events: Iterable[ChemmyEvent | CoupEvent]) -> list[Text]:
         return [self.render(event) for event in events]
-
-    def _text(self, event: ChemmyEvent) -> Text:
-        if isinstance(event, Reshuffled):
-            return reshuffle_text(event)
-        if isinstance(event, DrawForBank):
-            self.drawn[event.seat] = event.card
-            text = Text(self.does(event.seat, "draws", "draw") + " ")
-            text.append_text(card_text(event.card))
-            text.append(" for the bank" + (" (again)" if event.round > 1 else ""))
-            return text
-        if isinstance(event, DrawTie):
-            who = names_text([self.who(seat, start=i == 0) for i, seat in enumerate(event.seats)])
-            return Text(f"{who} tie for the highest card: they draw again")
-        if isinstance(event, BankerChosen):
-            return self._banker_chosen(event)
-        if isinstance(event, BankPut):
-            self.banker = event.seat
-            self.hands = {}
-            return Text(
-                f"{self.does(event.seat, 'puts', 'put')} up a bank of {money(event.amount)}",
-                style="bold",
-            )
-        if isinstance(event, BankPassed):
-            self.banker = event.seat
-            return Text(f"{self.does(event.seat, 'passes', 'pass')} the bank")
-        if isinstance(event, BancoCalled):
-            cover = "you cover" if event.seat == self.you else "covers"
-            return Text(
-                f'{self.does(event.seat, "calls", "call")} "Banco!": '
-                f"{cover} the whole bank of {money(event.amount)}",
-                style="bold",
-            )
-        if isinstance(event, Staked):
-            return Text(f"{self.does(event.seat, 'stakes', 'stake')} {money(event.amount)}")
-        if isinstance(event, Passed):
-            if event.forced:
-                return Text(
-                    f"{self.does(event.seat, 'cannot', 'cannot')} stake: "
-                    f"{self.whose(event.seat)} stack is below the table minimum",
-                    style="dim",
-                )
-            return Text(self.does(event.seat, "passes", "pass"), style="dim")
-        if isinstance(event, ExcessReturned):
-            return Text(
-                f"{money(event.amount)} of {self.whose(event.seat)} stake goes back: "
-                "the bank is covered",
-                style="dim",
-            )
-        if isinstance(event, PartCovered):
-            return Text(
-                f"The bank of {money(event.bank)} is covered for {money(event.covered)} only: "
-                f"it plays for {money(event.covered)}",
-                style="yellow",
-            )
-        if isinstance(event, CoupVoid):
-            return Text("Nobody stakes against the bank: no coup", style="yellow")
-        if isinstance(event, PlayerChosen):
-            return Text(
-                f"{self.does(event.seat, 'holds', 'hold')} the player's hand "
-                f"(stake {money(event.stake)})",
-                style="bold",
-            )
-        if isinstance(event, HandCard):
-            return self._hand_card(event)
-        if isinstance(event, Announcement):
-            verb = ("draws", "draw") if event.action == "draw" else ("stands", "stand")
-            text = Text(self.does(event.seat, *verb), style="italic")
-            text.append(f" ({event.hand})", style="dim")
-            return text
-        if isinstance(event, Decision):
-            reason = hand_name(decision_text(event.hand, event.action, event.why))
-            return Text(reason, style="italic" if event.forced else "bold italic")
-        if isinstance(event, HandShown):
-            text = Text(f"{self.does(event.seat, 'shows', 'show')} the {event.hand}'s hand: ")
-            text.append_text(hand_text(event.cards))
-            text.append(f" = {event.total}", style="bold cyan")
-            return text
-        if isinstance(event, Outcome):
-            text = Text(outcome_title(event.outcome), style="bold")
-            reason = explain(event.why)
-            if reason:
-                text.append(f": {reason}")
-            return text
-        if isinstance(event, SeatSettled):
-            style = "green" if event.net > 0 else "red" if event.net < 0 else "yellow"
-            role = " (bank)" if event.seat == self.banker else ""
-            text = Text(f"{self.who(event.seat)}{role}: ")
-            text.append(signed(event.net), style=f"bold {style}")
-            text.append(f" on {money(event.stake)}")
-            note = explain(event.why)
-            if event.breakage:
-                note += f"; {money(event.breakage)} kept as breakage"
-            if note:
-                text.append(f" ({note})", style="dim")
-            return text
-        if isinstance(event, Commission):
-            return Text(
-                f"Commission to the house: {money(event.amount)} "
-                f"({percent(event.rate)} of {self.whose(event.seat)} winnings)",
-                style="dim",
-            )
-        if isinstance(event, GameOver):
-            return Text(f"The game is over: {explain(event.why)}", style="bold yellow")
-        return Text(str(event))  # pragma: no cover - every chemin de fer event is handled
-
-    def _banker_chosen(self, event: BankerChosen) -> Text:
-        seat, previous = event.seat, self.banker
-        self.banker = seat
-        if previous is None and self.drawn:
-            high = self.drawn.get(seat)
-            card = f" ({high.finnish})" if high is not None else ""
-            return Text(
-                f"→ {self.does(seat, 'draws', 'draw')} the highest card{card} and "
-                f"{'take' if seat == self.you else 'takes'} the bank",
-                style="bold",
-            )
-        if previous is None:
-            return Text(f"→ {self.does(seat, 'holds', 'hold')} the bank", style="bold")
-        if seat == previous:
-            if seat == self.you:
-                return Text("→ You keep the bank", style="bold")
-            return Text(f"→ The bank stays with {self.names[seat]}", style="bold")
-        to = "you" if seat == self.you else self.names[seat]
-        return Text(f"→ The bank passes to {to}", style="bold")
 
     def _hand_card(self, event: HandCard) -> Text:
         cards = self.hands.setdefault(event.hand, [])
@@ -684,7 +526,7 @@ class ChemmyRenderer:
         text = self.hand_label(event.hand, event.seat)
         text.append_text(Text(" ").join(card_or_back(card) for card in cards))
         if event.total is not None:
-            text.append(f"  {points_text(event.total)}", style="cyan")
+            text.append(f"  {points_text(event.total)}", style=STYLES[Tone.TOTAL])
         return text
 
 

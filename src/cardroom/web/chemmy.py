@@ -35,33 +35,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from cardroom.core.cards import Card
 from cardroom.core.events import (
-    Announcement,
-    BancoCalled,
-    BankerChosen,
-    BankPassed,
-    BankPut,
-    Commission,
     CoupEvent,
-    CoupVoid,
-    Decision,
     DrawForBank,
-    DrawTie,
-    Event,
-    ExcessReturned,
-    GameOver,
     HandCard,
     HandShown,
-    Outcome,
-    PartCovered,
-    Passed,
-    PlayerChosen,
-    Reshuffled,
-    SeatLeft,
-    SeatSettled,
-    SeatTaken,
-    Staked,
     event_to_json,
 )
 from cardroom.core.money import AmountError, format_amount, parse_amount
@@ -71,8 +49,8 @@ from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules, SimpleMoney,
 from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups
 from cardroom.wallet import Account, Wallet
 from cardroom.web.cards import card_label
-from cardroom.web.views import money, outcome_title, signed, title
-from cardroom.words import chemmy_turn_text, decision_text, explain, points_text
+from cardroom.web.views import money
+from cardroom.words import ChemmyNarrator, capital, chemmy_turn_text, plain
 
 log = logging.getLogger("cardroom.web")
 
@@ -118,6 +96,8 @@ class Connection:
     #: the game (of this table) and the index in its log it has been sent up to
     game: int = -1
     sent: int = 0
+    #: tells the events to this connection's person (it remembers who holds the bank)
+    narrator: ChemmyNarrator | None = None
 
 
 class LiveChemmy:
@@ -464,11 +444,14 @@ class LiveChemmy:
             conn.sent = len(game.log)
         conn.game = self.game_number
         names = game.names if game is not None else tuple(s.name for s in table.seats)
+        if reset or conn.narrator is None or conn.narrator.names != tuple(names):
+            conn.narrator = ChemmyNarrator(names)
+        conn.narrator.you = seat
         stack = table.stacks[seat] if seat is not None else None
         return {
             "type": "update",
             "reset": reset,
-            "events": [event_json(e, names) for e in events],
+            "events": [event_json(e, conn.narrator) for e in events],
             "table": table_json,
             "you": {
                 "name": conn.name,
@@ -536,7 +519,7 @@ class LiveChemmy:
         else:
             hand = "player" if seat == game.player else "banker"
             data["hand"] = hand
-            data["prompt"] = title(chemmy_turn_text(turn.why))
+            data["prompt"] = capital(chemmy_turn_text(turn.why))
         return data
 
     def table_json(self) -> dict[str, Any]:
@@ -657,87 +640,18 @@ def _bot() -> TableauBot:
     return TableauBot(money=SimpleMoney())
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(card.finnish for card in cards)
-
-
-def event_json(entry: CoupEvent, names: Sequence[str]) -> dict[str, Any]:
-    """An event as the page gets it: the registry's JSON, a sentence, and its cards in
-    words (only what the event itself carries: a face-down card comes without it)."""
+def event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
+    """An event as the page gets it: the registry's JSON, its sentence as ``narrator``
+    tells it to the seat, and its cards in words (only what the event itself carries: a
+    face-down card comes without it)."""
     data = event_to_json(entry)
     event = entry.event
-    data["text"] = event_text(event, names)
+    data["text"] = plain(narrator.line(event))
     if isinstance(event, HandCard | DrawForBank) and event.card is not None:
         data["card_alt"] = card_label(event.card)
     elif isinstance(event, HandShown):
         data["cards_alt"] = [card_label(card) for card in event.cards]
     return data
-
-
-def event_text(event: Event, names: Sequence[str]) -> str:
-    """One event of a chemin de fer table as a line a person reads."""
-
-    def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-    if isinstance(event, DrawForBank):
-        return f"{who(event.seat)} draws {event.card.finnish} for the bank"
-    if isinstance(event, DrawTie):
-        return f"A tie for the highest card: {', '.join(who(s) for s in event.seats)} draw again"
-    if isinstance(event, BankerChosen):
-        reason = explain(event.why, names)
-        return f"{who(event.seat)} holds the bank" + (f" ({reason})" if reason else "")
-    if isinstance(event, BankPut):
-        return f"{who(event.seat)} puts up a bank of {format_amount(event.amount)}"
-    if isinstance(event, BankPassed):
-        return f"{who(event.seat)} passes the bank"
-    if isinstance(event, BancoCalled):
-        return f"{who(event.seat)} calls banco: {format_amount(event.amount)}"
-    if isinstance(event, Staked):
-        return f"{who(event.seat)} stakes {format_amount(event.amount)}"
-    if isinstance(event, Passed):
-        reason = explain(event.why, names) if event.forced else ""
-        return f"{who(event.seat)} passes" + (f" ({reason})" if reason else "")
-    if isinstance(event, ExcessReturned):
-        return f"{format_amount(event.amount)} of {who(event.seat)}'s stake goes back"
-    if isinstance(event, PartCovered):
-        covered, bank = format_amount(event.covered), format_amount(event.bank)
-        return f"The bank plays for {covered} of {bank} (not fully covered)"
-    if isinstance(event, CoupVoid):
-        return "Nobody staked: no coup, the banker keeps the bank"
-    if isinstance(event, PlayerChosen):
-        stake = format_amount(event.stake)
-        return f"{who(event.seat)} holds the player's hand (stake {stake})"
-    if isinstance(event, HandCard):
-        if event.card is None:
-            return f"A card face down to {who(event.seat)} ({event.hand})"
-        total = points_text(event.total)
-        face = "" if event.face_up else " (only you see it)"
-        text = f"{event.card.finnish} to {who(event.seat)} as the {event.hand}{face}"
-        return text + (f": {total}" if total else "")
-    if isinstance(event, Announcement):
-        verb = "draws" if event.action == ChemmyAction.DRAW else "stands"
-        return f"{who(event.seat)} {verb} as the {event.hand}"
-    if isinstance(event, Decision):
-        return title(decision_text(event.hand, event.action, event.why))
-    if isinstance(event, HandShown):
-        return f"The {event.hand}'s hand ({who(event.seat)}): {_cards(event.cards)} = {event.total}"
-    if isinstance(event, Outcome):
-        reason = explain(event.why, names)
-        return outcome_title(event.outcome) + (f": {reason}" if reason else "")
-    if isinstance(event, SeatSettled):
-        return f"{who(event.seat)}: {signed(event.net)}"
-    if isinstance(event, Commission):
-        return f"The house takes {format_amount(event.amount)} commission from {who(event.seat)}"
-    if isinstance(event, SeatTaken):
-        return f"{event.name} sits down with {format_amount(event.stack)}"
-    if isinstance(event, SeatLeft):
-        return f"{who(event.seat)} stands up with {format_amount(event.stack)}"
-    if isinstance(event, GameOver):
-        return "The game ends: " + explain(event.why, names)
-    if isinstance(event, Reshuffled):
-        return f"The shoe is shuffled (shoe {event.shoe})"
-    return type(event).__name__  # pragma: no cover - every chemin de fer event is above
 
 
 __all__ = [
@@ -748,5 +662,4 @@ __all__ = [
     "Refused",
     "TableSpec",
     "event_json",
-    "event_text",
 ]

@@ -13,24 +13,18 @@ from typing import Any
 
 from cardroom.core.events import (
     CardDealt,
-    Decision,
     Event,
     EventDataError,
-    Outcome,
-    Reshuffled,
     Settled,
     event_from_json,
     event_to_json,
 )
-from cardroom.core.money import format_amount, format_decimal, parse_exact
+from cardroom.core.money import format_decimal, parse_exact
 from cardroom.games.base import Turn
 from cardroom.tables.house import HouseRound
 from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
-from cardroom.words import explain, points_text, reshuffle_reason
-
-#: Outcomes that are nobody's win.
-NO_WINNER = frozenset({"push", "tie"})
+from cardroom.words import explain, house_line, plain
 
 
 def money(value: Fraction) -> str:
@@ -38,48 +32,9 @@ def money(value: Fraction) -> str:
     return format_decimal(value)
 
 
-def signed(value: Fraction) -> str:
-    """``+15``, ``-10``, ``±0``."""
-    if value > 0:
-        return f"+{format_amount(value)}"
-    return format_amount(value) if value < 0 else "±0"
-
-
-def title(word: str) -> str:
-    return word[:1].upper() + word[1:]
-
-
-def outcome_title(outcome: str) -> str:
-    """``Player wins``, ``Push``."""
-    return title(outcome) if outcome in NO_WINNER else f"{title(outcome)} wins"
-
-
 def event_text(event: Event) -> str:
-    """One event as a line a person reads."""
-    if isinstance(event, CardDealt):
-        total = points_text(event.total)
-        return f"{title(event.hand)} gets {event.card.finnish}" + (f": {total}" if total else "")
-    if isinstance(event, Decision):
-        verb = {"hit": "hits", "stand": "stands"}.get(event.action, event.action)
-        reason = explain(event.why)
-        if event.forced and reason.startswith(f"{event.hand} "):
-            return f"Forced: {reason}"
-        if event.forced:
-            return f"Forced: {event.hand} {verb}" + (f": {reason}" if reason else "")
-        return f"{title(event.hand)} {verb} (your choice" + (f"; {reason})" if reason else ")")
-    if isinstance(event, Reshuffled):
-        verb = "shuffled" if event.shoe == 1 and event.cause == "new_shoe" else "reshuffled"
-        return f"The shoe is {verb} ({reshuffle_reason(event)}; shoe {event.shoe})"
-    if isinstance(event, Outcome):
-        reason = explain(event.why)
-        return outcome_title(event.outcome) + (f": {reason}" if reason else "")
-    if isinstance(event, Settled):
-        note = explain(event.why)
-        if event.breakage:
-            note += f"; {format_amount(event.breakage)} kept as breakage"
-        text = f"Bet on {event.wager} {format_amount(event.stake)}: {signed(event.net)}"
-        return text + (f" ({note})" if note else "")
-    return type(event).__name__  # pragma: no cover - no other event at a house game
+    """One event of a house game as the line a person reads (:mod:`cardroom.words`)."""
+    return plain(house_line(event))
 
 
 def event_json(event: Event) -> dict[str, Any]:
