@@ -73,7 +73,7 @@ async function showEvent(event) {
     say(event.text);
   } else if (event.event === "reshuffled") {
     const notice = document.getElementById("reshuffle");
-    notice.textContent = `⟳ ${event.text}`;
+    notice.textContent = event.text;
     notice.hidden = false;
   } else if (event.event === "outcome") {
     say(event.text);
