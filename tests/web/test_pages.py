@@ -146,6 +146,11 @@ def exact(page: str, where: str) -> Fraction:
     return Fraction(found.group(1))
 
 
+def words(page: str) -> str:
+    """What the page says: its text without the tags, each run of white space one space."""
+    return " ".join(re.sub(r"<[^>]+>", "", page).split())
+
+
 def shows(page: str, solution: ChemmySolution) -> None:
     """The page's figures are the analyser's, exactly."""
     assert exact(page, 'data-wager="punter"') == solution.player_value
@@ -184,7 +189,7 @@ def test_chemin_de_fer_has_its_rules_page_with_the_solved_coup(web: Web) -> None
         "off the top of a full shoe of 6 decks",
         "they always draw on 5",
     ]:
-        assert said in page, said
+        assert said in words(page), said
     assert 'href="/chemin-de-fer"' in page  # back to the tables
 
 
@@ -208,10 +213,10 @@ def test_the_chemin_de_fer_rules_page_follows_the_table_rules(tmp_path: Path) ->
         "The house edge at this table is its commission:",
         "the house takes 5% of the banker's winnings and has no stake otherwise",
         "a Nash equilibrium",
-        "draws at 6 with probability",
+        "never draws at 6",  # at 6 standing is better, whatever the banker does
         "19:20",
     ]:
-        assert said in page, said
+        assert said in words(page), said
     assert "takes no commission" not in page and "chooses freely on 5" not in page
 
 
