@@ -187,7 +187,9 @@ def test_chemin_de_fer_has_its_rules_page_with_the_solved_coup(web: Web) -> None
         "The banker holding 0+6 (6) when the player stood draws with probability",
         "Banker 5 against the player's third card 4: draws holding 0+5 or 6+9 or 7+8",
         "off the top of a full shoe of 6 decks",
-        "they always draw on 5",
+        "they always draw on 5, and as the banker they follow the casino's tableau: they "
+        "draw on 0 to 5 when the player stood",
+        "The bots' banker: his third card when the player drew",
     ]:
         assert said in words(page), said
     assert 'href="/chemin-de-fer"' in page  # back to the tables

@@ -269,7 +269,6 @@ def _chemmy_rules_page(request: Request) -> Response:
         figures=svc.solutions.get(rules).to_json(),
         bots=_bots_play(rules),
         forced=rules.banker_forced_by_tableau,
-        limits=limits_json(rules),
     )
 
 
@@ -280,18 +279,19 @@ def _bots_play(rules: ChemmyRules) -> dict[str, Any]:
     free = [
         str(total) for total in range(rules.natural_from) if rules.player_rule(total)[0] is None
     ]
+    banker = bot.banker if isinstance(bot.banker, CasinoTableauBanker) else None
     tableau = None
-    if isinstance(bot.banker, CasinoTableauBanker) and not rules.banker_forced_by_tableau:
+    if banker is not None and not rules.banker_forced_by_tableau:  # else the rules draw
         tableau = tableau_table(
-            bot.banker.tableau, "The bots' banker: his third card when the player drew"
+            banker.tableau, "The bots' banker: his third card when the player drew"
         )
     return {
         "free": " or ".join(free),
         "always_draw": isinstance(bot.player, AlwaysDrawAtFive),
         "tableau": tableau,
-        "stands_from": bot.banker.tableau.banker_draws_below_when_player_stands
-        if isinstance(bot.banker, CasinoTableauBanker)
-        else None,
+        "draws_below_when_stood": (
+            banker.tableau.banker_draws_below_when_player_stands if banker else None
+        ),
     }
 
 
