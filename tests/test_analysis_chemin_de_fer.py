@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cardroom.analysis.baccarat import expectations, shoe_composition
 from cardroom.analysis.chemin_de_fer import (
     ChemmySolution,
     EquilibriumBot,
@@ -37,11 +38,13 @@ from cardroom.analysis.chemin_de_fer import (
     solve_counts,
     solve_infinite,
     solve_shoe,
+    solve_table,
     value_counts,
 )
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import Decision, HandShown
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
+from cardroom.games import get_game
 from cardroom.games.baccarat import STANDARD_TABLEAU, card_value
 from cardroom.games.chemin_de_fer import (
     ChemmyGame,
@@ -753,3 +756,24 @@ def test_equilibrium_bots_play_a_session_by_their_table() -> None:
                 assert (decision.action == "draw") is (x == 1)
                 checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("commission", [F(0), F(1, 20)])
+def test_a_table_s_figures_are_its_own_game(commission: Fraction) -> None:
+    """A banker who chooses: the equilibrium on his two cards.  The casino variant: the
+    banker follows punto banco's tableau and the player's best answer at 5 is to draw, so
+    the player's side is exactly punto banco's player wager on the same shoe (counted by
+    the baccarat analyser), whatever the commission."""
+    free = ChemmyRules(commission=commission)
+    assert solve_table(free) == solve_shoe(free, banker_sees_cards=True)
+    casino = ChemmyRules(commission=commission, banker_forced_by_tableau=True)
+    solved = solve_table(casino)
+    assert solved.player_draw_at_5 == 1 and solved.mixed == {} and not solved.banker_sees_cards
+    punto = get_game("punto-banco").default_rules()
+    means = expectations(punto, shoe_composition(punto, casino.shoe.decks))
+    assert solved.player_value == means["player"]
+    if not commission:
+        assert solved.value == -means["player"]
+    # standing at 5 instead is worse for the player against that tableau
+    lines = coup_lines(casino, value_counts(6), banker_sees_cards=False)
+    assert lines.expectation(F(0), solved.banker)[1] < solved.player_value

@@ -17,14 +17,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cardroom.core.money import format_amount, format_odds
-from cardroom.games.baccarat import BaccaratRules
+from cardroom.core.money import format_amount, format_decimal, format_odds
+from cardroom.games.baccarat import BaccaratRules, Tableau
+from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.finnish27 import BonusTable, Finnish27Rules
 from cardroom.games.hands import TargetRow
 from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
 from cardroom.words import name_of
 
-__all__ = ["PayRow", "RulesText", "paytable", "rules_text"]
+__all__ = ["PayRow", "RulesText", "paytable", "percent_of", "rules_text", "tableau_table"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def _odds(value: Fraction) -> str:
     return format_odds(value)
 
 
-def _shoe(rules: Any) -> str:
+def _shoe(rules: Any, round_word: str = "round") -> str:
     shoe = rules.shoe
     decks = f"{shoe.decks} deck{'s' if shoe.decks != 1 else ''}"
     jokers = (
@@ -65,7 +66,7 @@ def _shoe(rules: Any) -> str:
         text += "; after each shuffle the first card is turned and as many burnt as it counts"
     elif shoe.burn:
         text += f"; {shoe.burn} cards are burnt after each shuffle"
-    return text + ". A round in progress is finished before the shoe is reshuffled."
+    return text + f". A {round_word} in progress is finished before the shoe is reshuffled."
 
 
 def _limits(rules: Any) -> str:
@@ -89,6 +90,20 @@ def paytable(game_id: str, rules: Any) -> list[PayRow]:
         ]
     if isinstance(rules, TwentyOne2427Rules):
         return [PayRow("player", _odds(rules.win_pays), "your hand wins; a push returns it")]
+    if isinstance(rules, ChemmyRules):
+        commission = (
+            f" (1:1 less the house's {percent_of(rules.commission)} commission)"
+            if rules.commission
+            else ""
+        )
+        return [
+            PayRow("punter", "1:1", "the player's hand wins; a tie returns the stake"),
+            PayRow(
+                "bank",
+                _odds(1 - rules.commission),
+                f"the banker's hand wins{commission}; a tie returns the stakes",
+            ),
+        ]
     raise ValueError(f"{game_id} has no paytable here")
 
 
@@ -149,6 +164,11 @@ def _target_rows(rows: tuple[TargetRow, ...]) -> list[list[str]]:
     return out
 
 
+_BACCARAT_POINTS = (
+    "Cards count: Ace (1) 1, 2 to 9 their number, 10 and the pictures "
+    "(11, 12, 13) nothing. A hand counts the last digit of its sum (7 + 8 = 15 counts 5)."
+)
+
 _FINNISH_POINTS = (
     "Cards count their Finnish index: Ace 1 or 14 (it counts 14 while that keeps the hand "
     "at 27 or less; such a hand is soft), 2 to 10 their number, Jack 11, Queen 12, King 13."
@@ -163,6 +183,8 @@ def rules_text(game_id: str, rules: Any) -> RulesText:
         return _finnish27_text(rules)
     if isinstance(rules, TwentyOne2427Rules):
         return _twentyone_text(rules)
+    if isinstance(rules, ChemmyRules):
+        return _chemmy_text(rules)
     raise ValueError(f"{game_id} has no rules text here")
 
 
@@ -176,8 +198,7 @@ def _baccarat_text(rules: BaccaratRules) -> RulesText:
     sentences = [
         "Two hands, the player's and the banker's, get two cards each, player first. "
         "Nobody decides anything: the tableau says when each hand draws a third card.",
-        "Cards count: Ace (1) 1, 2 to 9 their number, 10 and the pictures "
-        "(11, 12, 13) nothing. A hand counts the last digit of its sum (7 + 8 = 15 counts 5).",
+        _BACCARAT_POINTS,
         natural,
         f"The player draws a third card on 0 to {tableau.player_draws_below - 1} and "
         "stands otherwise.",
@@ -189,16 +210,18 @@ def _baccarat_text(rules: BaccaratRules) -> RulesText:
         _shoe(rules),
         _limits(rules),
     ]
+    table = tableau_table(tableau, "The banker's third card when the player drew")
+    return RulesText(sentences, [table])
+
+
+def tableau_table(tableau: Tableau, title: str) -> tuple[str, list[str], list[list[str]]]:
+    """The banker's rows of ``tableau`` as a table: his total, and the values of the
+    player's third card he draws on."""
     rows = []
     for row in sorted(tableau.banker, key=lambda r: r.banker):
         draws = ", ".join(str(v) for v in row.draws_on) or "never (stands)"
         rows.append([str(row.banker), draws])
-    table = (
-        "The banker's third card when the player drew",
-        ["banker's total", "draws when the player's third card counts"],
-        rows,
-    )
-    return RulesText(sentences, [table])
+    return (title, ["banker's total", "draws when the player's third card counts"], rows)
 
 
 def _finnish27_text(rules: Finnish27Rules) -> RulesText:
@@ -283,3 +306,136 @@ def _twentyone_text(rules: TwentyOne2427Rules) -> RulesText:
         _limits(rules),
     ]
     return RulesText(sentences)
+
+
+def percent_of(share: Fraction) -> str:
+    """A share as a percentage, exactly: ``Fraction(1, 20)`` -> ``'5%'``."""
+    return f"{format_decimal(share * 100)}%"
+
+
+def _totals(low: int, high: int) -> str:
+    """Hand totals ``low`` to ``high`` in words: ``5``, ``6 or 7``, ``0 to 4``."""
+    if low == high:
+        return str(low)
+    if high == low + 1:
+        return f"{low} or {high}"
+    return f"{low} to {high}"
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" or {items[-1]}"
+
+
+def _chemmy_player(rules: ChemmyRules) -> str:
+    draw_below, stand_from, natural = (
+        rules.player_must_draw_below,
+        rules.player_must_stand_from,
+        rules.natural_from,
+    )
+    plays = []
+    if draw_below > 0:
+        plays.append(f"must draw on {_totals(0, draw_below - 1)}")
+    if stand_from > draw_below:
+        plays.append(
+            f"chooses freely on {_totals(draw_below, stand_from - 1)} "
+            "(the punter's option: draw or stand)"
+        )
+    if stand_from < natural:
+        plays.append(f"must stand on {_totals(stand_from, natural - 1)}")
+    said = ", ".join(plays[:-1]) + (" and " if len(plays) > 1 else "") + plays[-1]
+    return (
+        f"Otherwise the holder of the player's hand {said}; the rules make the forced plays, "
+        "and a third card is dealt face up."
+    )
+
+
+def _chemmy_text(rules: ChemmyRules) -> RulesText:
+    """Chemin de fer's rules: the seats play each other; the house only deals."""
+    table, unit = rules.table, format_amount(rules.table.unit)
+    ace = "2 lowest, Ace highest" if rules.ace_high_in_draw else "Ace lowest, King highest"
+    if rules.keep_whole_bank:
+        kept = (
+            "When he keeps the bank it stays whole: the previous bank and its winnings, up "
+            "to the table maximum."
+        )
+    else:
+        kept = (
+            "When he keeps the bank he may let it ride with its winnings (up to the table "
+            "maximum) or put up any other amount."
+        )
+    passing = (
+        " Instead of putting up a bank he may pass it to the next seat."
+        if rules.banker_may_pass
+        else " He may not pass the bank: while he holds it he must put one up."
+    )
+    naturals = [str(total) for total in range(rules.natural_from, 10)]
+    natural = (
+        f"A two-card {_listed(naturals)} (a natural) on either side is shown at once and "
+        "ends the coup."
+        if naturals
+        else "There are no naturals."
+    )
+    if rules.banker_forced_by_tableau:
+        stands = rules.tableau.banker_draws_below_when_player_stands
+        banker = (
+            "Then the banker has no choice: he draws as the casino's tableau says, on "
+            f"{_totals(0, stands - 1)} when the player stood, and as the table below says "
+            "when the player drew."
+            if stands > 0
+            else "Then the banker has no choice: he stands when the player stood, and draws "
+            "as the table below says when the player drew."
+        )
+    else:
+        banker = (
+            "Then the banker chooses freely to draw or stand, knowing his own two cards and "
+            "the player's third card (or that the player stood)."
+        )
+    if rules.commission:
+        banker_wins = (
+            "when the banker's wins, the banker takes every stake, less the house's "
+            f"commission of {percent_of(rules.commission)} of those winnings (rounded up to "
+            f"{unit}). The commission is all the house gets: it has no stake in the coup."
+        )
+    else:
+        banker_wins = (
+            "when the banker's wins, the banker takes every stake. The house takes no "
+            "commission and has no stake in the coup."
+        )
+    keeps = ["a win", *(["a tie"] if rules.tie_keeps_bank else []), "a coup nobody staked in"]
+    loses = "a loss" if rules.tie_keeps_bank else "a loss or a tie"
+    sentences = [
+        f"{rules.min_seats} to {rules.max_seats} seats play against each other, not against "
+        "the house: one seat holds the bank and the others, the punters, stake against it.",
+        "The first banker is drawn for: each seat that can play turns a card face up and the "
+        f"highest takes the bank ({ace}); seats tied for the highest draw again.",
+        "The banker puts up a bank between the table minimum and the smaller of the table "
+        f"maximum and his stack. {kept}{passing}",
+        "Then in turn from the seat after the banker each punter may call Banco (cover the "
+        "whole bank alone: only while nobody has staked, with a stack that covers it), stake "
+        "part of it, or pass. Staking stops once the bank is covered (the part of the last "
+        "stake it did not need goes back); a bank not wholly covered plays for what was "
+        "staked, and a bank nobody stakes against makes no coup.",
+        "The punter with the largest stake (the first in turn among equal ones) holds the "
+        "player's hand for all the punters. Two cards each, player, banker, player, banker, "
+        "face down: each hand is seen only by its holder.",
+        _BACCARAT_POINTS,
+        natural,
+        _chemmy_player(rules),
+        banker,
+        "The higher total wins; equal totals tie and every stake goes back. When the "
+        f"player's hand wins, the bank pays every stake 1:1; {banker_wins}",
+        f"The banker keeps the bank after {_listed(keeps)}; after {loses} it passes to the "
+        "next seat in turn whose stack reaches the table minimum.",
+        _shoe(rules, "coup"),
+        f"Banks and stakes are {format_amount(table.minimum)} to "
+        f"{format_amount(table.maximum)}, in whole multiples of {unit}.",
+    ]
+    tables = []
+    if rules.banker_forced_by_tableau:
+        tables.append(
+            tableau_table(
+                rules.tableau, "The banker's third card when the player drew (he must follow it)"
+            )
+        )
+    return RulesText(sentences, tables)

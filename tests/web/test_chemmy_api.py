@@ -94,7 +94,8 @@ def test_a_seat_is_bought_into_and_left_with_the_stack(server: Server) -> None:
     assert lobby["you"] == [{"table": 2, "seat": 1}]
     table = lobby["tables"][1]
     assert table["people"] == 1 and table["seats"][1]["name"] == ann.name
-    assert ann.http.get("/chemin-de-fer/2").status_code == 200
+    page = ann.http.get("/chemin-de-fer/2")
+    assert page.status_code == 200 and 'href="/rules/chemin-de-fer"' in page.text
     left = ann.post("/api/chemin-de-fer/tables/2/leave")
     assert left.status_code == 200, left.text
     if not left.json()["left"]:  # a coup was under way: she stands up after it

@@ -1,12 +1,17 @@
-"""The house-edge figures: computed once, in a child process, never while a page waits."""
+"""The house-edge figures: computed once, in a child process, never while a page waits;
+chemin de fer's solved coup: once per rules, however many requests ask at once."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
+from cardroom.analysis.chemin_de_fer import ChemmySolution, solve_infinite
 from cardroom.games import get_game
-from cardroom.web.edges import HouseEdges, analyser_means, percent_text
+from cardroom.games.chemin_de_fer import ChemmyRules
+from cardroom.web.edges import ChemmySolutions, HouseEdges, analyser_means, percent_text
 
 
 def test_the_figures_come_from_the_analyser_in_a_child_process() -> None:
@@ -44,3 +49,41 @@ def test_percentages_are_the_exact_figure_rounded_only_at_the_end() -> None:
     assert percent_text(Fraction(1, 3)) == "33.3333"
     assert percent_text(Fraction(-1, 200)) == "-0.5000"
     assert percent_text(Fraction(123456789, 10**10)) == "1.2346"
+
+
+def test_chemin_de_fer_is_solved_once_per_rules_however_many_ask() -> None:
+    solved = solve_infinite()  # quick; stands in for the table's shoe
+    calls: list[ChemmyRules] = []
+
+    def slow(rules: ChemmyRules) -> ChemmySolution:
+        calls.append(rules)
+        time.sleep(0.2)  # both requests arrive while it works
+        return solved
+
+    solutions = ChemmySolutions(slow)
+    rules = ChemmyRules()
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: solutions.get(rules), range(2)))
+    assert calls == [rules] and all(a.solution is solved for a in answers)
+    assert solutions.get(ChemmyRules()).solution is solved and len(calls) == 1
+    data = answers[0].to_json()
+    assert data["banker"] == {"exact": "679568/53094899", "percent": "1.2799"}
+    assert data["player_draw"] == {"exact": "9/11", "percent": "81.82"}
+    assert data["mixed"] == [
+        {
+            "holding": "6",
+            "against": "the player stood",
+            "draw": {"exact": "859/2288", "percent": "37.54"},
+        }
+    ]
+    assert data["house"]["exact"] == "0" and data["cards"] == [] and data["by_cards"] == []
+    six = data["by_total"][6]["cells"]
+    assert [c["text"] for c in six] == ["S"] * 6 + ["D", "D", "S", "S", "37.5%"]
+
+
+def test_chemin_de_fer_rules_the_analyser_cannot_solve_say_why() -> None:
+    two_free = ChemmyRules(player_must_draw_below=4)
+    data = ChemmySolutions().get(two_free).to_json()
+    assert (
+        data["status"] == "failed" and "exactly one total where the player chooses" in data["error"]
+    )

@@ -512,6 +512,53 @@ def solve_counts(
     return solve_lines(lines, None, banker_sees_cards)
 
 
+def _tableau_draws(rules: ChemmyRules, lines: CoupLines) -> dict[InfoSet, Fraction]:
+    """The banker's draws at every information set of ``lines`` as ``rules.tableau`` says."""
+    tableau = rules.tableau
+    banker: dict[InfoSet, Fraction] = {}
+    for info in lines.lines:
+        key, third = info
+        total = key if isinstance(key, int) else sum(key) % 10
+        card = None if third is None else card_with_value(third)
+        banker[info] = _ONE if tableau.banker_draws(total, card) else _ZERO
+    return banker
+
+
+def solve_table(rules: ChemmyRules | None = None) -> ChemmySolution:
+    """The coup of a table playing ``rules``, off the top of its full shoe.
+
+    A banker who chooses: the equilibrium :func:`solve_shoe` finds (the banker deciding on
+    his two cards), which ``cardroom strategy chemin-de-fer`` prints.  Under
+    ``banker_forced_by_tableau`` only the player chooses: the banker draws as the tableau
+    says (keyed by his total) and the player draws at his free total if that is at least
+    as good for him as standing (his best answer: a pure play).
+
+    >>> from cardroom.games.chemin_de_fer import ChemmyRules
+    >>> casino = solve_table(ChemmyRules(banker_forced_by_tableau=True))
+    >>> casino.player_draw_at_5, casino.mixed, casino.banker_draw(6, None)
+    (Fraction(1, 1), {}, Fraction(0, 1))
+    """
+    rules = rules or ChemmyRules()
+    if not rules.banker_forced_by_tableau:
+        return solve_shoe(rules, banker_sees_cards=True)
+    decks = rules.shoe.decks
+    lines = coup_lines(rules, value_counts(decks), banker_sees_cards=False)
+    banker = _tableau_draws(rules, lines)
+    draws, stands = lines.expectation(_ONE, banker), lines.expectation(_ZERO, banker)
+    p = _ONE if draws[1] >= stands[1] else _ZERO
+    value, player_value = draws if p == 1 else stands
+    return ChemmySolution(
+        player_draw_at_5=p,
+        banker=banker,
+        value=value,
+        player_value=player_value,
+        decks=decks,
+        banker_sees_cards=False,
+        free_total=lines.free_total,
+        commission=lines.commission,
+    )
+
+
 def bot_values(rules: ChemmyRules | None = None) -> tuple[Fraction, Fraction]:
     """(banker's, player's) exact expectation per unit staked, off the top of the rules'
     full shoe, when both sides play :func:`equilibrium_bot` -- what ``cardroom simulate
@@ -523,14 +570,7 @@ def bot_values(rules: ChemmyRules | None = None) -> tuple[Fraction, Fraction]:
     if not rules.banker_forced_by_tableau:
         return solution.value, solution.player_value
     lines = coup_lines(rules, value_counts(rules.shoe.decks), banker_sees_cards=True)
-    tableau = rules.tableau
-    banker: dict[InfoSet, Fraction] = {}
-    for info in lines.lines:
-        key, third = info
-        total = key if isinstance(key, int) else sum(key) % 10
-        card = None if third is None else card_with_value(third)
-        banker[info] = _ONE if tableau.banker_draws(total, card) else _ZERO
-    return lines.expectation(solution.player_draw_at_5, banker)
+    return lines.expectation(solution.player_draw_at_5, _tableau_draws(rules, lines))
 
 
 # -- text ----------------------------------------------------------------------------------------

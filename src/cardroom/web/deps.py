@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -13,7 +13,7 @@ from cardroom.sessions import Session, Sessions
 from cardroom.storage import Database
 from cardroom.wallet import Account, Wallet, WalletError
 from cardroom.web.chemmy import ChemmyTables
-from cardroom.web.edges import HouseEdges
+from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables
 from cardroom.web.throttle import LoginThrottle
 
@@ -46,6 +46,8 @@ class Services:
     templates: Jinja2Templates
     throttle: LoginThrottle
     chemmy: ChemmyTables
+    #: chemin de fer's solved coup, for its rules page
+    solutions: ChemmySolutions = field(default_factory=ChemmySolutions)
 
 
 @dataclass(frozen=True)

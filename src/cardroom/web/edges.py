@@ -1,4 +1,5 @@
-"""The exact house edge of every wager, for the disclosure on each game's page.
+"""The exact figures each game's rules page discloses: the house edge of every wager of a
+house game, and chemin de fer's solved coup (:class:`ChemmyFigures`).
 
 The figures come from the analyser (:func:`cardroom.simulation.runner.exact_means`,
 cached on disk by the rules).  Some take many seconds the first time (finnish27), so
@@ -21,7 +22,10 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
+from cardroom.analysis.chemin_de_fer import BankerKey, ChemmySolution, Third, solve_table
 from cardroom.core.rules import rules_to_toml
+from cardroom.disclosure import percent_of
+from cardroom.games.chemin_de_fer import ChemmyRules
 
 log = logging.getLogger("cardroom.web")
 
@@ -171,3 +175,157 @@ def _join(work: queue.Queue[Any], timeout: float) -> None:
 
     threading.Thread(target=waiter, daemon=True).start()
     done.wait(timeout)
+
+
+# -- chemin de fer -------------------------------------------------------------------------
+ChemmySolve = Callable[[ChemmyRules], ChemmySolution]
+
+
+@dataclass(frozen=True)
+class ChemmyFigures:
+    """Chemin de fer's solved coup for a rules page: the solution, or why there is none
+    (the analyser solves rules with exactly one total where the player chooses)."""
+
+    solution: ChemmySolution | None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as the page shows them: exact fractions and percentages."""
+        solution = self.solution
+        if solution is None:
+            return {"status": "failed", "error": self.message}
+        house = -(solution.value + solution.player_value)
+        return {
+            "status": "ready",
+            "shoe": solution.shoe,
+            "banker_knows": "his two cards" if solution.banker_sees_cards else "his total",
+            "commission": percent_of(solution.commission),
+            "banker": _figure(solution.value),
+            "punter": _figure(solution.player_value),
+            "house": _figure(house),
+            "free_total": solution.free_total,
+            "player_draw": _figure(solution.player_draw_at_5, places=2),
+            "mixed": [
+                {
+                    "holding": _key_words(key),
+                    "against": _third_words(third),
+                    "draw": _figure(draw, places=2),
+                }
+                for (key, third), draw in solution.mixed.items()
+            ],
+            **_draw_tables(solution),
+        }
+
+
+def _figure(value: Fraction, places: int = 4) -> dict[str, str]:
+    return {"exact": fraction_text(value), "percent": percent_text(value, places)}
+
+
+def _key_words(key: BankerKey) -> str:
+    return str(key) if isinstance(key, int) else f"{key[0]}+{key[1]} ({sum(key) % 10})"
+
+
+def _cards_words(key: BankerKey) -> str:
+    return str(key) if isinstance(key, int) else f"{key[0]}+{key[1]}"
+
+
+def _third_words(third: Third) -> str:
+    return "the player stood" if third is None else f"the player's third card {third}"
+
+
+def _cell(draw: Fraction) -> dict[str, str]:
+    """A cell of the banker's table: D (draws), S (stands) or his chance to draw."""
+    if draw in (0, 1):
+        return {"text": "D" if draw else "S", "title": "draws" if draw else "stands"}
+    return {
+        "text": f"{percent_text(draw, 1)}%",
+        "title": f"draws with probability {fraction_text(draw)}",
+    }
+
+
+def _draw_tables(solution: ChemmySolution) -> dict[str, Any]:
+    """The banker's draws by his total (a cell his two cards decide is marked ``*`` and
+    told in ``by_cards``) and, when he decides on his cards, the whole table by cards."""
+    thirds: list[Third] = [*range(10), None]
+    by_total: dict[int, dict[Third, dict[BankerKey, Fraction]]] = {}
+    for (key, third), draw in solution.banker.items():
+        total = key if isinstance(key, int) else sum(key) % 10
+        by_total.setdefault(total, {}).setdefault(third, {})[key] = draw
+    rows, notes = [], []
+    for total, cells in sorted(by_total.items()):
+        row = []
+        for third in thirds:
+            draws = cells.get(third, {})
+            if not draws:
+                row.append({"text": "-", "title": "never reached"})
+            elif len(set(draws.values())) == 1:
+                row.append(_cell(next(iter(draws.values()))))
+            else:
+                row.append({"text": "*", "title": "depends on his two cards: see below"})
+                notes.append(_by_cards(total, third, draws))
+        rows.append({"total": total, "cells": row})
+    tables: dict[str, Any] = {
+        "thirds": ["stood" if t is None else str(t) for t in thirds],
+        "by_total": rows,
+        "by_cards": notes,
+        "cards": [],
+    }
+    if solution.banker_sees_cards:
+        keys = list(dict.fromkeys(key for key, _ in solution.banker))
+        tables["cards"] = [
+            {
+                "holding": _key_words(key),
+                "cells": [
+                    _cell(solution.banker[(key, t)])
+                    if (key, t) in solution.banker
+                    else {"text": "-", "title": "never reached"}
+                    for t in thirds
+                ],
+            }
+            for key in keys
+        ]
+    return tables
+
+
+def _by_cards(total: int, third: Third, draws: Mapping[BankerKey, Fraction]) -> str:
+    """A cell of the banker's table his two cards decide, in words."""
+    parts = []
+    for draw in sorted(set(draws.values()), reverse=True):
+        holding = " or ".join(_cards_words(k) for k, x in draws.items() if x == draw)
+        if draw == 1:
+            parts.append(f"draws holding {holding}")
+        elif draw == 0:
+            parts.append(f"stands holding {holding}")
+        else:
+            parts.append(
+                f"draws with probability {percent_text(draw, 2)}% "
+                f"(exactly {fraction_text(draw)}) holding {holding}"
+            )
+    return f"Banker {total} against {_third_words(third)}: " + "; ".join(parts) + "."
+
+
+class ChemmySolutions:
+    """Chemin de fer's solved coup for each rules (:func:`solve_table`), worked out on the
+    first request for them and kept for the life of the process.
+
+    Solving takes about 0.3 s whatever the shoe (it enumerates card values, not cards), so
+    it is done in the first request's worker thread (the page routes are plain functions,
+    run off the event loop), under a lock so that two requests never both solve.
+    """
+
+    def __init__(self, solve: ChemmySolve = solve_table) -> None:
+        self.solve = solve
+        self._known: dict[str, ChemmyFigures] = {}
+        self._lock = threading.Lock()
+
+    def get(self, rules: ChemmyRules) -> ChemmyFigures:
+        key = rules_to_toml(rules)
+        with self._lock:
+            found = self._known.get(key)
+            if found is None:
+                try:
+                    found = ChemmyFigures(self.solve(rules))
+                except ValueError as err:  # rules the analyser does not solve
+                    found = ChemmyFigures(None, str(err))
+                self._known[key] = found
+            return found
