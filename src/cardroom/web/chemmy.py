@@ -130,7 +130,7 @@ class LiveChemmy:
         self.bot_seats = tuple(range(spec.seats - 1, spec.seats - 1 - bots, -1))
         self.bot_stack = rules.table.maximum
         for n, seat in enumerate(self.bot_seats):
-            self.table.sit_bot(seat, _bot_name(n), self.bot_stack, _bot())
+            self.table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot())
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.answered = asyncio.Event()
@@ -396,7 +396,7 @@ class LiveChemmy:
                     if table.game is not None and table.game.is_over:
                         self._new_game()
                 if table.seats[seat].kind == "empty":
-                    table.sit_bot(seat, _bot_name(n), self.bot_stack, _bot())
+                    table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot())
                     self.notices.append(f"{_bot_name(n)} (a bot) sits down at seat {seat + 1}")
             if not table.people or self.joining:
                 return "idle", None
@@ -636,7 +636,8 @@ def _bot_name(n: int) -> str:
     return BOT_NAMES[n % len(BOT_NAMES)]
 
 
-def _bot() -> TableauBot:
+def table_bot() -> TableauBot:
+    """The bot that holds a seat at the web's tables (the rules page tells how it plays)."""
     return TableauBot(money=SimpleMoney())
 
 
@@ -662,4 +663,5 @@ __all__ = [
     "Refused",
     "TableSpec",
     "event_json",
+    "table_bot",
 ]
