@@ -118,6 +118,26 @@ def test_a_rules_file_that_is_not_utf8(command: list[str], tmp_path: Path) -> No
     one_line_error(run(*command, "--rules", str(binary), *extra), "is not UTF-8 text")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["strategy", "chemin-de-fer"],
+        ["play", "chemin-de-fer"],
+        ["simulate", "chemin-de-fer", "--rounds", "10"],
+    ],
+)
+def test_chemin_de_fer_rules_the_solver_cannot_take_are_a_one_line_error(
+    command: list[str], tmp_path: Path
+) -> None:
+    # valid rules (the engine plays them), but two totals where the player chooses, and
+    # the bots, the seats played for absent people and `strategy` need the solved coup
+    variant = tmp_path / "two-free.toml"
+    variant.write_text("player_must_draw_below = 5\nplayer_must_stand_from = 7\n")
+    extra = ["--bankroll-file", str(tmp_path / "b.sqlite3")] if command[0] == "play" else []
+    result = run(*command, "--rules", str(variant), *extra, input="q\n")
+    one_line_error(result, "exactly one total where the player chooses", "these rules have 2")
+
+
 def test_a_stack_file_that_is_not_utf8_or_not_a_file(tmp_path: Path) -> None:
     bank = tmp_path / "b.sqlite3"
     junk = tmp_path / "junk.bin"

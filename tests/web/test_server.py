@@ -97,6 +97,13 @@ def test_a_bad_rules_folder_is_one_clear_line(tmp_path: Path) -> None:
     with pytest.raises(ServerError) as caught:
         load_rules_dir(tmp_path)
     assert str(caught.value).count(str(bad)) == 1 and "tie_pays" in str(caught.value)
+    bad.unlink()
+    # rules the engine plays but the solved coup that the tables' bots play cannot take
+    unsolved = tmp_path / "chemin-de-fer.toml"
+    unsolved.write_text("player_must_stand_from = 7\n", encoding="utf-8")
+    with pytest.raises(ServerError, match="exactly one total where the player chooses") as caught:
+        load_rules_dir(tmp_path)
+    assert str(caught.value).startswith(f"{unsolved}: ")
 
 
 def test_a_bad_database_is_one_line() -> None:

@@ -56,6 +56,7 @@ import numpy as np
 
 from cardroom.analysis.report import decimal_text, fraction_text
 from cardroom.core.cards import Card, Deck
+from cardroom.core.rules import RulesError
 from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
@@ -154,12 +155,20 @@ class CoupLines:
         return total
 
 
+def check_solvable(rules: ChemmyRules) -> None:
+    """A :class:`RulesError` unless cardroom can solve the coup under ``rules``."""
+    _free_total(rules)
+
+
 def _free_total(rules: ChemmyRules) -> int:
     free = [total for total in range(rules.natural_from) if rules.player_rule(total)[0] is None]
     if len(free) != 1:
-        raise ValueError(
-            "rules: the solution needs exactly one total where the player chooses; "
-            f"these rules have {len(free)}"
+        # a rules problem for whoever asked for the solution (strategy, play, serve)
+        raise RulesError(
+            "chemin-de-fer rules: cardroom solves the coup (for `strategy`, its bots and the "
+            "seats played for absent people) only with exactly one total where the player "
+            "chooses (player_must_stand_from = player_must_draw_below + 1); these rules have "
+            f"{len(free)}"
         )
     return free[0]
 
