@@ -691,6 +691,23 @@ def test_the_session_hands_each_seat_its_new_visible_events() -> None:
     assert [c.card.code if c.card else None for c in cards] == [None, None, None, None, "4h"]
 
 
+def test_what_a_seat_sees_from_any_point_is_the_same_as_from_the_start() -> None:
+    # the web reads each seat's new events from where it stopped: that must match the
+    # view of the whole log, also mid-coup (a hand's holder is known from coups before)
+    rules = ChemmyRules(shoe=ShoeRules(decks=1, jokers_per_deck=0, cut_card=10))
+    game = ChemmyGame(rules, [(n, 300) for n in NAMES[:3]])
+    bots = {0: TableauBot(), 1: TableauBot(), 2: TableauBot()}
+    session = ChemmySession(
+        game, Shoe(rules.shoe, SeededShuffler(5)), bots, np.random.default_rng(5)
+    )
+    session.play_coups(12)
+    assert game.coup > 10
+    for viewer in (0, 1, 2, None):
+        whole = game.visible_events(viewer)
+        for start in range(len(game.log) + 1):
+            assert game.visible_events(viewer, start) == whole[start:], (viewer, start)
+
+
 # -- bots and the session --------------------------------------------------------------------
 def test_the_casino_tableau_banker_draws_as_punto_banco() -> None:
     bot, tableau, rng = CasinoTableauBanker(), Tableau(), np.random.default_rng(0)

@@ -251,7 +251,12 @@ class ChemmyGame:
         hold come without rank, suit and total; a face-up card of such a hand comes
         without the total; its draw or stand comes as an :class:`Announcement`.
         """
-        return visible(self.log, seat)[start:]
+        # who holds each hand is known from the last bank put up: start reading there
+        # rather than at the game's first event (a table's log grows for its whole life)
+        begin = max(0, min(start, len(self.log) - 1))
+        while begin > 0 and not isinstance(self.log[begin].event, BankPut):
+            begin -= 1
+        return visible(self.log[begin:], seat)[start - begin :]
 
     # -- cards ---------------------------------------------------------------------------
     @property
