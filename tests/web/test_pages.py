@@ -13,13 +13,14 @@ from fastapi.testclient import TestClient
 
 from cardroom.analysis.chemin_de_fer import ChemmySolution, solve_table
 from cardroom.core.cards import RANKS, Card, Suit
+from cardroom.games.baccarat import Tableau
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
-from cardroom.games.chemin_de_fer import ChemmyRules
+from cardroom.games.chemin_de_fer import CasinoTableauBanker, ChemmyRules
 from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.cards import card_label, card_svg
-from cardroom.web.chemmy import TableSpec
+from cardroom.web.chemmy import TableSpec, table_bot
 from tests.web.conftest import Web, cheap_sessions
 
 
@@ -187,7 +188,7 @@ def test_chemin_de_fer_has_its_rules_page_with_the_solved_coup(web: Web) -> None
         "The banker holding 0+6 (6) when the player stood draws with probability",
         "Banker 5 against the player's third card 4: draws holding 0+5 or 6+9 or 7+8",
         "off the top of a full shoe of 6 decks",
-        "they always draw on 5, and as the banker they follow the casino's tableau: they "
+        "they always draw on 5, and as the banker they follow the table's tableau: they "
         "draw on 0 to 5 when the player stood",
         "The bots' banker: his third card when the player drew",
     ]:
@@ -220,6 +221,15 @@ def test_the_chemin_de_fer_rules_page_follows_the_table_rules(tmp_path: Path) ->
     ]:
         assert said in words(page), said
     assert "takes no commission" not in page and "chooses freely on 5" not in page
+
+
+def test_the_bots_bank_by_the_tableau_of_the_table_rules(tmp_path: Path) -> None:
+    tableau = Tableau(banker_draws_below_when_player_stands=5)
+    rules = ChemmyRules(tableau=tableau)
+    bot = table_bot(rules)
+    assert isinstance(bot.banker, CasinoTableauBanker) and bot.banker.tableau == tableau
+    page = words(variant_page(tmp_path, rules))
+    assert "they follow the table's tableau: they draw on 0 to 4 when the player stood" in page
 
 
 def test_the_casino_variant_gets_its_page(tmp_path: Path) -> None:

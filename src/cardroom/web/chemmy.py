@@ -45,7 +45,13 @@ from cardroom.core.events import (
 from cardroom.core.money import AmountError, format_amount, parse_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules, SimpleMoney, TableauBot
+from cardroom.games.chemin_de_fer import (
+    CasinoTableauBanker,
+    ChemmyAction,
+    ChemmyRules,
+    SimpleMoney,
+    TableauBot,
+)
 from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups
 from cardroom.wallet import Account, Wallet
 from cardroom.web.cards import card_label
@@ -130,7 +136,7 @@ class LiveChemmy:
         self.bot_seats = tuple(range(spec.seats - 1, spec.seats - 1 - bots, -1))
         self.bot_stack = rules.table.maximum
         for n, seat in enumerate(self.bot_seats):
-            self.table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot())
+            self.table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot(rules))
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.answered = asyncio.Event()
@@ -396,7 +402,7 @@ class LiveChemmy:
                     if table.game is not None and table.game.is_over:
                         self._new_game()
                 if table.seats[seat].kind == "empty":
-                    table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot())
+                    table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot(self.rules))
                     self.notices.append(f"{_bot_name(n)} (a bot) sits down at seat {seat + 1}")
             if not table.people or self.joining:
                 return "idle", None
@@ -636,9 +642,10 @@ def _bot_name(n: int) -> str:
     return BOT_NAMES[n % len(BOT_NAMES)]
 
 
-def table_bot() -> TableauBot:
-    """The bot that holds a seat at the web's tables (the rules page tells how it plays)."""
-    return TableauBot(money=SimpleMoney())
+def table_bot(rules: ChemmyRules) -> TableauBot:
+    """The bot that holds a seat at the web's tables under ``rules``: it draws whenever the
+    player may choose and, as the banker, by the rules' tableau (the rules page tells so)."""
+    return TableauBot(money=SimpleMoney(), banker=CasinoTableauBanker(rules.tableau))
 
 
 def event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:

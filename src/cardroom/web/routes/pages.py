@@ -275,7 +275,7 @@ def _chemmy_rules_page(request: Request) -> Response:
 def _bots_play(rules: ChemmyRules) -> dict[str, Any]:
     """How the bots at the web's chemin de fer tables draw: the player's free choice, and
     the tableau the banker follows where the rules let him choose."""
-    bot = chemmy.table_bot()
+    bot = chemmy.table_bot(rules)
     free = [
         str(total) for total in range(rules.natural_from) if rules.player_rule(total)[0] is None
     ]
