@@ -422,7 +422,11 @@ def outcome_line(event: Outcome, names: Sequence[str] = (), you: int | None = No
 
 
 def reshuffle_line(event: Reshuffled) -> Line:
-    """``⟳ The shoe is reshuffled (reshuffle point reached; shoe 2)``: a person must see it."""
+    """``⟳ The shoe is reshuffled (reshuffle point reached; shoe 2)``: a person must see it.
+
+    >>> plain(reshuffle_line(Reshuffled(1, "new_shoe", 11, Card.parse("Kh"))))
+    '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
+    """
     verb = "shuffled" if event.shoe == 1 and event.cause == "new_shoe" else "reshuffled"
     return (
         Span(f"⟳ The shoe is {verb}", Tone.NOTICE),

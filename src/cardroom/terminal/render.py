@@ -33,8 +33,6 @@ from cardroom.core.events import (
     CoupEvent,
     Event,
     HandCard,
-    Reshuffled,
-    Settled,
     coup_event_from_json,
     event_from_json,
 )
@@ -49,8 +47,6 @@ from cardroom.words import (
     capital,
     house_line,
     points_text,
-    reshuffle_line,
-    settlement_line,
     signed,
 )
 
@@ -153,20 +149,6 @@ class EventRenderer:
 
     def render_all(self, events: Iterable[Event]) -> list[Text]:
         return [self.render(event) for event in events]
-
-
-def reshuffle_text(event: Reshuffled) -> Text:
-    """``The shoe is reshuffled (reshuffle point reached)``: loud, a person must see it.
-
-    >>> reshuffle_text(Reshuffled(1, "new_shoe", 11, Card.parse("Kh"))).plain
-    '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
-    """
-    return styled(reshuffle_line(event))
-
-
-def settlement_text(event: Settled) -> Text:
-    """``Bet on player 10: +15 (player pays 1:1)``, green for a win, red for a loss."""
-    return styled(settlement_line(event))
 
 
 def hands_summary(
@@ -441,11 +423,6 @@ STYLE_CARD_BACK = "bold blue on grey93"
 def card_or_back(card: Card | None) -> Text:
     """A card, or its back (:data:`CARD_BACK`) where it is face down and not yours to see."""
     return Text(CARD_BACK, style=STYLE_CARD_BACK) if card is None else card_text(card)
-
-
-def names_text(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cid``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def percent(rate: Fraction) -> str:
