@@ -472,7 +472,19 @@ def solve_lines(
 ) -> ChemmySolution:
     """The equilibrium of enumerated lines, as a :class:`ChemmySolution`."""
     p, banker = equilibrium(lines)
-    value, player_value = lines.expectation(p, banker)
+    return _solution(lines, p, banker, lines.expectation(p, banker), decks, banker_sees_cards)
+
+
+def _solution(
+    lines: CoupLines,
+    p: Fraction,
+    banker: dict[InfoSet, Fraction],
+    values: tuple[Fraction, Fraction],
+    decks: int | None,
+    banker_sees_cards: bool,
+) -> ChemmySolution:
+    """The play ``p`` and ``banker`` on ``lines``, with their (banker's, player's) values."""
+    value, player_value = values
     return ChemmySolution(
         player_draw_at_5=p,
         banker=banker,
@@ -555,17 +567,7 @@ def solve_table(rules: ChemmyRules | None = None) -> ChemmySolution:
     banker = _tableau_draws(rules, lines)
     draws, stands = lines.expectation(_ONE, banker), lines.expectation(_ZERO, banker)
     p = _ONE if draws[1] >= stands[1] else _ZERO
-    value, player_value = draws if p == 1 else stands
-    return ChemmySolution(
-        player_draw_at_5=p,
-        banker=banker,
-        value=value,
-        player_value=player_value,
-        decks=decks,
-        banker_sees_cards=False,
-        free_total=lines.free_total,
-        commission=lines.commission,
-    )
+    return _solution(lines, p, banker, draws if p == 1 else stands, decks, False)
 
 
 def bot_values(rules: ChemmyRules | None = None) -> tuple[Fraction, Fraction]:
