@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -515,6 +516,13 @@ def solve_shoe(
     """
     rules = rules or ChemmyRules()
     decks = rules.shoe.decks if decks is None else decks
+    return _solve_shoe(rules, decks, banker_sees_cards)
+
+
+@lru_cache(maxsize=32)
+def _solve_shoe(rules: ChemmyRules, decks: int, banker_sees_cards: bool) -> ChemmySolution:
+    # kept per rules: every table of a server, its absent seats, its recovery of stopped
+    # coups and its rules page ask for the same solution (about 0.3 s each time)
     lines = coup_lines(rules, value_counts(decks), banker_sees_cards=banker_sees_cards)
     return solve_lines(lines, decks, banker_sees_cards)
 
