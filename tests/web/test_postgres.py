@@ -14,8 +14,8 @@ from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
-from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.conftest import assert_books_and_rounds
+from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.conftest import Web, cheap_sessions
 from tests.web.test_api import play_until
 
