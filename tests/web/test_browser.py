@@ -79,8 +79,12 @@ def check_cards(page: Page) -> None:
     assert cards.count() >= 4
     for alt in cards.evaluate_all("cards => cards.map(c => c.alt)"):
         assert CARD_ALT.match(alt), alt
-    # every card image loaded (drawn by the server), none broken
-    assert cards.evaluate_all("cards => cards.every(c => c.complete && c.naturalWidth > 0)")
+    # every card image loads (drawn by the server), none broken: waited for, as a slow
+    # machine may still be fetching the last one
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#table img.card')]"
+        ".every(c => c.complete && c.naturalWidth > 0)"
+    )
 
 
 def screenshots(page: Page, game: str) -> None:
