@@ -969,7 +969,9 @@ def start_profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] 
         say("--profile: py-spy is not installed (pip install py-spy); no profile")
         return None
     command = [found, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "100"]
-    command += ["--format", "raw", "--output", str(out), "--nonblocking"]
+    # --gil: only the thread holding the GIL, i.e. the process's Python work (a thread that
+    # waits for PostgreSQL in psycopg's C code would otherwise count as busy)
+    command += ["--gil", "--format", "raw", "--output", str(out), "--nonblocking"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -1032,7 +1034,7 @@ def summarize_profile(path: Path, top: int = 25) -> list[str]:
             inclusive[frame] += count
     if not total:
         return ["(no samples)"]
-    lines = [f"{total:,} samples of the busy threads (py-spy, 100 a second, idle left out)"]
+    lines = [f"{total:,} samples of the thread holding the GIL (py-spy --gil, 100 a second)"]
     lines.append("own time by library (the frame on top of the stack):")
     lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in areas.most_common(top)]
     lines.append("own time by function:")
