@@ -115,6 +115,7 @@ class ProcStat:
     ppid: int
     ticks: int  # utime + stime
     children_ticks: int  # cutime + cstime: children it has waited for
+    system_ticks: int  # stime alone (the kernel's share of ticks)
 
 
 def proc_stat(pid: int) -> ProcStat | None:
@@ -128,6 +129,7 @@ def proc_stat(pid: int) -> ProcStat | None:
         int(fields[1]),
         int(fields[11]) + int(fields[12]),
         int(fields[13]) + int(fields[14]),
+        int(fields[12]),
     )
 
 
@@ -212,6 +214,12 @@ class CpuWindow:
             ticks += end.children_ticks - (begin.children_ticks if begin else 0)
         return ticks / TICKS
 
+    def system_seconds(self, pid: int) -> float:
+        end, begin = self.after.get(pid), self.before.get(pid)
+        if end is None:
+            return 0.0
+        return (end.system_ticks - (begin.system_ticks if begin else 0)) / TICKS
+
     def tree_seconds(self, root: str) -> float:
         """CPU seconds of a root and all its processes (the exited ones it reaped too)."""
         pid = self.roots[root]
@@ -253,6 +261,7 @@ class Postgres:
 
     durable: bool
     max_connections: int
+    statements: bool = False  # load pg_stat_statements
     cluster: Any = None
     server_url: Any = None
     url: Any = None
@@ -265,10 +274,14 @@ class Postgres:
         settings = {"max_connections": str(self.max_connections)}
         if self.durable:
             settings.update(fsync="on", synchronous_commit="on", full_page_writes="on")
+        if self.statements:
+            settings["shared_preload_libraries"] = "pg_stat_statements"
         self.cluster = pg.Cluster(binaries, settings)
         try:
             self.server_url = self.cluster.start()
             self.url = pg.create_database(self.server_url)
+            if self.statements:
+                self.sql("CREATE EXTENSION pg_stat_statements")
         except BaseException:
             self.cluster.stop()
             raise
@@ -298,6 +311,52 @@ class Postgres:
         from sqlalchemy import create_engine
 
         return create_engine(self.url, pool_size=2)
+
+    def sql(self, statement: str) -> list[Any]:
+        """The rows of one statement on the benchmark's database (committed)."""
+        from sqlalchemy import text
+
+        engine = self.engine()
+        try:
+            with engine.begin() as conn:
+                result = conn.execute(text(statement))
+                return list(result.all()) if result.returns_rows else []
+        finally:
+            engine.dispose()
+
+
+def statements_report(pg: Postgres, rounds: int, top: int = 12) -> list[str]:
+    """What pg_stat_statements counted since its reset: statements per house round, and the
+    statements with the most calls and the most time."""
+    rows = pg.sql(
+        "SELECT calls, total_exec_time, rows, query FROM pg_stat_statements "
+        "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
+    calls = sum(int(r[0]) for r in rows)
+    spent = sum(float(r[1]) for r in rows)
+    lines = [
+        f"{calls:,} statements in the window, {calls / max(rounds, 1):.1f} per house round; "
+        f"{spent / 1000:.1f} s executing them in PostgreSQL "
+        f"({spent / max(rounds, 1):.2f} ms per round)"
+    ]
+
+    def short(query: str) -> str:
+        flat = " ".join(query.split())
+        return flat if len(flat) <= 110 else flat[:109] + "…"
+
+    lines.append("most called (calls per round, mean ms, statement):")
+    for r in sorted(rows, key=lambda r: -int(r[0]))[:top]:
+        lines.append(
+            f"  {int(r[0]) / max(rounds, 1):5.2f}  {float(r[1]) / max(int(r[0]), 1):7.3f}  "
+            f"{short(str(r[3]))}"
+        )
+    lines.append("most time (share of the execution time, mean ms, statement):")
+    for r in sorted(rows, key=lambda r: -float(r[1]))[:top]:
+        lines.append(
+            f"  {100 * float(r[1]) / max(spent, 1e-9):5.1f}%  "
+            f"{float(r[1]) / max(int(r[0]), 1):7.3f}  {short(str(r[3]))}"
+        )
+    return lines
 
 
 # -- the web server -----------------------------------------------------------------------------
@@ -1261,7 +1320,11 @@ def cpu_lines(cpu: CpuWindow, server: Server, wrk_seconds: float, clients: bool)
     for role, pid in server.processes():
         seconds = cpu.seconds(pid)
         ours += seconds
-        lines.append(f"  {role} (pid {pid}): {cpu.percent(seconds):5.1f}% of a core")
+        kernel = cpu.percent(cpu.system_seconds(pid))
+        lines.append(
+            f"  {role} (pid {pid}): {cpu.percent(seconds):5.1f}% of a core "
+            f"({kernel:.1f}% in the kernel)"
+        )
     postgres = cpu.tree_seconds("postgres")
     ours += postgres + wrk_seconds
     lines.append(f"  PostgreSQL (every process): {cpu.percent(postgres):5.1f}% of a core")
@@ -1306,7 +1369,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
         )
     wrk_command()
     max_connections = 100 + 40 * processes
-    with Postgres(args.durable, max_connections) as pg:
+    with Postgres(args.durable, max_connections, statements=bool(args.profile)) as pg:
         header(args, workers, processes, pg)
         with Server(pg.url_text, processes, workers, folder / "server.log") as server:
             roles = ", ".join(f"{role} {pid}" for role, pid in server.processes())
@@ -1357,6 +1420,9 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
             profiler: list[subprocess.Popen[bytes] | None] = [None]
             profile_out = Path(args.profile).resolve() if args.profile else None
 
+            if args.profile:
+                pg.sql("SELECT pg_stat_statements_reset()")
+
             def begin() -> None:
                 for client in [*players, *people]:
                     client.start()
@@ -1379,6 +1445,10 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 on_start=begin,
             )
             rounds_cpu.stop()
+            statements = []
+            if args.profile:
+                house_rounds = rounds.good(201) + tally_21.ops["round"]
+                statements = statements_report(pg, house_rounds)
             stop.set()
             for client in [*players, *people]:
                 client.join(timeout=150)
@@ -1453,6 +1523,12 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 say(f"  {verdict(check.ok)}  {check.name}: {check.detail}")
             for note in notes:
                 say(f"  {note}")
+
+            if statements:
+                say()
+                say("== PostgreSQL in the rounds window (pg_stat_statements, with --profile)")
+                for line in statements:
+                    say("  " + line)
 
             if profile:
                 say()
