@@ -69,7 +69,7 @@ Two processes at once
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -288,8 +288,27 @@ def _money(cents: int) -> str:
 
 
 # -- the wallet ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Movement:
+    """One ledger row to write: its kind, signed cents and links (round, seat, wager)."""
+
+    kind: str
+    cents: int
+    memo: str
+    round_id: int | None = None
+    seat_id: int | None = None
+    table_ref: str | None = None
+    wager: str | None = None
+
+
 class Wallet:
-    """The accounts, rounds and seats of one :class:`~cardroom.storage.Database`."""
+    """The accounts, rounds and seats of one :class:`~cardroom.storage.Database`.
+
+    Each public method is one transaction (tried again when the database gives up on it
+    for a reason that passes, see :meth:`Database.run`), or a part of the caller's when
+    called inside one: a table that opens, deals and settles a round inside one
+    ``db.run`` writes it all or nothing.
+    """
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -304,11 +323,12 @@ class Wallet:
         """
         clean = account_name(name)
         cents = _not_negative(deposit, "the opening deposit")
-        try:
-            with self.db.write() as conn:
-                if self._account_id(conn, clean) is not None:
-                    raise NameTaken(f"there is an account called {clean!r} already")
-                account_id = conn.execute(
+
+        def work(conn: Connection) -> Account:
+            if self._account_id(conn, clean) is not None:
+                raise NameTaken(f"there is an account called {clean!r} already")
+            account_id = int(
+                conn.execute(
                     accounts.insert()
                     .values(
                         name=clean,
@@ -319,12 +339,19 @@ class Wallet:
                     )
                     .returning(accounts.c.id)
                 ).scalar_one()
-                balance = 0
-                if cents:
-                    balance = self._credit(conn, account_id, cents, "deposit", "opening deposit")
+            )
+            balance = 0
+            if cents:
+                self._lock_account(conn, account_id)
+                balance = self._move(
+                    conn, account_id, 0, [Movement("deposit", cents, "opening deposit")]
+                )
+            return Account(account_id, clean, from_cents(balance))
+
+        try:
+            return self.db.run(work)
         except StorageConflict:
             raise NameTaken(f"there is an account called {clean!r} already") from None
-        return Account(int(account_id), clean, from_cents(balance))
 
     def account(self, name: str) -> Account | None:
         """The account of that name (compared without case), or None."""
@@ -375,13 +402,17 @@ class Wallet:
 
     def set_password_hash(self, account_id: int, password_hash: str | None) -> None:
         """Store (or with None remove) the hash of the account's password."""
-        with self.db.write() as conn:
-            changed = conn.execute(
-                update(accounts)
-                .where(accounts.c.id == account_id)
-                .values(password_hash=password_hash)
-            ).rowcount
-        if not changed:
+
+        def work(conn: Connection) -> int:
+            return int(
+                conn.execute(
+                    update(accounts)
+                    .where(accounts.c.id == account_id)
+                    .values(password_hash=password_hash)
+                ).rowcount
+            )
+
+        if not self.db.run(work):
             raise WalletError(f"there is no account {account_id}")
 
     def password_hash(self, name: str) -> tuple[int, str] | None:
@@ -400,26 +431,33 @@ class Wallet:
     def deposit(self, account_id: int, amount: Fraction, memo: str = "deposit") -> Fraction:
         """Put money into the account; its new balance."""
         cents = _positive(amount, "a deposit")
-        with self.db.write() as conn:
-            return from_cents(self._credit(conn, account_id, cents, "deposit", memo))
+        return self._one(account_id, Movement("deposit", cents, memo))
 
     def withdraw(self, account_id: int, amount: Fraction, memo: str = "withdrawal") -> Fraction:
         """Take money out (:class:`InsufficientFunds` beyond the balance); the new balance."""
         cents = _positive(amount, "a withdrawal")
-        with self.db.write() as conn:
-            return from_cents(self._debit(conn, account_id, cents, "withdrawal", memo))
+        return self._one(account_id, Movement("withdrawal", -cents, memo))
 
     def set_balance(self, account_id: int, amount: Fraction, memo: str = "set") -> Fraction:
         """Put the balance at ``amount`` by a deposit or withdrawal of the difference
         (``cardroom bankroll --set`` and ``--reset``); the new balance."""
         target = _not_negative(amount, "a balance")
-        with self.db.write() as conn:
-            current = self._lock_account(conn, account_id).balance
-            if target > current:
-                self._credit(conn, account_id, target - current, "deposit", memo)
-            elif target < current:
-                self._debit(conn, account_id, current - target, "withdrawal", memo)
-        return from_cents(target)
+
+        def work(conn: Connection) -> Fraction:
+            current = int(self._lock_account(conn, account_id).balance)
+            if target != current:
+                kind = "deposit" if target > current else "withdrawal"
+                self._move(conn, account_id, current, [Movement(kind, target - current, memo)])
+            return from_cents(target)
+
+        return self.db.run(work)
+
+    def _one(self, account_id: int, movement: Movement) -> Fraction:
+        def work(conn: Connection) -> Fraction:
+            balance = int(self._lock_account(conn, account_id).balance)
+            return from_cents(self._move(conn, account_id, balance, [movement]))
+
+        return self.db.run(work)
 
     # -- rounds of the house games -------------------------------------------------------------
     def open_round(
@@ -435,62 +473,135 @@ class Wallet:
 
         :class:`InsufficientFunds` if the balance does not cover them all (nothing is
         written).  With an ``idempotency_key`` this account has used before: the round
-        opened then, ``existing=True``, and no money taken.
+        opened then, ``existing=True``, and no money taken (looked up before anything is
+        checked).
         """
+        return self._begin_round(
+            account_id, game, stakes, state, None, table_ref, idempotency_key, None
+        )
+
+    def record_round(
+        self,
+        account_id: int,
+        game: str,
+        stakes: Mapping[str, Fraction],
+        payouts: Mapping[str, Fraction],
+        record: Mapping[str, Any],
+        table_ref: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> OpenedRound:
+        """A round dealt to its end in the caller's hands: take the stakes, pay the
+        ``payouts`` (as :meth:`settle_round`) and keep the round ``finished`` with its
+        ``record``, all in one transaction and a few statements.  Refuses like
+        :meth:`open_round`; an idempotency key used before gives that round back."""
+        return self._begin_round(
+            account_id, game, stakes, None, record, table_ref, idempotency_key, payouts
+        )
+
+    def _begin_round(
+        self,
+        account_id: int,
+        game: str,
+        stakes: Mapping[str, Fraction],
+        state: Mapping[str, Any] | None,
+        record: Mapping[str, Any] | None,
+        table_ref: str | None,
+        idempotency_key: str | None,
+        payouts: Mapping[str, Fraction] | None,
+    ) -> OpenedRound:
         amounts = {str(w): _positive(s, f"the stake on {w}") for w, s in dict(stakes).items()}
-        state_text = _dump(state, "round's state")
-        try:
-            with self.db.write() as conn:
-                self._lock_account(conn, account_id, lock=False)
-                if idempotency_key is not None:
-                    found = self._round_by_key(conn, account_id, game, idempotency_key)
-                    if found is not None:
-                        return OpenedRound(found, True, self._balance(conn, account_id))
-                now = _now()
-                round_id = conn.execute(
+        paid = (
+            None
+            if payouts is None
+            else {str(w): _not_negative(p, f"the payout of {w}") for w, p in dict(payouts).items()}
+        )
+        if paid is not None:
+            unknown = sorted(set(paid) - set(amounts))
+            if unknown:
+                raise WalletError(f"the round has no stake on {', '.join(unknown)}")
+        state_text = None if state is None else _dump(state, "round's state")
+        record_text = None if record is None else _dump(record, "round's record")
+
+        def work(conn: Connection) -> OpenedRound:
+            row = self._lock_account(conn, account_id, key=idempotency_key)
+            if idempotency_key is not None and row.key_round is not None:
+                [found] = self._rounds(conn, rounds.c.id == row.key_round)
+                if found.game != game:
+                    raise WalletError(
+                        f"the key {idempotency_key!r} opened a round of {found.game}, not of {game}"
+                    )
+                return OpenedRound(found, True, from_cents(row.balance))
+            total = sum(amounts.values())
+            if total > row.balance:
+                raise InsufficientFunds(
+                    f"{row.name} has {_money(row.balance)}: not enough for stakes of "
+                    f"{_money(total)}"
+                )
+            now = _now()
+            status = "in_progress" if paid is None else "finished"
+            round_id = int(
+                conn.execute(
                     rounds.insert()
                     .values(
                         account_id=account_id,
                         game=game,
                         table_ref=table_ref,
-                        status="in_progress",
+                        status=status,
                         created_at=now,
                         updated_at=now,
                         state=state_text,
+                        record=record_text,
                         idempotency_key=idempotency_key,
                     )
                     .returning(rounds.c.id)
                 ).scalar_one()
-                balance = None
-                for wager, cents in amounts.items():
-                    balance = self._debit(
-                        conn,
-                        account_id,
-                        cents,
-                        "stake",
-                        f"stake on {wager}",
-                        round_id=round_id,
-                        wager=wager,
-                        table_ref=table_ref,
-                    )
-                if balance is None:
-                    balance = self._balance_cents(conn, account_id)
-                [opened] = self._rounds(conn, rounds.c.id == round_id)
-                return OpenedRound(opened, False, from_cents(balance))
+            )
+            links: dict[str, Any] = {"round_id": round_id, "table_ref": table_ref}
+            moves = [
+                Movement("stake", -cents, f"stake on {wager}", wager=wager, **links)
+                for wager, cents in amounts.items()
+            ]
+            if paid is not None:
+                moves += _payouts(amounts, paid, links)
+            balance = self._move(conn, account_id, int(row.balance), moves)
+            stored = StoredRound(
+                id=round_id,
+                account_id=account_id,
+                game=game,
+                table_ref=table_ref,
+                status=status,
+                created_at=now,
+                updated_at=now,
+                state=None if state is None else dict(state),
+                record=None if record is None else dict(record),
+                stakes={w: from_cents(c) for w, c in amounts.items()},
+                paid={w: from_cents(c) for w, c in (paid or {}).items() if c},
+                idempotency_key=idempotency_key,
+            )
+            return OpenedRound(stored, False, from_cents(balance))
+
+        try:
+            return self.db.run(work)
         except StorageConflict:
-            if idempotency_key is None:
+            if idempotency_key is None or self.db.in_transaction:
                 raise
-            # another process opened the round with this key at the same moment
+            # another transaction took this key at the same moment: that round is the one
             with self.db.read() as conn:
                 found = self._round_by_key(conn, account_id, game, idempotency_key)
                 if found is None:
                     raise
                 return OpenedRound(found, True, self._balance(conn, account_id))
 
+    def round_by_key(self, account_id: int, game: str, key: str) -> StoredRound | None:
+        """The round the account opened with this idempotency key, if any."""
+        with self.db.read() as conn:
+            return self._round_by_key(conn, account_id, game, key)
+
     def save_state(self, round_id: int, state: Mapping[str, Any]) -> None:
         """Keep the round's state (its decisions so far); only while it is in progress."""
         text = _dump(state, "round's state")
-        with self.db.write() as conn:
+
+        def work(conn: Connection) -> None:
             changed = conn.execute(
                 update(rounds)
                 .where(rounds.c.id == round_id, rounds.c.status == "in_progress")
@@ -499,66 +610,59 @@ class Wallet:
             if not changed:
                 self._lock_round(conn, round_id, "take a new state")  # says why
 
+        self.db.run(work)
+
     def settle_round(
         self, round_id: int, payouts: Mapping[str, Fraction], record: Mapping[str, Any]
     ) -> Fraction:
         """Pay the round's wagers back and finish it with its history ``record``.
 
         ``payouts``: what each wager pays back in total (stake and winnings; the stake
-        on a push; 0, or left out, when it lost).  One transaction, which also audits
-        the account (:class:`AuditError`); refuses a round that is not in progress.
-        Returns the account's new balance.
+        on a push; 0, or left out, when it lost).  One transaction; refuses a round that
+        is not in progress, and books whose last row does not continue to the balance
+        (:class:`AuditError`).  Returns the account's new balance.
         """
         paid = {str(w): _not_negative(p, f"the payout of {w}") for w, p in dict(payouts).items()}
         record_text = _dump(record, "round's record")
-        with self.db.write() as conn:
-            row = self._lock_round(conn, round_id, "be settled")
+
+        def work(conn: Connection) -> Fraction:
+            account, row = self._lock_round_of(conn, round_id, "be settled")
             stakes = self._stakes(conn, round_id)
             unknown = sorted(set(paid) - set(stakes))
             if unknown:
                 raise WalletError(f"round {round_id} has no stake on {', '.join(unknown)}")
-            for wager, stake in stakes.items():
-                cents = paid.get(wager, 0)
-                if cents == 0:
-                    continue
-                if cents > stake:
-                    kind, memo = "win", f"{wager} won"
-                elif cents == stake:
-                    kind, memo = "return", f"stake on {wager} back"
-                else:
-                    kind, memo = "return", f"part of the stake on {wager} back"
-                self._credit(
-                    conn,
-                    row.account_id,
-                    cents,
-                    kind,
-                    memo,
-                    round_id=round_id,
-                    wager=wager,
-                    table_ref=row.table_ref,
-                )
+            links = {"round_id": round_id, "table_ref": row.table_ref}
+            balance = self._move(
+                conn, row.account_id, int(account.balance), _payouts(stakes, paid, links)
+            )
             self._close_round(conn, round_id, "finished", record_text)
-            return from_cents(self._audit(conn, row.account_id, lock=True))
+            return from_cents(balance)
+
+        return self.db.run(work)
 
     def void_round(self, round_id: int, record: Mapping[str, Any]) -> Fraction:
-        """Call the round off: every stake returned (``return`` rows), status ``void``.
-        Audits the account like :meth:`settle_round`; returns the new balance."""
+        """Call the round off: every stake returned (``return`` rows), status ``void``;
+        returns the new balance."""
         record_text = _dump(record, "round's record")
-        with self.db.write() as conn:
-            row = self._lock_round(conn, round_id, "be voided")
-            for wager, stake in self._stakes(conn, round_id).items():
-                self._credit(
-                    conn,
-                    row.account_id,
-                    stake,
+
+        def work(conn: Connection) -> Fraction:
+            account, row = self._lock_round_of(conn, round_id, "be voided")
+            moves = [
+                Movement(
                     "return",
+                    stake,
                     f"stake on {wager} back (round void)",
                     round_id=round_id,
-                    wager=wager,
                     table_ref=row.table_ref,
+                    wager=wager,
                 )
+                for wager, stake in self._stakes(conn, round_id).items()
+            ]
+            balance = self._move(conn, row.account_id, int(account.balance), moves)
             self._close_round(conn, round_id, "void", record_text)
-            return from_cents(self._audit(conn, row.account_id, lock=True))
+            return from_cents(balance)
+
+        return self.db.run(work)
 
     def round(self, round_id: int) -> StoredRound:
         with self.db.read() as conn:
@@ -581,12 +685,15 @@ class Wallet:
         limit: int = 10,
         game: str | None = None,
         statuses: Iterable[str] = ("finished", "void"),
+        before: int | None = None,
     ) -> list[StoredRound]:
         """The account's last ``limit`` rounds of those ``statuses`` (and ``game``), newest
-        first."""
+        first; with ``before``, those older than that round id (the next page)."""
         where = [rounds.c.account_id == account_id, rounds.c.status.in_(list(statuses))]
         if game is not None:
             where.append(rounds.c.game == game)
+        if before is not None:
+            where.append(rounds.c.id < before)
         with self.db.read() as conn:
             return self._rounds(conn, *where, limit=max(0, limit))
 
@@ -612,36 +719,39 @@ class Wallet:
         cents = _positive(amount, "a buy-in")
         if not isinstance(table_ref, str) or not table_ref.strip():
             raise WalletError("a buy-in needs the table it is for")
-        with self.db.write() as conn:
-            self._lock_account(conn, account_id, lock=False)
+
+        def work(conn: Connection) -> int:
+            balance = int(self._lock_account(conn, account_id).balance)
+            if cents > balance:
+                self._refuse(conn, account_id, cents, "buy_in")
             now = _now()
-            seat_id = conn.execute(
-                seats.insert()
-                .values(
-                    account_id=account_id,
-                    table_ref=table_ref,
-                    stack=cents,
-                    status="open",
-                    created_at=now,
-                    updated_at=now,
-                )
-                .returning(seats.c.id)
-            ).scalar_one()
-            self._debit(
-                conn,
-                account_id,
-                cents,
-                "buy_in",
-                f"buy-in at {table_ref}",
-                seat_id=seat_id,
-                table_ref=table_ref,
+            seat_id = int(
+                conn.execute(
+                    seats.insert()
+                    .values(
+                        account_id=account_id,
+                        table_ref=table_ref,
+                        stack=cents,
+                        status="open",
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    .returning(seats.c.id)
+                ).scalar_one()
             )
-        return int(seat_id)
+            movement = Movement(
+                "buy_in", -cents, f"buy-in at {table_ref}", seat_id=seat_id, table_ref=table_ref
+            )
+            self._move(conn, account_id, balance, [movement])
+            return seat_id
+
+        return self.db.run(work)
 
     def update_stack(self, seat_id: int, stack: Fraction) -> None:
         """The seat's stack after a coup (only while the seat is open)."""
         cents = _not_negative(stack, "a stack")
-        with self.db.write() as conn:
+
+        def work(conn: Connection) -> None:
             changed = conn.execute(
                 update(seats)
                 .where(seats.c.id == seat_id, seats.c.status == "open")
@@ -650,26 +760,30 @@ class Wallet:
             if not changed:
                 self._lock_seat(conn, seat_id)  # raises: no such seat, or closed
 
+        self.db.run(work)
+
     def cash_out(self, seat_id: int) -> Fraction:
         """Bring the seat's stack back to the account (a ``cash_out`` row) and close the
-        seat; audits the account; the account's new balance."""
-        with self.db.write() as conn:
-            seat = self._lock_seat(conn, seat_id)
-            self._credit(
-                conn,
-                seat.account_id,
-                int(seat.stack),
+        seat; the account's new balance."""
+
+        def work(conn: Connection) -> Fraction:
+            account, seat = self._lock_seat_of(conn, seat_id)
+            movement = Movement(
                 "cash_out",
+                int(seat.stack),
                 f"cash-out from {seat.table_ref}",
                 seat_id=seat_id,
                 table_ref=seat.table_ref,
             )
+            balance = self._move(conn, seat.account_id, int(account.balance), [movement])
             conn.execute(
                 update(seats)
                 .where(seats.c.id == seat_id)
                 .values(status="closed", updated_at=_now())
             )
-            return from_cents(self._audit(conn, seat.account_id, lock=True))
+            return from_cents(balance)
+
+        return self.db.run(work)
 
     def open_coup(
         self, account_id: int, game: str, state: Mapping[str, Any], table_ref: str
@@ -677,23 +791,27 @@ class Wallet:
         """A coup a person's seat takes part in, opened ``in_progress`` with its ``state``
         (no money moves: the stakes are the seat's, at the table); its round id."""
         state_text = _dump(state, "coup's state")
-        with self.db.write() as conn:
-            self._lock_account(conn, account_id, lock=False)
+
+        def work(conn: Connection) -> int:
+            self._lock_account(conn, account_id)
             now = _now()
-            round_id = conn.execute(
-                rounds.insert()
-                .values(
-                    account_id=account_id,
-                    game=game,
-                    table_ref=table_ref,
-                    status="in_progress",
-                    created_at=now,
-                    updated_at=now,
-                    state=state_text,
-                )
-                .returning(rounds.c.id)
-            ).scalar_one()
-        return int(round_id)
+            return int(
+                conn.execute(
+                    rounds.insert()
+                    .values(
+                        account_id=account_id,
+                        game=game,
+                        table_ref=table_ref,
+                        status="in_progress",
+                        created_at=now,
+                        updated_at=now,
+                        state=state_text,
+                    )
+                    .returning(rounds.c.id)
+                ).scalar_one()
+            )
+
+        return self.db.run(work)
 
     def finish_coup(
         self, round_id: int, record: Mapping[str, Any], seat_id: int, stack: Fraction
@@ -702,8 +820,9 @@ class Wallet:
         it, in one transaction."""
         cents = _not_negative(stack, "a stack")
         record_text = _dump(record, "coup's record")
-        with self.db.write() as conn:
-            row = self._lock_round(conn, round_id, "be finished")
+
+        def work(conn: Connection) -> None:
+            _, row = self._lock_round_of(conn, round_id, "be finished")
             seat = self._lock_seat(conn, seat_id)
             if seat.account_id != row.account_id:
                 raise WalletError(f"seat {seat_id} is not the coup's person's")
@@ -711,6 +830,8 @@ class Wallet:
                 update(seats).where(seats.c.id == seat_id).values(stack=cents, updated_at=_now())
             )
             self._close_round(conn, round_id, "finished", record_text)
+
+        self.db.run(work)
 
     def seat(self, seat_id: int) -> Seat:
         with self.db.read() as conn:
@@ -730,16 +851,16 @@ class Wallet:
         return [_seat(row) for row in rows]
 
     # -- the books --------------------------------------------------------------------------
-    def ledger(self, account_id: int, limit: int = 50) -> list[LedgerRow]:
+    def ledger(
+        self, account_id: int, limit: int = 50, before: int | None = None
+    ) -> list[LedgerRow]:
         """The account's last ``limit`` movements, newest first, each with its running
-        balance."""
+        balance; with ``before``, those older than that row id (the next page)."""
+        query = select(ledger).where(ledger.c.account_id == account_id)
+        if before is not None:
+            query = query.where(ledger.c.id < before)
         with self.db.read() as conn:
-            rows = conn.execute(
-                select(ledger)
-                .where(ledger.c.account_id == account_id)
-                .order_by(ledger.c.id.desc())
-                .limit(max(0, limit))
-            ).all()
+            rows = conn.execute(query.order_by(ledger.c.id.desc()).limit(max(0, limit))).all()
         return [
             LedgerRow(
                 id=int(r.id),
@@ -762,17 +883,19 @@ class Wallet:
 
         balance = deposits - withdrawals + wins + returns - stakes - buy-ins + cash-outs
         (the sum of its ledger), and each row's balance is the one before plus its amount.
+        This reads the account's whole ledger: it is for ``cardroom audit`` and the
+        tests, never for a round's path (which keeps the books right by construction:
+        every row's running balance is the one its own update of the balance returned,
+        under the account's lock).
         """
         with self.db.read() as conn:
-            self._audit(conn, account_id, lock=False)
+            self._audit(conn, [accounts.c.id == account_id])
 
     def audit_all(self) -> int:
-        """Audit every account; how many there are."""
+        """Audit every account, in a few queries over the whole ledger; how many accounts
+        there are.  :class:`AuditError` names the first account (and row) that is wrong."""
         with self.db.read() as conn:
-            ids = conn.execute(select(accounts.c.id).order_by(accounts.c.id)).scalars().all()
-            for account_id in ids:
-                self._audit(conn, account_id, lock=False)
-        return len(ids)
+            return self._audit(conn, [])
 
     # -- inside a transaction ------------------------------------------------------------------
     @staticmethod
@@ -783,107 +906,178 @@ class Wallet:
         return None if found is None else int(found)
 
     @staticmethod
-    def _lock_account(conn: Connection, account_id: int, lock: bool = True) -> Any:
-        """The account's row (``FOR UPDATE`` on PostgreSQL when ``lock``), or a WalletError."""
-        query = select(accounts.c.id, accounts.c.name, accounts.c.balance).where(
-            accounts.c.id == account_id
-        )
-        row = conn.execute(query.with_for_update() if lock else query).first()
+    def _lock_account(conn: Connection, account_id: int, key: str | None = None) -> _Locked:
+        """The account's row, locked for the rest of the transaction; a WalletError if
+        there is none.
+
+        The one lock order of the wallet: every transaction that changes an account's
+        money, rounds or seats locks the account's row first (``FOR NO KEY UPDATE`` on
+        PostgreSQL, which the foreign keys' share locks of other transactions do not
+        block; SQLite's write transaction holds the whole database already), so two
+        transactions of one account wait for each other at their first statement and
+        can never deadlock.  The same statement reads the running balance of the
+        account's last ledger row (one index lookup): books whose last row does not
+        end at the balance are refused with :class:`AuditError` before anything moves.
+        With ``key``, it also finds the round that idempotency key opened (``key_round``).
+        """
+        row = conn.execute(
+            select(accounts.c.id, accounts.c.name, accounts.c.balance)
+            .where(accounts.c.id == account_id)
+            .with_for_update(key_share=True)
+        ).first()
         if row is None:
             raise WalletError(f"there is no account {account_id}")
-        return row
-
-    def _balance_cents(self, conn: Connection, account_id: int) -> int:
-        return int(self._lock_account(conn, account_id, lock=False).balance)
+        # read after the lock is held (a statement of its own: on PostgreSQL a statement
+        # that waited for the lock still sees the other rows as they were when it began)
+        columns: list[Any] = [
+            select(ledger.c.balance_after)
+            .where(ledger.c.account_id == account_id)
+            .order_by(ledger.c.id.desc())
+            .limit(1)
+            .scalar_subquery()
+            .label("last")
+        ]
+        if key is not None:
+            columns.append(
+                select(rounds.c.id)
+                .where(rounds.c.account_id == account_id, rounds.c.idempotency_key == key)
+                .scalar_subquery()
+                .label("key_round")
+            )
+        books = conn.execute(select(*columns)).one()
+        last = books.last if books.last is not None else 0
+        if last != row.balance:
+            raise AuditError(
+                f"the books of account {account_id} ({row.name}) do not add up: its balance "
+                f"is {_money(row.balance)} but its last ledger row left "
+                f"{_money(last)}: nothing was done (run cardroom audit)"
+            )
+        return _Locked(row.id, row.name, int(row.balance), books[1] if key is not None else None)
 
     def _balance(self, conn: Connection, account_id: int) -> Fraction:
-        return from_cents(self._balance_cents(conn, account_id))
+        row = conn.execute(select(accounts.c.balance).where(accounts.c.id == account_id)).first()
+        if row is None:
+            raise WalletError(f"there is no account {account_id}")
+        return from_cents(row.balance)
 
-    @staticmethod
-    def _add_row(
-        conn: Connection, account_id: int, kind: str, amount: int, balance_after: int, **links: Any
-    ) -> None:
-        conn.execute(
-            ledger.insert().values(
-                account_id=account_id,
-                created_at=_now(),
-                kind=kind,
-                amount=amount,
-                balance_after=balance_after,
-                **links,
+    def _move(
+        self, conn: Connection, account_id: int, balance: int, moves: Sequence[Movement]
+    ) -> int:
+        """Write ``moves`` (in order) to the account whose row this transaction has
+        locked (:meth:`_lock_account`) at ``balance``: one conditional update of the
+        balance and one insert of all the rows, each with its running balance; the new
+        balance.  :class:`InsufficientFunds` if a debit would take the balance below 0
+        at any row (nothing is written)."""
+        if not moves:
+            return balance
+        running = balance
+        lowest = balance
+        values = []
+        now = _now()
+        for move in moves:
+            running += move.cents
+            lowest = min(lowest, running)
+            values.append(
+                {
+                    "account_id": account_id,
+                    "created_at": now,
+                    "kind": move.kind,
+                    "amount": move.cents,
+                    "balance_after": running,
+                    "round_id": move.round_id,
+                    "seat_id": move.seat_id,
+                    "table_ref": move.table_ref,
+                    "wager": move.wager,
+                    "memo": move.memo,
+                }
             )
+        if lowest < 0:
+            debit = next(m for m in moves if m.cents < 0)
+            self._refuse(conn, account_id, balance - lowest, debit.kind)
+        # the condition guards the balance against a caller that did not lock the row
+        after = conn.execute(
+            update(accounts)
+            .where(accounts.c.id == account_id, accounts.c.balance == balance)
+            .values(balance=running)
+            .returning(accounts.c.balance)
+        ).scalar_one_or_none()
+        if after is None:
+            raise WalletError(f"the balance of account {account_id} moved under the wallet")
+        conn.execute(ledger.insert(), values)
+        return running
+
+    def _refuse(self, conn: Connection, account_id: int, cents: int, kind: str) -> None:
+        row = conn.execute(
+            select(accounts.c.name, accounts.c.balance).where(accounts.c.id == account_id)
+        ).one()
+        what = {"stake": "stakes", "buy_in": "a buy-in"}.get(kind, "a withdrawal")
+        raise InsufficientFunds(
+            f"{row.name} has {_money(row.balance)}: not enough for {what} of {_money(cents)}"
         )
 
-    def _debit(
-        self, conn: Connection, account_id: int, cents: int, kind: str, memo: str, **links: Any
-    ) -> int:
-        """Take ``cents`` if the balance covers them (see the module's docstring), with its
-        ledger row; the new balance, or :class:`InsufficientFunds`."""
-        balance = conn.execute(
-            update(accounts)
-            .where(accounts.c.id == account_id, accounts.c.balance >= cents)
-            .values(balance=accounts.c.balance - cents)
-            .returning(accounts.c.balance)
-        ).scalar_one_or_none()
-        if balance is None:
-            row = self._lock_account(conn, account_id, lock=False)
-            what = {"stake": "a stake", "buy_in": "a buy-in"}.get(kind, "a withdrawal")
-            raise InsufficientFunds(
-                f"{row.name} has {_money(row.balance)}: not enough for {what} of {_money(cents)}"
-            )
-        self._add_row(conn, account_id, kind, -cents, int(balance), memo=memo, **links)
-        return int(balance)
-
-    def _credit(
-        self, conn: Connection, account_id: int, cents: int, kind: str, memo: str, **links: Any
-    ) -> int:
-        """Add ``cents`` with its ledger row; the new balance."""
-        balance = conn.execute(
-            update(accounts)
-            .where(accounts.c.id == account_id)
-            .values(balance=accounts.c.balance + cents)
-            .returning(accounts.c.balance)
-        ).scalar_one_or_none()
-        if balance is None:
-            raise WalletError(f"there is no account {account_id}")
-        self._add_row(conn, account_id, kind, cents, int(balance), memo=memo, **links)
-        return int(balance)
-
-    def _audit(self, conn: Connection, account_id: int, lock: bool) -> int:
-        """The audit of :meth:`audit`; the balance in cents."""
-        account = self._lock_account(conn, account_id, lock=lock)
-        who = f"account {account_id} ({account.name})"
-        total = conn.execute(
-            select(func.coalesce(func.sum(ledger.c.amount), 0)).where(
-                ledger.c.account_id == account_id
-            )
-        ).scalar_one()
-        if int(total) != account.balance:
-            raise AuditError(
-                f"the books of {who} do not add up: its balance is {_money(account.balance)} "
-                f"but its ledger adds up to {_money(int(total))}"
-            )
-        before = func.coalesce(
-            func.lag(ledger.c.balance_after).over(order_by=ledger.c.id), 0
-        ).label("before")
-        steps = (
-            select(ledger.c.id, ledger.c.amount, ledger.c.balance_after, before)
-            .where(ledger.c.account_id == account_id)
+    def _audit(self, conn: Connection, where: list[ColumnElement[bool]]) -> int:
+        """The audit of :meth:`audit` and :meth:`audit_all`; how many accounts."""
+        sums = (
+            select(ledger.c.account_id, func.sum(ledger.c.amount).label("total"))
+            .group_by(ledger.c.account_id)
             .subquery()
         )
+        checked = conn.execute(
+            select(
+                accounts.c.id,
+                accounts.c.name,
+                accounts.c.balance,
+                func.coalesce(sums.c.total, 0).label("total"),
+            )
+            .select_from(accounts.outerjoin(sums, sums.c.account_id == accounts.c.id))
+            .where(*where)
+            .order_by(accounts.c.id)
+        ).all()
+        for account in checked:
+            if int(account.total) != account.balance:
+                raise AuditError(
+                    f"the books of account {account.id} ({account.name}) do not add up: its "
+                    f"balance is {_money(account.balance)} but its ledger adds up to "
+                    f"{_money(int(account.total))}"
+                )
+        before = func.coalesce(
+            func.lag(ledger.c.balance_after).over(
+                partition_by=ledger.c.account_id, order_by=ledger.c.id
+            ),
+            0,
+        ).label("before")
+        owners = select(accounts.c.id).where(*where) if where else None
+        steps = select(
+            ledger.c.id, ledger.c.account_id, ledger.c.amount, ledger.c.balance_after, before
+        )
+        if owners is not None:
+            steps = steps.where(ledger.c.account_id.in_(owners))
+        stepped = steps.subquery()
         wrong = conn.execute(
-            select(steps)
-            .where(steps.c.balance_after != steps.c.before + steps.c.amount)
-            .order_by(steps.c.id)
+            select(stepped, accounts.c.name)
+            .join(accounts, accounts.c.id == stepped.c.account_id)
+            .where(stepped.c.balance_after != stepped.c.before + stepped.c.amount)
+            .order_by(stepped.c.account_id, stepped.c.id)
             .limit(1)
         ).first()
         if wrong is not None:
             raise AuditError(
-                f"the books of {who} do not add up: ledger row {wrong.id} has "
-                f"{_money(wrong.balance_after)} after {_money(wrong.amount)}, but the row "
-                f"before it left {_money(wrong.before)}"
+                f"the books of account {wrong.account_id} ({wrong.name}) do not add up: "
+                f"ledger row {wrong.id} has {_money(wrong.balance_after)} after "
+                f"{_money(wrong.amount)}, but the row before it left {_money(wrong.before)}"
             )
-        return int(account.balance)
+        return len(checked)
+
+    def _lock_round_of(self, conn: Connection, round_id: int, refused: str) -> tuple[Any, Any]:
+        """The round's account row and the round's row, locked in the wallet's order
+        (the account first); a WalletError unless the round is in progress."""
+        owner = conn.execute(
+            select(rounds.c.account_id).where(rounds.c.id == round_id)
+        ).scalar_one_or_none()
+        if owner is None:
+            raise WalletError(f"there is no round {round_id}")
+        account = self._lock_account(conn, int(owner))
+        return account, self._lock_round(conn, round_id, refused)
 
     @staticmethod
     def _lock_round(conn: Connection, round_id: int, refused: str) -> Any:
@@ -975,6 +1169,16 @@ class Wallet:
             for r in rows
         ]
 
+    def _lock_seat_of(self, conn: Connection, seat_id: int) -> tuple[Any, Any]:
+        """The seat's account row and the seat's row, locked in the wallet's order."""
+        owner = conn.execute(
+            select(seats.c.account_id).where(seats.c.id == seat_id)
+        ).scalar_one_or_none()
+        if owner is None:
+            raise WalletError(f"there is no seat {seat_id}")
+        account = self._lock_account(conn, int(owner))
+        return account, self._lock_seat(conn, seat_id)
+
     @staticmethod
     def _lock_seat(conn: Connection, seat_id: int) -> Any:
         """The seat's row, read ``FOR UPDATE``; a WalletError unless it is open."""
@@ -984,6 +1188,36 @@ class Wallet:
         if row.status != "open":
             raise WalletError(f"seat {seat_id} is closed: its stack was cashed out")
         return row
+
+
+@dataclass(frozen=True)
+class _Locked:
+    """An account row as :meth:`Wallet._lock_account` locked it."""
+
+    id: int
+    name: str
+    balance: int
+    key_round: int | None = None
+
+
+def _payouts(
+    stakes: Mapping[str, int], paid: Mapping[str, int], links: Mapping[str, Any]
+) -> list[Movement]:
+    """The ledger rows that pay a round's wagers back (a ``win`` above the stake, a
+    ``return`` of the stake or part of it, nothing for a wager that paid nothing)."""
+    moves = []
+    for wager, stake in stakes.items():
+        cents = paid.get(wager, 0)
+        if cents == 0:
+            continue
+        if cents > stake:
+            kind, memo = "win", f"{wager} won"
+        elif cents == stake:
+            kind, memo = "return", f"stake on {wager} back"
+        else:
+            kind, memo = "return", f"part of the stake on {wager} back"
+        moves.append(Movement(kind, cents, memo, wager=wager, **links))
+    return moves
 
 
 def _seat(row: Any) -> Seat:

@@ -175,8 +175,8 @@ def test_a_partial_return_and_a_payout_left_out(wallet: Wallet) -> None:
 
 def test_stakes_the_balance_does_not_cover_leave_nothing(wallet: Wallet) -> None:
     ann = wallet.open_account("Ann", Fraction(15))
-    with pytest.raises(InsufficientFunds, match="not enough for a stake of 10"):
-        # the first stake is taken, the second is not covered: all of it is undone
+    with pytest.raises(InsufficientFunds, match="Ann has 15: not enough for stakes of 20"):
+        # the stakes are taken together or not at all
         wallet.open_round(ann.id, "finnish27", {"player": Fraction(10), "dealer": Fraction(10)}, {})
     assert wallet.balance(ann.id) == 15 and books(wallet, ann.id) == [("deposit", 15, 15)]
     assert count(wallet.db, rounds) == 0

@@ -14,6 +14,17 @@ the block ends and rolls back if it raises:
 - :meth:`Database.read` for reading: one consistent snapshot (SQLite's ``BEGIN`` in WAL
   mode; a read-only ``REPEATABLE READ`` transaction on PostgreSQL), so that several
   queries see the same state of the books.
+- :meth:`Database.run` runs a function in a transaction and runs it again, in a new
+  transaction, when the database gave up on the first for a reason that passes (a
+  deadlock, a serialization failure, a database busy beyond its timeout).  A unit of
+  work that must be all or nothing is one function given to :meth:`run`; if every try
+  fails, nothing of it is written and :class:`StorageBusy` says so in one line.
+
+Transactions nest by joining: a :meth:`write`, :meth:`read` or :meth:`run` inside
+another on the same thread (or asyncio task) uses the outer one's connection and
+commits with it, so that code written as several small transactions (the wallet's
+methods) can be made one by calling it inside an outer :meth:`run`.  Only the outermost
+one commits, rolls back or tries again.
 
 SQLite runs with the WAL journal (readers never wait for the writer), foreign keys
 enforced and a busy timeout.  pysqlite's own transaction handling is switched off and
@@ -26,14 +37,17 @@ message is one line for a person, never a traceback.
 
 from __future__ import annotations
 
+import logging
+import random
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event, exc
@@ -45,6 +59,18 @@ WRITE_OPTION = "cardroom_write"
 #: How long an SQLite write waits for another process's write to finish, in seconds.
 BUSY_TIMEOUT = 30.0
 
+#: How many times :meth:`Database.run` tries a unit of work that fails for a reason
+#: that passes (the first try and three more).
+ATTEMPTS = 4
+
+#: PostgreSQL's SQLSTATE codes of failures that pass: a serialization failure, a
+#: deadlock, a lock not available, a transaction rolled back by the server.
+TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03", "40003", "40002"})
+
+T = TypeVar("T")
+
+log = logging.getLogger("cardroom.storage")
+
 
 class StorageError(Exception):
     """The database cannot be opened, read or written; the message is one line."""
@@ -52,6 +78,33 @@ class StorageError(Exception):
 
 class StorageConflict(StorageError):
     """A write broke one of the database's constraints (a unique name or key, a check)."""
+
+
+class StorageBusy(StorageError):
+    """The database gave up on a transaction for a reason that passes (a deadlock, a
+    serialization failure, busy beyond its timeout) every time it was tried: nothing of
+    it was written.  Trying again later is right."""
+
+
+def is_transient(err: BaseException) -> bool:
+    """Did the database give up on a transaction for a reason that passes?
+
+    PostgreSQL's deadlocks and serialization failures (by SQLSTATE), a connection the
+    server closed under us, and SQLite's "database is locked" or "busy" once its busy
+    timeout ran out.
+    """
+    if not isinstance(err, exc.DBAPIError):
+        return False
+    if err.connection_invalidated:
+        return True
+    orig = err.orig
+    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if isinstance(state, str) and state in TRANSIENT_SQLSTATES:
+        return True
+    if isinstance(orig, sqlite3.OperationalError):
+        text = str(orig)
+        return "locked" in text or "busy" in text
+    return False
 
 
 def default_path() -> Path:
@@ -79,6 +132,12 @@ class Database:
         self.engine = engine
         #: the file or the URL (without its password), as messages show it
         self.where = where
+        #: the transaction this thread (or task) is in, which inner ones join
+        self._current: ContextVar[Connection | None] = ContextVar(
+            f"cardroom_transaction_{id(self)}", default=None
+        )
+        #: how many units of work were tried again (for tests and the log)
+        self.retries = 0
 
     # -- opening -----------------------------------------------------------------------
     @classmethod
@@ -140,30 +199,99 @@ class Database:
     # -- transactions ------------------------------------------------------------------
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A write transaction (see the module's docstring); commits unless the block raises."""
-        with self.translating(), self.engine.connect() as conn:
-            conn.execution_options(**{WRITE_OPTION: True})
-            with conn.begin():
-                yield conn
+        """A write transaction (see the module's docstring); commits unless the block raises.
+        Inside another transaction it is that one."""
+        joined = self._current.get()
+        if joined is not None:
+            yield joined
+            return
+        with self.translating(), self._transaction(write=True) as conn:
+            yield conn
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A read-only snapshot of the database."""
-        with self.translating(), self.engine.connect() as conn:
-            if not self.is_sqlite:
+        """A read-only snapshot of the database (inside another transaction: that one)."""
+        joined = self._current.get()
+        if joined is not None:
+            yield joined
+            return
+        with self.translating(), self._transaction(write=False) as conn:
+            yield conn
+
+    def run(
+        self,
+        work: Callable[[Connection], T],
+        *,
+        write: bool = True,
+        attempts: int = ATTEMPTS,
+    ) -> T:
+        """``work(conn)`` in one transaction, committed when it returns; tried again in a
+        new transaction (up to ``attempts`` times in all, after a short random pause) when
+        the database gives up on it for a reason that passes.  ``work`` must be safe to run
+        again: it reads what it needs inside the transaction.  Inside another transaction
+        it simply runs in that one (the outer one tries again, as a whole).
+
+        An exception raised by ``work`` itself rolls the transaction back and is raised
+        as it is; the database's own errors become :class:`StorageError`, and
+        :class:`StorageBusy` when every try failed for a reason that passes.
+        """
+        joined = self._current.get()
+        if joined is not None:
+            return work(joined)
+        pause = 0.005
+        for attempt in range(1, attempts + 1):
+            try:
+                with self._transaction(write=write) as conn:
+                    return work(conn)
+            except exc.SQLAlchemyError as err:
+                if not is_transient(err):
+                    raise self.translate(err) from None
+                # SQLite has already waited its busy timeout: once more at most
+                if attempt >= attempts or (self.is_sqlite and attempt >= 2):
+                    log.warning("database: gave up after %d tries: %s", attempt, self.describe(err))
+                    raise StorageBusy(
+                        f"the database {self.where} is busy: nothing was changed, try again"
+                    ) from None
+                self.retries += 1
+                time.sleep(pause * (1 + random.random()))
+                pause = min(pause * 4, 0.5)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @contextmanager
+    def _transaction(self, write: bool) -> Iterator[Connection]:
+        """A new transaction that inner ones on this thread join; raw database errors."""
+        with self.engine.connect() as conn:
+            if write:
+                conn.execution_options(**{WRITE_OPTION: True})
+            elif not self.is_sqlite:
                 conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
-            with conn.begin():
-                yield conn
+            token = self._current.set(conn)
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                self._current.reset(token)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Is this thread (or task) inside one of this database's transactions?"""
+        return self._current.get() is not None
+
+    def translate(self, err: exc.SQLAlchemyError) -> StorageError:
+        """The :class:`StorageError` for a database error."""
+        if isinstance(err, exc.IntegrityError):
+            return StorageConflict(self.describe(err))
+        if is_transient(err):
+            return StorageBusy(self.describe(err))
+        return StorageError(self.describe(err))
 
     @contextmanager
     def translating(self) -> Iterator[None]:
         """Turn the database's errors into :class:`StorageError` (one line)."""
         try:
             yield
-        except exc.IntegrityError as err:
-            raise StorageConflict(self.describe(err)) from None
         except exc.SQLAlchemyError as err:
-            raise StorageError(self.describe(err)) from None
+            raise self.translate(err) from None
 
     def describe(self, err: BaseException) -> str:
         """A one-line message for a database error."""

@@ -26,6 +26,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    PrimaryKeyConstraint,
     Table,
     Text,
     TypeDecorator,
@@ -175,4 +176,40 @@ web_sessions = Table(
     Column("expires_at", UTCDateTime, nullable=False),
     UniqueConstraint("token_hash"),
     Index(None, "account_id"),
+)
+
+#: Each person's table at each house game of the web, held in the database so that any
+#: server process deals the next round: the shoe's cards in order (two-character codes
+#: run together, ``None`` before the first shuffle), how many are dealt, how many times
+#: it was shuffled, this shoe's outcomes (JSON, for the bead plate) and the round in
+#: play (``round_id``, None between rounds).  Its row is locked, after the account's,
+#: by every transaction that deals at that table.
+house_tables = Table(
+    "house_tables",
+    metadata,
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("shoe", Text, nullable=True),
+    Column("dealt", Integer, nullable=False),
+    Column("shuffles", Integer, nullable=False),
+    Column("beads", Text, nullable=False),
+    Column("rounds_played", BigInteger, nullable=False),
+    Column("round_id", RowId, ForeignKey("rounds.id"), nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("account_id", "game"),
+    CheckConstraint("dealt >= 0 AND shuffles >= 0", name="counts"),
+)
+
+#: Wrong passwords, for the sign-in throttle: the name as normalised (``name_key``) and
+#: the client's address; old rows are deleted as new ones come.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("name_key", Text, nullable=False),
+    Column("address", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index(None, "name_key", "created_at"),
+    Index(None, "address", "created_at"),
+    Index(None, "created_at"),
 )
