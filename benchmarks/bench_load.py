@@ -743,6 +743,8 @@ class ChemmyPerson(threading.Thread):
         self.left = False
         self.rng = random.Random()
         self.problem: str | None = None
+        #: the stack came back after a coup: no message says how much, the ledger does
+        self.from_ledger = False
 
     def run(self) -> None:
         try:
@@ -778,7 +780,8 @@ class ChemmyPerson(threading.Thread):
 
     def _play(self, http: httpx.Client, ws: Any) -> None:
         answered: set[int] = set()
-        leave_asked = False
+        leave_asked = seen_seated = False
+        unseated_since = time.monotonic()
         give_up = None
         while True:
             if self.stop.is_set() and not leave_asked:
@@ -807,10 +810,18 @@ class ChemmyPerson(threading.Thread):
                 continue
             you = message.get("you") or {}
             if you.get("seat") is None:
-                if leave_asked:  # stood up after the coup: the stack went back
-                    self.left = True
+                if leave_asked or seen_seated:  # stood up after the coup (asked, or the
+                    self.left = True  # stack fell below the minimum): the stack went back
+                    self._cash_out_from_ledger(http)
+                    return
+                if time.monotonic() > unseated_since + 15:
+                    self.problem = (
+                        "the table this WebSocket reached does not show the seat taken "
+                        "(another server process?)"
+                    )
                     return
                 continue
+            seen_seated = True
             self.last_stack = you.get("stack")
             table = message.get("table") or {}
             if table.get("coup") is not None:
@@ -821,6 +832,15 @@ class ChemmyPerson(threading.Thread):
             answered.add(turn["id"])
             ws.send(json.dumps(self._answer(turn)))
             self.tally.op("turn")
+
+    def _cash_out_from_ledger(self, http: httpx.Client) -> None:
+        rows = http.get("/api/ledger?limit=10").json()["rows"]
+        found = next((r for r in rows if r["kind"] == "cash_out"), None)
+        if found is None:
+            self.problem = "stood up, but the ledger has no cash-out"
+            return
+        self.returned = found["amount"]
+        self.from_ledger = True
 
     def _answer(self, turn: dict[str, Any]) -> dict[str, Any]:
         actions = turn["actions"]
@@ -975,7 +995,15 @@ def books(
             if not person.left:
                 wrong.append(f"{person.account.name} did not leave")
                 continue
-            returned = person.returned or person.last_stack or "0"
+            if person.returned is None:
+                wrong.append(f"{person.account.name}: the stack it left with is not known")
+                continue
+            returned = person.returned
+            if not person.from_ledger and returned != person.last_stack:
+                wrong.append(
+                    f"{person.account.name} left with {returned} but its stack was "
+                    f"{person.last_stack}"
+                )
             expected = START_CENTS - cents(ChemmyPerson.BUY_IN) + cents(returned)
             if balance != expected:
                 wrong.append(
@@ -989,7 +1017,9 @@ def books(
             Check(
                 "chemin de fer: balance = 1,000 - buy-in + stack at leaving; no seat open",
                 not wrong,
-                f"{len(people)} people, {sum(len(p.coups) for p in people)} coups seen"
+                f"{len(people)} people, {sum(len(p.coups) for p in people)} coups seen, "
+                f"{sum(p.from_ledger for p in people)} stood up after a coup (the stack "
+                "they left with read from their ledger)"
                 + ("; " + "; ".join(wrong) if wrong else ""),
             )
         )
