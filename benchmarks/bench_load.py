@@ -796,6 +796,7 @@ class ChemmyPerson(threading.Thread):
                 if left.json()["left"]:
                     self.returned = left.json()["stack"]
                     self.left = True
+                    self._catch_up(ws)
                     return
             if give_up is not None and time.monotonic() > give_up:
                 self.problem = "still seated two minutes after asking to leave"
@@ -832,6 +833,20 @@ class ChemmyPerson(threading.Thread):
             answered.add(turn["id"])
             ws.send(json.dumps(self._answer(turn)))
             self.tally.op("turn")
+
+    def _catch_up(self, ws: Any) -> None:
+        """Read what the table sent before it stood the seat up (the stack after the last
+        coup may still be on its way), up to the message without the seat."""
+        give_up = time.monotonic() + 10
+        while time.monotonic() < give_up:
+            try:
+                message = json.loads(ws.recv(timeout=1))
+            except TimeoutError:
+                continue
+            you = message.get("you") or {}
+            if you.get("seat") is None:
+                return
+            self.last_stack = you.get("stack")
 
     def _cash_out_from_ledger(self, http: httpx.Client) -> None:
         rows = http.get("/api/ledger?limit=10").json()["rows"]
@@ -1337,8 +1352,13 @@ def header(args: argparse.Namespace, workers: bool, processes: int, pg: Postgres
         say(f"server: cardroom serve --workers {processes} ({processes} processes on one port)")
     else:
         say(
-            "server: ONE cardroom serve process: this cardroom's `serve` has no --workers "
-            f"option, so --processes {args.processes} falls back to 1"
+            "server: ONE cardroom serve process"
+            + (
+                f" (this cardroom's `serve` has no --workers option: --processes "
+                f"{args.processes} falls back to 1)"
+                if args.processes > 1
+                else ""
+            )
         )
     mode = "fsync on (durable commits)" if args.durable else "fsync and synchronous_commit off"
     say(f"database: a throwaway PostgreSQL cluster ({mode}), max_connections {pg.max_connections}")
