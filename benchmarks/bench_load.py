@@ -157,6 +157,30 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def connections_by_process(pids: Sequence[int], port: int) -> dict[int, int]:
+    """How many established TCP connections to ``port`` each process holds (from its
+    open sockets and /proc/net/tcp): how the kernel shared the clients out."""
+    established: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                parts = line.split()
+                local, state, inode = parts[1], parts[3], parts[9]
+                if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
+                    established.add(inode)
+    counts = {}
+    for pid in pids:
+        count = 0
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("socket:[") and target[8:-1] in established:
+                        count += 1
+        counts[pid] = count
+    return counts
+
+
 def machine_ticks() -> tuple[int, int]:
     """(busy, total) jiffies of the whole machine, from /proc/stat."""
     parts = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -360,7 +384,13 @@ def statements_report(pg: Postgres, rounds: int, top: int = 12) -> list[str]:
 
 
 # -- the web server -----------------------------------------------------------------------------
+#: Another command to serve with instead of ``cardroom`` (to try the benchmark itself).
+SERVE_ENV = "CARDROOM_LOAD_SERVE"
+
+
 def cardroom_command() -> str:
+    if os.environ.get(SERVE_ENV):
+        return os.environ[SERVE_ENV]
     beside = Path(sys.executable).parent / "cardroom"
     if beside.exists():
         return str(beside)
@@ -1364,16 +1394,25 @@ def header(args: argparse.Namespace, workers: bool, processes: int, pg: Postgres
     say(f"database: a throwaway PostgreSQL cluster ({mode}), max_connections {pg.max_connections}")
 
 
-def cpu_lines(cpu: CpuWindow, server: Server, wrk_seconds: float, clients: bool) -> list[str]:
+def cpu_lines(
+    cpu: CpuWindow,
+    server: Server,
+    wrk_seconds: float,
+    clients: bool,
+    connections: dict[int, int] | None = None,
+) -> list[str]:
     lines = []
     ours = 0.0
     for role, pid in server.processes():
         seconds = cpu.seconds(pid)
         ours += seconds
         kernel = cpu.percent(cpu.system_seconds(pid))
+        held = ""
+        if connections is not None and role != "supervisor":
+            held = f", {connections.get(pid, 0)} connections"
         lines.append(
             f"  {role} (pid {pid}): {cpu.percent(seconds):5.1f}% of a core "
-            f"({kernel:.1f}% in the kernel)"
+            f"({kernel:.1f}% in the kernel{held})"
         )
     postgres = cpu.tree_seconds("postgres")
     ours += postgres + wrk_seconds
@@ -1447,7 +1486,25 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 f"HTTP ceiling: wrk, GET /api/games, {args.connections} connections, "
                 f"{args.seconds} s"
             )
+            # how the kernel shared wrk's connections out among the server's processes,
+            # a few seconds into each window
+            held: dict[str, dict[int, int]] = {}
+
+            def count_connections(window: str) -> threading.Timer:
+                def count() -> None:
+                    held[window] = connections_by_process(server.workers(), server.port)
+
+                timer = threading.Timer(min(5.0, args.seconds / 2), count)
+                timer.daemon = True
+                timer.start()
+                return timer
+
             ceiling_cpu = CpuWindow(roots)
+
+            def begin_ceiling() -> None:
+                ceiling_cpu.start()
+                count_connections("ceiling")
+
             ceiling = run_wrk(
                 "ceiling",
                 server.url,
@@ -1455,7 +1512,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 args.seconds,
                 args.timeout,
                 folder,
-                on_start=ceiling_cpu.start,
+                on_start=begin_ceiling,
             )
             ceiling_cpu.stop()
 
@@ -1477,6 +1534,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 for client in [*players, *people]:
                     client.start()
                 rounds_cpu.start()
+                count_connections("rounds")
                 if profile_out is not None:
                     profiler[0] = start_profile(server.workers()[0], args.seconds, profile_out)
 
@@ -1524,7 +1582,9 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
             for line in wrk_lines(ceiling, 200):
                 say(line)
             say("  CPU in the window:")
-            for line in cpu_lines(ceiling_cpu, server, ceiling.cpu_seconds, clients=False):
+            for line in cpu_lines(
+                ceiling_cpu, server, ceiling.cpu_seconds, False, held.get("ceiling")
+            ):
                 say("  " + line)
 
             say()
@@ -1544,7 +1604,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
             if unparsed:
                 say(f"  ({unparsed} answers 201 without a total_net rounds.lua could read)")
             say("  CPU in the window:")
-            for line in cpu_lines(rounds_cpu, server, rounds.cpu_seconds, clients=True):
+            for line in cpu_lines(rounds_cpu, server, rounds.cpu_seconds, True, held.get("rounds")):
                 say("  " + line)
 
             say()
