@@ -1148,7 +1148,7 @@ def area(frame: str) -> str:
     return "other: " + Path(path).name
 
 
-def summarize_profile(path: Path, top: int = 25) -> list[str]:
+def summarize_profile(path: Path, seconds: float, top: int = 25) -> list[str]:
     """The collapsed stacks py-spy wrote, as the functions with the largest shares of the
     samples: by own time (the frame on top), by inclusive time, and by library."""
     own: Counter[str] = Counter()
@@ -1168,13 +1168,19 @@ def summarize_profile(path: Path, top: int = 25) -> list[str]:
             inclusive[frame] += count
     if not total:
         return ["(no samples)"]
-    lines = [f"{total:,} samples of the thread holding the GIL (py-spy --gil, 100 a second)"]
+    lines = [
+        f"{total:,} samples of the thread holding the GIL (py-spy --gil, 100 a second): "
+        f"the GIL was held at about {total / (100 * seconds):.0%} of the instants sampled"
+    ]
     lines.append("own time by library (the frame on top of the stack):")
     lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in areas.most_common(top)]
     lines.append("own time by function:")
     lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in own.most_common(top)]
     lines.append("inclusive time by function (the function or anything it called):")
-    lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in inclusive.most_common(top + 15)]
+    lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in inclusive.most_common(top)]
+    lines.append("inclusive time of cardroom's own functions:")
+    own_code = [(name, n) for name, n in inclusive.most_common() if "cardroom/" in name]
+    lines += [f"  {100 * n / total:5.1f}%  {name}" for name, n in own_code[: top + 15]]
     return lines
 
 
@@ -1573,7 +1579,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                     proc.kill()
                     _, err = proc.communicate()
                 if profile_out.exists():
-                    profile = summarize_profile(profile_out)
+                    profile = summarize_profile(profile_out, args.seconds)
                 else:
                     profile = [f"py-spy wrote nothing: {err.decode(errors='replace').strip()}"]
 

@@ -14,7 +14,8 @@
 -- Each thread counts its answers by status, and for each 201 adds the round's
 -- "total_net" (an exact decimal string) to its account's net in integer cents; it keeps
 -- the newest round id it saw, so that the Python side can find a round that was still
--- in flight when wrk stopped.
+-- in flight when wrk stopped.  ("sent" counts the calls of request(): the first thread's
+-- is one more than it sent, since wrk calls request() once to check the script.)
 
 local BETS = {
   ["punto-banco"] = '{"bets":{"banker":"10","player":"10"}}',
