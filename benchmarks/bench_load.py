@@ -1716,6 +1716,7 @@ def history_mode(args: argparse.Namespace, folder: Path) -> int:
             times: dict[str, list[float]] = {old.name: [], new.name: []}
             reads: dict[str, list[float]] = {old.name: [], new.name: []}
             errors = 0
+            played = {old.name: 0, new.name: 0}
             clients = {a.name: a.client(server.url) for a in (old, new)}
             try:
 
@@ -1730,6 +1731,7 @@ def history_mode(args: argparse.Namespace, folder: Path) -> int:
                         errors += 1
                         return None
                     expected[account.name] += cents(response.json()["total_net"])
+                    played[account.name] += 1
                     return elapsed
 
                 for _ in range(20):  # warm up: each process's table for each account
@@ -1785,7 +1787,7 @@ def history_mode(args: argparse.Namespace, folder: Path) -> int:
             med_old, p95_old = stats(times[old.name])
             med_new, p95_new = stats(times[new.name])
             say(
-                f"  {old.name} ({history:,} rounds behind it): median {ms(med_old)}, "
+                f"  {old.name} ({args.history_rounds:,} rounds behind it): median {ms(med_old)}, "
                 f"p95 {ms(p95_old)}"
             )
             say(f"  {new.name} (a new account):         median {ms(med_new)}, p95 {ms(p95_new)}")
@@ -1797,6 +1799,13 @@ def history_mode(args: argparse.Namespace, folder: Path) -> int:
             say(f"  errors: {errors}")
             say()
             say("== The books")
+            checks.append(
+                Check(
+                    "the old account's rounds are all there",
+                    history == args.history_rounds + played[old.name],
+                    f"{history:,} rounds",
+                )
+            )
             for check in checks:
                 say(f"  {verdict(check.ok)}  {check.name}: {check.detail}")
             say()
