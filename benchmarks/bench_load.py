@@ -1384,6 +1384,8 @@ def header(args: argparse.Namespace, workers: bool, processes: int, pg: Postgres
         f"commit {commit or '?'}, {os.cpu_count()} cores (load average before: "
         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f})"
     )
+    if os.environ.get(SERVE_ENV):
+        say(f"server: {os.environ[SERVE_ENV]} (from {SERVE_ENV}), not cardroom's own command")
     if workers:
         say(f"server: cardroom serve --workers {processes} ({processes} processes on one port)")
     else:
