@@ -1439,6 +1439,11 @@ def cpu_lines(
     return lines
 
 
+def server_cpu(cpu: CpuWindow, server: Server) -> float:
+    """CPU seconds of all the server's processes in the window."""
+    return sum(cpu.seconds(pid) for _, pid in server.processes())
+
+
 def wrk_lines(result: WrkResult, status: int) -> list[str]:
     lat = result.latency_ms
     bad = {code: n for code, n in result.statuses.items() if code != status}
@@ -1601,6 +1606,16 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 say(line)
             share = rounds.rate(201) / ceiling.rate(200) if ceiling.rate(200) else 0.0
             say(f"  = {100 * share:.1f}% of the HTTP ceiling ({ceiling.rate(200):,.0f}/s)")
+            # per CPU second: steadier than per second when other work shares the machine
+            ceiling_cost = server_cpu(ceiling_cpu, server) / max(ceiling.good(200), 1)
+            round_cost = server_cpu(rounds_cpu, server) / max(rounds.good(201), 1)
+            pg_cost = rounds_cpu.tree_seconds("postgres") / max(rounds.good(201), 1)
+            say(
+                f"  server CPU per answer: {1000 * round_cost:.2f} ms a round, "
+                f"{1000 * ceiling_cost:.2f} ms a ceiling page (a round costs "
+                f"{round_cost / max(ceiling_cost, 1e-9):.1f} pages); PostgreSQL "
+                f"{1000 * pg_cost:.2f} ms a round"
+            )
             per_game: Counter[str] = Counter()
             for seen in rounds.accounts:
                 per_game[wrk_accounts[seen.index].game] += seen.rounds
