@@ -34,11 +34,11 @@ from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 
-from cardroom.storage.db import Database
-from cardroom.storage.schema import web_sessions
-from cardroom.wallet import Account, Wallet, WalletError, account_name
+from cardroom.storage.db import Database, Fast
+from cardroom.storage.schema import accounts, web_sessions
+from cardroom.wallet import Account, Wallet, WalletError, account_name, from_cents
 
 __all__ = [
     "LIFETIME",
@@ -165,6 +165,20 @@ class Sessions:
             return None
         return Session(int(row.id), int(row.account_id), str(row.csrf_token), row.expires_at)
 
+    def find_person(self, token: str) -> tuple[Session, Account] | None:
+        """The live session of ``token`` and its account, in one lookup (every request
+        of a signed-in person makes it), or None."""
+        if not token or len(token) > 200:
+            return None
+        row = self.db.fetch_one(_SESSION_AND_ACCOUNT, {"hash": token_hash(token)})
+        if row is None:
+            return None
+        session_id, account_id, csrf, expires_at, name, balance = row
+        if expires_at <= _now():
+            return None
+        session = Session(int(session_id), int(account_id), str(csrf), expires_at)
+        return session, Account(int(account_id), str(name), from_cents(balance))
+
     def end(self, token: str) -> None:
         """Sign out: the session of ``token`` is deleted (with any expired ones)."""
         with self.db.write() as conn:
@@ -178,3 +192,17 @@ class Sessions:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+_SESSION_AND_ACCOUNT = Fast(
+    select(
+        web_sessions.c.id,
+        web_sessions.c.account_id,
+        web_sessions.c.csrf_token,
+        web_sessions.c.expires_at,
+        accounts.c.name,
+        accounts.c.balance,
+    )
+    .join_from(web_sessions, accounts, accounts.c.id == web_sessions.c.account_id)
+    .where(web_sessions.c.token_hash == bindparam("hash"))
+)

@@ -73,13 +73,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from cardroom.core.money import MAX_AMOUNT, format_amount
-from cardroom.storage.db import Database, StorageConflict, StorageError
+from cardroom.storage.db import Database, Fast, StorageConflict, StorageError
 from cardroom.storage.schema import accounts, ledger, rounds, seats
 
 #: What a new account starts with (and what ``cardroom bankroll --reset`` restores).
@@ -287,6 +287,58 @@ def _money(cents: int) -> str:
     return format_amount(from_cents(cents))
 
 
+# -- the statements of a round's path, built once (their compiled form is cached) ------------
+_LOCK = Fast(
+    select(accounts.c.id, accounts.c.name, accounts.c.balance)
+    .where(accounts.c.id == bindparam("account"))
+    .with_for_update(key_share=True)
+)
+_KEY_ROUND = Fast(
+    select(rounds.c.id).where(
+        rounds.c.account_id == bindparam("account"), rounds.c.idempotency_key == bindparam("key")
+    )
+)
+_SET_BALANCE = Fast(
+    update(accounts)
+    .where(accounts.c.id == bindparam("account"), accounts.c.balance == bindparam("old"))
+    .values(balance=bindparam("new"))
+    .returning(accounts.c.balance)
+)
+_ADD_TO_BALANCE = Fast(
+    update(accounts)
+    .where(accounts.c.id == bindparam("account"), accounts.c.balance >= bindparam("need"))
+    .values(balance=accounts.c.balance + bindparam("net"))
+    .returning(accounts.c.balance)
+)
+_LEDGER_COLUMNS = (
+    "account_id",
+    "created_at",
+    "kind",
+    "amount",
+    "balance_after",
+    "round_id",
+    "seat_id",
+    "table_ref",
+    "wager",
+    "memo",
+)
+_ADD_ROWS = Fast(ledger.insert().values({c: bindparam(f"p_{c}") for c in _LEDGER_COLUMNS}))
+_ROUND_COLUMNS = (
+    "account_id",
+    "game",
+    "table_ref",
+    "status",
+    "created_at",
+    "updated_at",
+    "state",
+    "record",
+    "idempotency_key",
+)
+_NEW_ROUND = Fast(
+    rounds.insert().values({c: bindparam(f"p_{c}") for c in _ROUND_COLUMNS}).returning(rounds.c.id)
+)
+
+
 # -- the wallet ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Movement:
@@ -400,6 +452,12 @@ class Wallet:
     def balance(self, account_id: int) -> Fraction:
         return self.get(account_id).balance
 
+    def lock(self, account_id: int, idempotency_key: str | None = None) -> LockedAccount:
+        """Inside a caller's transaction (``db.run``): lock the account's row for the rest
+        of it, as the first thing the transaction does (the wallet's one lock order), and
+        read its balance and the round ``idempotency_key`` opened, if any."""
+        return self.db.run(lambda conn: self._lock_account(conn, account_id, idempotency_key))
+
     def set_password_hash(self, account_id: int, password_hash: str | None) -> None:
         """Store (or with None remove) the hash of the account's password."""
 
@@ -468,16 +526,20 @@ class Wallet:
         state: Mapping[str, Any],
         table_ref: str | None = None,
         idempotency_key: str | None = None,
+        *,
+        checked: bool = False,
     ) -> OpenedRound:
         """Take the stakes and open the round ``in_progress``, in one transaction.
 
         :class:`InsufficientFunds` if the balance does not cover them all (nothing is
         written).  With an ``idempotency_key`` this account has used before: the round
         opened then, ``existing=True``, and no money taken (looked up before anything is
-        checked).
+        checked).  ``checked``: the caller's transaction has looked the key up already
+        and holds its own lock (a house table's row, :mod:`cardroom.tables.stored`); the
+        account's row is then locked by the update of the balance, which checks it.
         """
         return self._begin_round(
-            account_id, game, stakes, state, None, table_ref, idempotency_key, None
+            account_id, game, stakes, state, None, table_ref, idempotency_key, None, checked
         )
 
     def record_round(
@@ -489,13 +551,16 @@ class Wallet:
         record: Mapping[str, Any],
         table_ref: str | None = None,
         idempotency_key: str | None = None,
+        *,
+        checked: bool = False,
     ) -> OpenedRound:
         """A round dealt to its end in the caller's hands: take the stakes, pay the
         ``payouts`` (as :meth:`settle_round`) and keep the round ``finished`` with its
         ``record``, all in one transaction and a few statements.  Refuses like
-        :meth:`open_round`; an idempotency key used before gives that round back."""
+        :meth:`open_round` (and takes ``checked`` as it does); an idempotency key used
+        before gives that round back."""
         return self._begin_round(
-            account_id, game, stakes, None, record, table_ref, idempotency_key, payouts
+            account_id, game, stakes, None, record, table_ref, idempotency_key, payouts, checked
         )
 
     def _begin_round(
@@ -508,6 +573,7 @@ class Wallet:
         table_ref: str | None,
         idempotency_key: str | None,
         payouts: Mapping[str, Fraction] | None,
+        checked: bool = False,
     ) -> OpenedRound:
         amounts = {str(w): _positive(s, f"the stake on {w}") for w, s in dict(stakes).items()}
         paid = (
@@ -523,39 +589,42 @@ class Wallet:
         record_text = None if record is None else _dump(record, "round's record")
 
         def work(conn: Connection) -> OpenedRound:
-            row = self._lock_account(conn, account_id, key=idempotency_key)
-            if idempotency_key is not None and row.key_round is not None:
-                [found] = self._rounds(conn, rounds.c.id == row.key_round)
-                if found.game != game:
-                    raise WalletError(
-                        f"the key {idempotency_key!r} opened a round of {found.game}, not of {game}"
+            balance: int | None = None
+            if not checked:
+                row = self._lock_account(conn, account_id, key=idempotency_key)
+                if idempotency_key is not None and row.key_round is not None:
+                    [found] = self._rounds(conn, rounds.c.id == row.key_round)
+                    if found.game != game:
+                        raise WalletError(
+                            f"the key {idempotency_key!r} opened a round of {found.game}, "
+                            f"not of {game}"
+                        )
+                    return OpenedRound(found, True, from_cents(row.balance))
+                total = sum(amounts.values())
+                if total > row.balance:
+                    raise InsufficientFunds(
+                        f"{row.name} has {_money(row.balance)}: not enough for stakes of "
+                        f"{_money(total)}"
                     )
-                return OpenedRound(found, True, from_cents(row.balance))
-            total = sum(amounts.values())
-            if total > row.balance:
-                raise InsufficientFunds(
-                    f"{row.name} has {_money(row.balance)}: not enough for stakes of "
-                    f"{_money(total)}"
-                )
+                balance = row.balance
             now = _now()
             status = "in_progress" if paid is None else "finished"
-            round_id = int(
-                conn.execute(
-                    rounds.insert()
-                    .values(
-                        account_id=account_id,
-                        game=game,
-                        table_ref=table_ref,
-                        status=status,
-                        created_at=now,
-                        updated_at=now,
-                        state=state_text,
-                        record=record_text,
-                        idempotency_key=idempotency_key,
-                    )
-                    .returning(rounds.c.id)
-                ).scalar_one()
+            [(round_id,)] = self.db.fast(
+                conn,
+                _NEW_ROUND,
+                {
+                    "p_account_id": account_id,
+                    "p_game": game,
+                    "p_table_ref": table_ref,
+                    "p_status": status,
+                    "p_created_at": now,
+                    "p_updated_at": now,
+                    "p_state": state_text,
+                    "p_record": record_text,
+                    "p_idempotency_key": idempotency_key,
+                },
             )
+            round_id = int(round_id)
             links: dict[str, Any] = {"round_id": round_id, "table_ref": table_ref}
             moves = [
                 Movement("stake", -cents, f"stake on {wager}", wager=wager, **links)
@@ -563,7 +632,7 @@ class Wallet:
             ]
             if paid is not None:
                 moves += _payouts(amounts, paid, links)
-            balance = self._move(conn, account_id, int(row.balance), moves)
+            balance = self._move(conn, account_id, balance, moves)
             stored = StoredRound(
                 id=round_id,
                 account_id=account_id,
@@ -906,53 +975,33 @@ class Wallet:
         return None if found is None else int(found)
 
     @staticmethod
-    def _lock_account(conn: Connection, account_id: int, key: str | None = None) -> _Locked:
+    def _lock_account(conn: Connection, account_id: int, key: str | None = None) -> LockedAccount:
         """The account's row, locked for the rest of the transaction; a WalletError if
         there is none.
 
-        The one lock order of the wallet: every transaction that changes an account's
-        money, rounds or seats locks the account's row first (``FOR NO KEY UPDATE`` on
-        PostgreSQL, which the foreign keys' share locks of other transactions do not
-        block; SQLite's write transaction holds the whole database already), so two
-        transactions of one account wait for each other at their first statement and
-        can never deadlock.  The same statement reads the running balance of the
-        account's last ledger row (one index lookup): books whose last row does not
-        end at the balance are refused with :class:`AuditError` before anything moves.
-        With ``key``, it also finds the round that idempotency key opened (``key_round``).
+        The wallet's lock order: a transaction that changes an account's money, rounds
+        or seats locks the account's row before any round or seat of it (``FOR NO KEY
+        UPDATE`` on PostgreSQL, which the foreign keys' share locks of other
+        transactions do not block; SQLite's write transaction holds the whole database
+        already), so two transactions of one account wait for each other there and
+        cannot deadlock.  (A transaction that deals at a house table locks that table's
+        row before the account's: see :mod:`cardroom.tables.stored`.)  With ``key``, a
+        second statement, read once the lock is held, finds the round that idempotency
+        key opened (``key_round``): on PostgreSQL a statement that waited for a lock
+        still sees the other rows as they were when it began.
         """
-        row = conn.execute(
-            select(accounts.c.id, accounts.c.name, accounts.c.balance)
-            .where(accounts.c.id == account_id)
-            .with_for_update(key_share=True)
-        ).first()
-        if row is None:
+        rows = conn.execute(_LOCK.statement, {"account": account_id}).all()
+        if not rows:
             raise WalletError(f"there is no account {account_id}")
-        # read after the lock is held (a statement of its own: on PostgreSQL a statement
-        # that waited for the lock still sees the other rows as they were when it began)
-        columns: list[Any] = [
-            select(ledger.c.balance_after)
-            .where(ledger.c.account_id == account_id)
-            .order_by(ledger.c.id.desc())
-            .limit(1)
-            .scalar_subquery()
-            .label("last")
-        ]
-        if key is not None:
-            columns.append(
-                select(rounds.c.id)
-                .where(rounds.c.account_id == account_id, rounds.c.idempotency_key == key)
-                .scalar_subquery()
-                .label("key_round")
-            )
-        books = conn.execute(select(*columns)).one()
-        last = books.last if books.last is not None else 0
-        if last != row.balance:
-            raise AuditError(
-                f"the books of account {account_id} ({row.name}) do not add up: its balance "
-                f"is {_money(row.balance)} but its last ledger row left "
-                f"{_money(last)}: nothing was done (run cardroom audit)"
-            )
-        return _Locked(row.id, row.name, int(row.balance), books[1] if key is not None else None)
+        [(_, name, balance)] = rows
+        found = None if key is None else Wallet.key_round(conn, account_id, key)
+        return LockedAccount(account_id, name, int(balance), found)
+
+    @staticmethod
+    def key_round(conn: Connection, account_id: int, key: str) -> int | None:
+        """The id of the round the account opened with idempotency ``key``, if any."""
+        found = conn.execute(_KEY_ROUND.statement, {"account": account_id, "key": key}).scalar()
+        return None if found is None else int(found)
 
     def _balance(self, conn: Connection, account_id: int) -> Fraction:
         row = conn.execute(select(accounts.c.balance).where(accounts.c.id == account_id)).first()
@@ -961,55 +1010,74 @@ class Wallet:
         return from_cents(row.balance)
 
     def _move(
-        self, conn: Connection, account_id: int, balance: int, moves: Sequence[Movement]
+        self, conn: Connection, account_id: int, balance: int | None, moves: Sequence[Movement]
     ) -> int:
-        """Write ``moves`` (in order) to the account whose row this transaction has
-        locked (:meth:`_lock_account`) at ``balance``: one conditional update of the
-        balance and one insert of all the rows, each with its running balance; the new
+        """Write ``moves`` (in order) to the account: one update of the balance and one
+        insert of all the rows, each row with the running balance it leaves; the new
         balance.  :class:`InsufficientFunds` if a debit would take the balance below 0
-        at any row (nothing is written)."""
+        at any row (nothing is written).
+
+        ``balance``: the balance of the account's row as this transaction locked it
+        (:meth:`_lock_account`), or None when the row is not locked yet: then the update
+        itself locks it and checks, in one statement, that the balance covers the
+        debits, and the running balances follow from the balance it returns.  Either way
+        each row's running balance is written under the lock of the update that made
+        it, so the ledger continues the balance by construction.
+        """
         if not moves:
-            return balance
-        running = balance
-        lowest = balance
-        values = []
+            return 0 if balance is None else balance
+        net = 0
+        lowest = 0
+        for move in moves:
+            net += move.cents
+            lowest = min(lowest, net)
+        if balance is None:
+            done = self.db.fast(
+                conn, _ADD_TO_BALANCE, {"account": account_id, "need": -lowest, "net": net}
+            )
+            if not done:
+                debit = next(m for m in moves if m.cents < 0)
+                self._refuse(conn, account_id, -lowest, debit.kind)
+            start = int(done[0][0]) - net
+        else:
+            if balance + lowest < 0:
+                debit = next(m for m in moves if m.cents < 0)
+                self._refuse(conn, account_id, -lowest, debit.kind)
+            # the condition guards the balance against a caller that did not lock the row
+            done = self.db.fast(
+                conn, _SET_BALANCE, {"account": account_id, "old": balance, "new": balance + net}
+            )
+            if not done:
+                raise WalletError(f"the balance of account {account_id} moved under the wallet")
+            start = balance
         now = _now()
+        running = start
+        values = []
         for move in moves:
             running += move.cents
-            lowest = min(lowest, running)
             values.append(
                 {
-                    "account_id": account_id,
-                    "created_at": now,
-                    "kind": move.kind,
-                    "amount": move.cents,
-                    "balance_after": running,
-                    "round_id": move.round_id,
-                    "seat_id": move.seat_id,
-                    "table_ref": move.table_ref,
-                    "wager": move.wager,
-                    "memo": move.memo,
+                    "p_account_id": account_id,
+                    "p_created_at": now,
+                    "p_kind": move.kind,
+                    "p_amount": move.cents,
+                    "p_balance_after": running,
+                    "p_round_id": move.round_id,
+                    "p_seat_id": move.seat_id,
+                    "p_table_ref": move.table_ref,
+                    "p_wager": move.wager,
+                    "p_memo": move.memo,
                 }
             )
-        if lowest < 0:
-            debit = next(m for m in moves if m.cents < 0)
-            self._refuse(conn, account_id, balance - lowest, debit.kind)
-        # the condition guards the balance against a caller that did not lock the row
-        after = conn.execute(
-            update(accounts)
-            .where(accounts.c.id == account_id, accounts.c.balance == balance)
-            .values(balance=running)
-            .returning(accounts.c.balance)
-        ).scalar_one_or_none()
-        if after is None:
-            raise WalletError(f"the balance of account {account_id} moved under the wallet")
-        conn.execute(ledger.insert(), values)
+        self.db.fast(conn, _ADD_ROWS, values)
         return running
 
-    def _refuse(self, conn: Connection, account_id: int, cents: int, kind: str) -> None:
+    def _refuse(self, conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn:
         row = conn.execute(
             select(accounts.c.name, accounts.c.balance).where(accounts.c.id == account_id)
-        ).one()
+        ).first()
+        if row is None:
+            raise WalletError(f"there is no account {account_id}")
         what = {"stake": "stakes", "buy_in": "a buy-in"}.get(kind, "a withdrawal")
         raise InsufficientFunds(
             f"{row.name} has {_money(row.balance)}: not enough for {what} of {_money(cents)}"
@@ -1191,8 +1259,9 @@ class Wallet:
 
 
 @dataclass(frozen=True)
-class _Locked:
-    """An account row as :meth:`Wallet._lock_account` locked it."""
+class LockedAccount:
+    """An account row as :meth:`Wallet.lock` locked it: its balance in cents, and the
+    round an idempotency key opened (if one was asked about and found)."""
 
     id: int
     name: str

@@ -475,9 +475,19 @@ def event_to_json(event: Event | CoupEvent) -> dict[str, Any]:
     if isinstance(event, CoupEvent):
         return {"coup": event.coup, **event_to_json(event.event)}
     data: dict[str, Any] = {"event": type(event).kind}
-    for f in dataclasses.fields(event):
-        data[f.name] = _encode(getattr(event, f.name))
+    for name in _field_names(type(event)):
+        data[name] = _encode(getattr(event, name))
     return data
+
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:

@@ -299,6 +299,39 @@ class Shoe(_Cards):
         self._all = rules.cards()
         self.shuffles = 0
 
+    @classmethod
+    def restore(
+        cls,
+        rules: ShoeRules,
+        shuffler: Shuffler,
+        cards: Sequence[Card],
+        dealt: int,
+        shuffles: int,
+    ) -> Shoe:
+        """A shoe as it was saved (:attr:`order`, :attr:`dealt`, :attr:`shuffles`): the same
+        cards in the same order, dealt as far; it goes on with ``shuffler``.
+
+        >>> rules = ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40)
+        >>> shoe = Shoe(rules, SeededShuffler(3))
+        >>> _ = shoe.shuffle("new_shoe"); _ = shoe.draw()
+        >>> again = Shoe.restore(shoe.rules, SeededShuffler(0), shoe.order, shoe.dealt, 1)
+        >>> again.draw() == shoe.draw(), again.remaining
+        (True, 50)
+        """
+        shoe = cls(rules, shuffler)
+        if not 0 <= dealt <= len(cards) or shuffles < 0 or (cards and not shuffles):
+            raise ValueError(f"a saved shoe of {len(cards)} cards cannot have dealt {dealt}")
+        shoe._cards = list(cards)
+        shoe._next = dealt
+        shoe.shuffles = shuffles
+        return shoe
+
+    @property
+    def order(self) -> tuple[Card, ...]:
+        """The cards of this shuffle in order, dealt ones included (what :meth:`restore`
+        takes back)."""
+        return tuple(self._cards)
+
     @property
     def needs_reshuffle(self) -> bool:
         """True before the first shuffle and once the reshuffle point is reached."""

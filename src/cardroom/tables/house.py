@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from cardroom.core.cards import Card, parse_cards
@@ -88,6 +89,8 @@ class HouseRound:
     record: RoundRecord | None = None
     #: the reshuffle the round was opened with, if the shoe was shuffled for it
     reshuffled: Reshuffled | None = None
+    #: the record as JSON, as it was stored (once the round is over)
+    record_json: dict[str, Any] | None = None
 
     @property
     def is_over(self) -> bool:
@@ -122,7 +125,7 @@ class HouseTable:
     ) -> None:
         self.game = game
         self.rules = rules
-        self.rules_toml = rules_to_toml(rules)
+        self.rules_toml = _rules_toml(rules)
         self.source = source
         self.wallet = wallet
         self.account_id = account_id
@@ -201,6 +204,72 @@ class HouseTable:
             engine.events.append(shuffled)
         return live
 
+    def deal_round(
+        self,
+        bets: Mapping[str, Fraction | int | str],
+        idempotency_key: str | None = None,
+        *,
+        checked: bool = False,
+    ) -> HouseRound:
+        """A whole round in one go, for a caller that holds one transaction around it
+        (the web, inside ``db.run``) and has checked what :meth:`place_bets` checks
+        (no unfinished round, the idempotency key; ``checked``: the caller holds its
+        table's lock and lets the wallet check the balance as it takes the stakes, see
+        :meth:`Wallet.open_round`): the bets are checked
+        with the engine, the shoe is reshuffled if it is due, the cards are dealt until
+        the person must decide or the round is over, and only then is the round written:
+        finished with its stakes and payouts at once (:meth:`Wallet.record_round`), or
+        opened in progress with its state (:meth:`Wallet.open_round`).  Inside one
+        transaction this is all or nothing, as dealing after :meth:`place_bets` is."""
+        engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
+        stakes = dict(engine.wagers)
+        if not stakes:
+            raise WagerError("place at least one bet")
+        shuffled: Reshuffled | None = None
+        if self.source.needs_reshuffle:
+            shuffled = self.source.shuffle(self.source.next_cause)
+        live = HouseRound(0, engine, reshuffled=shuffled)
+        upcoming = self._upcoming()  # written out only if the round is saved in progress
+        if shuffled is not None:
+            engine.events.append(shuffled)
+        while isinstance(engine.to_move(), CardWanted):
+            self._deal(live)
+        total = sum(stakes.values(), Fraction(0))
+        try:
+            if engine.to_move() is None:
+                record = record_of(self.game, self.rules_toml, self.name, live)
+                live.record_json = record.to_json()
+                opened = self.wallet.record_round(
+                    self.account_id,
+                    self.game.id,
+                    stakes,
+                    self._payouts(live),
+                    live.record_json,
+                    self.table_ref,
+                    idempotency_key,
+                    checked=checked,
+                )
+                live.record = record
+                self._finished(live)
+            else:
+                live.shoe = [[card.code for card in upcoming], *live.shoe]
+                opened = self.wallet.open_round(
+                    self.account_id,
+                    self.game.id,
+                    stakes,
+                    self._state(live, stakes),
+                    self.table_ref,
+                    idempotency_key,
+                    checked=checked,
+                )
+        except InsufficientFunds:
+            raise OverBalance(_over_balance(total, self.wallet.balance(self.account_id))) from None
+        if opened.existing:
+            raise _existing(opened.round, stakes)
+        live.id = opened.id
+        live.balance = opened.balance
+        return live
+
     def advance(self, live: HouseRound) -> list[Event]:
         """Deal until the engine asks the person something or the round is over (then
         it is settled); the new events."""
@@ -275,7 +344,8 @@ class HouseTable:
             event = self.source.shuffle("ran_out", in_play=live.engine.cards_in_play())
             live.engine.events.append(event)
             live.shoe.append([c.code for c in self._upcoming()])
-            self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
+            if live.id:  # (a round dealt before it is written keeps it in its state then)
+                self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
             card = self.source.draw()
         live.cards.append(card)
         live.engine.deal(card)
@@ -297,15 +367,37 @@ class HouseTable:
 
     def _settle(self, live: HouseRound) -> None:
         record = record_of(self.game, self.rules_toml, self.name, live)
-        payouts = {w: stake + live.engine.net[w] for w, stake in live.engine.wagers.items()}
-        live.balance = self.wallet.settle_round(live.id, payouts, record.to_json())
+        live.record_json = record.to_json()
+        live.balance = self.wallet.settle_round(live.id, self._payouts(live), live.record_json)
         live.record = record
+        self._finished(live)
+
+    @staticmethod
+    def _payouts(live: HouseRound) -> dict[str, Fraction]:
+        """What each wager pays back: its stake and its net."""
+        return {w: stake + live.engine.net[w] for w, stake in live.engine.wagers.items()}
+
+    def _finished(self, live: HouseRound) -> None:
+        """A round is over: count it and put its outcome on this shoe's bead plate."""
         self.rounds_played += 1
         outcome = live.engine.outcome
         if outcome is not None:
             if self.source.shuffles != self.bead_shoe:
                 self.beads, self.bead_shoe = [], self.source.shuffles
             self.beads.append(outcome)
+
+
+def _rules_toml(rules: Any) -> str:
+    """The rules as a record keeps them, written once per rules (they are frozen)."""
+    try:
+        return _cached_toml(rules)
+    except TypeError:  # rules that cannot be a key (not hashable): written each time
+        return rules_to_toml(rules)
+
+
+@lru_cache(maxsize=64)
+def _cached_toml(rules: Any) -> str:
+    return rules_to_toml(rules)
 
 
 class ExistingRound(WagerError):
@@ -376,18 +468,31 @@ INTERRUPTED_NOTE = (
 )
 
 
+@lru_cache(maxsize=64)
+def saved_rules(game_id: str, toml: str) -> Any:
+    """The rules a round was saved with (read once per text: rules are frozen)."""
+    game = get_game(game_id)
+    return load_rules_text(game.default_rules(), toml, "the round")
+
+
 def restore_round(
-    wallet: Wallet, stored: StoredRound, note: str | None = None
+    wallet: Wallet,
+    stored: StoredRound,
+    note: str | None = None,
+    *,
+    source: CardSource | None = None,
 ) -> tuple[HouseTable, HouseRound]:
     """A round in progress set up again from what was saved (a server that restarted, a
     request that finds the round in the database but not in memory): the same cards and
-    decisions, waiting for the next decision exactly where it stopped.  The table deals
-    from the round's saved shoe; nothing is played for the person."""
+    decisions, waiting for the next decision exactly where it stopped.  The cards come
+    from the round's saved shoe; with ``source`` (the table's shoe, saved where that
+    round left it) the table deals on from there, else from the saved shoe.  Nothing is
+    played for the person."""
     state = stored.state or {}
     if stored.status != "in_progress" or state.get("version") != STATE_VERSION:
         raise IllegalAction(f"round {stored.id} is not a house round in progress")
     game = get_game(stored.game)
-    rules = load_rules_text(game.default_rules(), str(state["rules"]), "the round")
+    rules = saved_rules(game.id, str(state["rules"]))
     stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
     source = _Segments([parse_cards(codes) for codes in state.get("shoe", [])])
     table = HouseTable(
@@ -417,6 +522,8 @@ def restore_round(
         live.decisions.append(Decided(PLAYER_SEAT, action, None, str(made["by"])))
         live.engine.act(PLAYER_SEAT, action)
         table.advance(live)
+    if source is not None:
+        table.source = source
     return table, live
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Header, Request
 from fastapi.templating import Jinja2Templates
 
 from cardroom.sessions import Session, Sessions
 from cardroom.storage import Database
-from cardroom.wallet import Account, Wallet, WalletError
+from cardroom.wallet import Account, Wallet
 from cardroom.web.chemmy import ChemmyTables
 from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables
@@ -69,14 +69,10 @@ def person_or_none(request: Request) -> Person | None:
     token = request.cookies.get(COOKIE)
     if not token:
         return None
-    svc = services(request)
-    session = svc.sessions.find(token)
-    if session is None:
+    found = services(request).sessions.find_person(token)
+    if found is None:
         return None
-    try:
-        account = svc.wallet.get(session.account_id)
-    except WalletError:
-        return None
+    session, account = found
     return Person(account, session, token)
 
 
@@ -99,6 +95,16 @@ def changing(request: Request) -> Person:
     if not csrf_ok(request.headers.get(CSRF_HEADER), person.session.csrf_token):
         raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
     return person
+
+
+async def declares_csrf(
+    x_csrf_token: Annotated[
+        str | None, Header(description="the session's CSRF token (sign in for one)")
+    ] = None,
+) -> None:
+    """Only says, in the API's schema, that a request sends the ``X-CSRF-Token`` header:
+    an endpoint that checks the person and the token itself (with :func:`changing`,
+    inside its own work) declares it with this."""
 
 
 def secure(request: Request) -> bool:

@@ -37,9 +37,10 @@ def event_text(event: Event) -> str:
     return plain(house_line(event))
 
 
-def event_json(event: Event) -> dict[str, Any]:
-    """An event for the page: the registry's JSON, its sentence, and a card's words."""
-    data = event_to_json(event)
+def event_json(event: Event, encoded: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """An event for the page: the registry's JSON (``encoded``, if it was written
+    already), its sentence, and a card's words."""
+    data = event_to_json(event) if encoded is None else dict(encoded)
     data["text"] = event_text(event)
     if isinstance(event, CardDealt):
         data["card_alt"] = card_label(event.card)
@@ -56,13 +57,18 @@ def live_round_json(game: str, live: HouseRound, balance: Fraction) -> dict[str,
     engine = live.engine
     over = live.record is not None
     asked = explain(step.why) if isinstance(step, Turn) else ""
+    stored = (live.record_json or {}).get("events")
+    if isinstance(stored, list) and len(stored) == len(live.events):
+        events = [event_json(e, data) for e, data in zip(live.events, stored, strict=True)]
+    else:
+        events = events_json(live.events)
     return {
         "id": live.id,
         "game": game,
         "state": "finished" if over else "awaiting_action",
         "legal_actions": sorted(step.actions) if isinstance(step, Turn) else [],
         "asked": asked,
-        "events": events_json(live.events),
+        "events": events,
         "outcome": engine.outcome if over else None,
         "stakes": {w: money(s) for w, s in engine.wagers.items()},
         "net": {w: money(n) for w, n in engine.net.items()} if over else {},

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.history import RecordError, RoundRecord, replay
 from cardroom.sessions import LIFETIME, PasswordError
+from cardroom.storage import StorageConflict
 from cardroom.tables.house import KeyReused, OverBalance, RoundUnfinished
 from cardroom.wallet import NameTaken, WalletError
 from cardroom.web import models, views
@@ -23,6 +26,7 @@ from cardroom.web.deps import (
     ApiError,
     Person,
     changing,
+    declares_csrf,
     secure,
     services,
     signed_in,
@@ -168,6 +172,17 @@ def table(
 
 
 # -- rounds --------------------------------------------------------------------------------
+#: The keys of :class:`models.RoundOut` a round may leave out, as the model writes them.
+ROUND_DEFAULTS = {"reshuffle_due": None, "played_at": None, "cards": None, "decisions": None}
+
+
+def round_response(data: dict[str, Any], status: int = 200) -> JSONResponse:
+    """A round as :class:`models.RoundOut` describes it, sent as it is: the views build
+    exactly that shape, and checking it again through the model on every round cost
+    more than dealing it."""
+    return JSONResponse({**ROUND_DEFAULTS, **data}, status_code=status)
+
+
 def _refusal(err: Exception) -> ApiError:
     if isinstance(err, NotFound):
         return ApiError(404, str(err))
@@ -179,16 +194,18 @@ def _refusal(err: Exception) -> ApiError:
 
 
 @router.post(
-    "/games/{game_id}/rounds", status_code=201, response_model=models.RoundOut, responses=ERRORS
+    "/games/{game_id}/rounds",
+    status_code=201,
+    response_model=models.RoundOut,
+    responses=ERRORS,
+    dependencies=[Depends(declares_csrf)],
 )
-def place_bets(
+async def place_bets(
     game_id: str,
     body: models.Bets,
     request: Request,
-    response: Response,
-    person: Annotated[Person, Depends(changing)],
     idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
-) -> dict[str, Any]:
+) -> Response:
     """Place bets and deal the round as far as it goes without you.
 
     The stakes are taken with the balance check in one transaction. The same
@@ -199,13 +216,28 @@ def place_bets(
         idempotency_key.isascii() and idempotency_key.isprintable() and idempotency_key.strip()
     ):
         raise ApiError(422, "an Idempotency-Key is up to 100 printable ASCII characters")
+    svc = services(request)
+
+    def work(_: object) -> tuple[dict[str, Any], bool]:
+        person = changing(request)
+        return svc.tables.place(person.account, game, body.bets, idempotency_key)
+
+    # the busiest request: who is asking and the round itself are one transaction,
+    # made in one trip to a worker thread
     try:
-        data, new = services(request).tables.place(person.account, game, body.bets, idempotency_key)
+        try:
+            data, new = await run_in_threadpool(svc.db.run, work)
+        except StorageConflict:
+            if idempotency_key is None:
+                raise
+            # the same key at the same moment from elsewhere: its round is given back
+            data, new = await run_in_threadpool(svc.db.run, work)
     except (WagerError, WalletError) as err:
         raise _refusal(err) from None
+    answer = round_response(data, 201)
     if not new:
-        response.headers["Idempotent-Replayed"] = "true"
-    return data
+        answer.headers["Idempotent-Replayed"] = "true"
+    return answer
 
 
 @router.post("/rounds/{round_id}/actions", response_model=models.RoundOut, responses=ERRORS)
@@ -214,10 +246,10 @@ def act(
     request: Request,
     person: Annotated[Person, Depends(changing)],
     round_id: int = ROUND_ID,
-) -> dict[str, Any]:
+) -> Response:
     """Your decision (``hit`` or ``stand``) where the round asks for one (409 otherwise)."""
     try:
-        return services(request).tables.act(person.account, round_id, body.action)
+        return round_response(services(request).tables.act(person.account, round_id, body.action))
     except (NotFound, IllegalAction, WalletError) as err:
         raise _refusal(err) from None
 
@@ -225,10 +257,10 @@ def act(
 @router.get("/rounds/{round_id}", response_model=models.RoundOut, responses=ERRORS)
 def get_round(
     request: Request, person: Annotated[Person, Depends(signed_in)], round_id: int = ROUND_ID
-) -> dict[str, Any]:
+) -> Response:
     """One of your rounds (404 for anyone else's)."""
     try:
-        return services(request).tables.get(person.account, round_id)
+        return round_response(services(request).tables.get(person.account, round_id))
     except NotFound as err:
         raise _refusal(err) from None
 
