@@ -1320,7 +1320,8 @@ def insert_history(
                     round_id = next(ids)
                     placed.append((round_id, when, kept))
                     row = (round_id, account_id, game_id, table_ref, "finished", when, when)
-                    copy.write_row((*row, kept.state, kept.record))
+                    # a round dealt to its end in one request keeps no state, only its record
+                    copy.write_row((*row, None, kept.record))
                     n += 1
             with cur.copy(
                 "COPY ledger (account_id, created_at, kind, amount, balance_after, round_id, "

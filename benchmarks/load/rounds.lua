@@ -104,7 +104,8 @@ function response(status, headers, body)
   if status == 201 then
     local net = body:match('"total_net":"([^"]*)"')
     local value = net and cents(net)
-    local id = tonumber(body:match('^{"id":(%d+)'))
+    -- the round's id: the first "id" key (the round's keys come before its events')
+    local id = tonumber(body:match('[{,]"id":(%d+)'))
     if value == nil or id == nil then
       unparsed = unparsed + 1
     else
