@@ -349,6 +349,21 @@ class Postgres:
             engine.dispose()
 
 
+def pg_counters(pg: Postgres) -> tuple[int, int, int]:
+    """The database's sessions opened, commits and rollbacks so far (pg_stat_database)."""
+    [row] = pg.sql(
+        "SELECT sessions, xact_commit, xact_rollback FROM pg_stat_database "
+        "WHERE datname = current_database()"
+    )
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def pg_backends(pg: Postgres) -> int:
+    """Connections to the benchmark's database now (the server's pools), less this one."""
+    [row] = pg.sql("SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()")
+    return int(row[0])
+
+
 def statements_report(pg: Postgres, rounds: int, top: int = 12) -> list[str]:
     """What pg_stat_statements counted since its reset: statements per house round, and the
     statements with the most calls and the most time."""
@@ -1503,10 +1518,12 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
             # how the kernel shared wrk's connections out among the server's processes,
             # a few seconds into each window
             held: dict[str, dict[int, int]] = {}
+            backends: dict[str, int] = {}
 
             def count_connections(window: str) -> threading.Timer:
                 def count() -> None:
                     held[window] = connections_by_process(server.workers(), server.port)
+                    backends[window] = pg_backends(pg)
 
                 timer = threading.Timer(min(5.0, args.seconds / 2), count)
                 timer.daemon = True
@@ -1543,6 +1560,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
 
             if args.profile:
                 pg.sql("SELECT pg_stat_statements_reset()")
+            db_before = pg_counters(pg)
 
             def begin() -> None:
                 for client in [*players, *people]:
@@ -1567,6 +1585,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 on_start=begin,
             )
             rounds_cpu.stop()
+            db_after = pg_counters(pg)
             statements = []
             if args.profile:
                 house_rounds = rounds.good(201) + tally_21.ops["round"]
@@ -1630,6 +1649,15 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
             say("  CPU in the window:")
             for line in cpu_lines(rounds_cpu, server, rounds.cpu_seconds, True, held.get("rounds")):
                 say("  " + line)
+
+            house_rounds = max(rounds.good(201) + tally_21.ops["round"], 1)
+            sessions = db_after[0] - db_before[0] - 1  # less the benchmark's own reading
+            say(
+                f"  PostgreSQL: {backends.get('rounds', 0)} connections to the database a few "
+                f"seconds in; {sessions:,} new connections in the window; "
+                f"{(db_after[1] - db_before[1]) / house_rounds:.1f} commits and "
+                f"{(db_after[2] - db_before[2]) / house_rounds:.2f} rollbacks per house round"
+            )
 
             say()
             say("== The Python clients in the same window")
