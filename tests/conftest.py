@@ -6,10 +6,14 @@ import os
 import tempfile
 from collections.abc import Callable
 
+import pytest
 from hypothesis import settings
 
 from cardroom.core.cards import parse_cards
 from cardroom.games.base import PLAYER_SEAT, Action, Round
+from cardroom.storage import Database
+from cardroom.tables.audit import audit
+from cardroom.wallet import Wallet
 
 # exact results cached on disk go to a folder of the test run, not the user's cache
 os.environ.setdefault(
@@ -18,6 +22,22 @@ os.environ.setdefault(
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.load_profile("ci")
+
+
+def assert_books_and_rounds(
+    db: Database, request: pytest.FixtureRequest | None = None, *, rounds: bool = True
+) -> None:
+    """What ``cardroom audit`` checks, after a test that moved money: every account's
+    books add up and (``rounds``) every round in progress waits for a decision; the
+    wallet's own tests open rounds with no table's state, and check only the books.  A
+    test that breaks the books on purpose is marked ``books_broken``."""
+    if request is not None and request.node.get_closest_marker("books_broken") is not None:
+        return
+    if not rounds:
+        Wallet(db).audit_all()
+        return
+    report = audit(Wallet(db))
+    assert report.ok, "\n".join(report.problems)
 
 
 def play(rnd: Round, cards: str, decide: Callable[[Round], Action] | None = None) -> Round:

@@ -19,6 +19,7 @@ from sqlalchemy.engine import URL
 
 from cardroom.storage import Database
 from cardroom.wallet import Wallet
+from tests.conftest import assert_books_and_rounds
 from tests.storage import pgserver
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -112,9 +113,10 @@ def migrated_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def db(migrated_url: str) -> Iterator[Database]:
+def db(migrated_url: str, request: pytest.FixtureRequest) -> Iterator[Database]:
     with Database.open(migrated_url) as opened:
         yield opened
+        assert_books_and_rounds(opened, request, rounds=False)
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ SETTINGS = {
     "fsync": "off",
     "synchronous_commit": "off",
     "full_page_writes": "off",
-    "max_connections": "50",
+    "max_connections": "200",
 }
 
 

@@ -335,6 +335,7 @@ def test_the_ledger_is_newest_first_with_running_balances(wallet: Wallet) -> Non
     assert all(r.created_at.tzinfo is UTC for r in rows)
 
 
+@pytest.mark.books_broken
 def test_the_audit_finds_a_balance_changed_behind_the_ledger(wallet: Wallet) -> None:
     ann = wallet.open_account("Ann", Fraction(100))
     rnd = wallet.open_round(ann.id, "punto-banco", {"banker": Fraction(10)}, {}).id
@@ -355,6 +356,7 @@ def test_the_audit_finds_a_balance_changed_behind_the_ledger(wallet: Wallet) -> 
         wallet.audit_all()
 
 
+@pytest.mark.books_broken
 def test_the_audit_finds_a_row_that_does_not_follow_from_the_one_before(wallet: Wallet) -> None:
     ann = wallet.open_account("Ann", Fraction(100))
     wallet.deposit(ann.id, Fraction(5))

@@ -19,6 +19,7 @@ from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
+from tests.conftest import assert_books_and_rounds
 from tests.web.browser import CHROMIUM_ARGS, chromium_path
 
 
@@ -64,12 +65,13 @@ class Person:
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[Web]:
+def web(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
     with Database.open(path=tmp_path / "web.sqlite3") as db:
         edges = HouseEdges(analyser_means, in_process=True)
         sessions = cheap_sessions(db)
         yield Web(create_app(db, house_edges=edges, sessions=sessions), db, edges, sessions)
         edges.close()
+        assert_books_and_rounds(db, request)
 
 
 def cheap_sessions(db: Database) -> Sessions:

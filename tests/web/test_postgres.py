@@ -14,6 +14,7 @@ from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
+from tests.conftest import assert_books_and_rounds
 from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.conftest import Web, cheap_sessions
 from tests.web.test_api import play_until
@@ -22,12 +23,13 @@ F = Fraction
 
 
 @pytest.fixture
-def pg_web(pg_migrated_url: str) -> Iterator[Web]:  # noqa: F811
+def pg_web(pg_migrated_url: str, request: pytest.FixtureRequest) -> Iterator[Web]:  # noqa: F811
     with Database.open(pg_migrated_url) as db:
         edges = HouseEdges(analyser_means, in_process=True)
         sessions = cheap_sessions(db)
         yield Web(create_app(db, house_edges=edges, sessions=sessions), db, edges, sessions)
         edges.close()
+        assert_books_and_rounds(db, request)
 
 
 def test_many_people_at_once_on_postgresql(pg_web: Web) -> None:

@@ -456,7 +456,10 @@ def _create_engine(url: URL, busy_timeout: float) -> Engine:
             event.listen(engine, "connect", partial(_sqlite_connect, busy_timeout=busy_timeout))
             event.listen(engine, "begin", _sqlite_begin)
             return engine
-        return create_engine(url, pool_size=10, max_overflow=20)
+        # a transaction waits for another's lock at most the busy timeout, as on SQLite:
+        # then it fails for a reason that passes, and run() tries it again or says busy
+        options = f"-c lock_timeout={int(busy_timeout * 1000)}"
+        return create_engine(url, pool_size=10, max_overflow=20, connect_args={"options": options})
     except ImportError as err:
         raise StorageError(
             f"no driver for {url.drivername} ({err.name}): for PostgreSQL, "

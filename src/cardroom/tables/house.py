@@ -494,7 +494,7 @@ def restore_round(
     game = get_game(stored.game)
     rules = saved_rules(game.id, str(state["rules"]))
     stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
-    source = _Segments([parse_cards(codes) for codes in state.get("shoe", [])])
+    source = Segments([parse_cards(codes) for codes in state.get("shoe", [])])
     table = HouseTable(
         game,
         rules,
@@ -549,7 +549,7 @@ def finish_interrupted(
     return finished
 
 
-class _Segments(StackedShoe):
+class Segments(StackedShoe):
     """The saved shoe of an interrupted round: its cards, then those of any reshuffle."""
 
     def __init__(self, segments: Sequence[Sequence[Card]]) -> None:

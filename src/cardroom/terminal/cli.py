@@ -279,6 +279,23 @@ def bankroll(
     records.bankroll(bankroll_file, reset, set_to, person, ledger_rows)
 
 
+@app.command()
+def audit(
+    bankroll_file: BankrollOpt = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="A database URL (postgresql+psycopg://user@host/db) instead of a file.",
+        ),
+    ] = None,
+) -> None:
+    """Check every account's books and every round in progress; exit 1 naming each
+    problem (the first wrong ledger row, a round that waits for nothing)."""
+    records.audit(bankroll_file, db)
+
+
 # -- the test lab's rounds tool -------------------------------------------------------
 @app.command()
 def rounds(

@@ -276,3 +276,36 @@ def ledger_table(rows: list[Any]) -> RichTable:
             format_amount(row.balance_after),
         )
     return table
+
+
+def audit(bankroll_file: Path | None, url: str | None) -> None:
+    """``cardroom audit``: every account's books and every round in progress, each
+    problem on a line of its own; exit 1 if there is any."""
+    from cardroom.storage import Database
+    from cardroom.tables.audit import audit as audit_database
+
+    out = make_console()
+    with person_errors():
+        if bankroll_file is not None and url is not None:
+            raise CliError("give --db or --bankroll-file, not both")
+        db = Database.open(url) if url is not None else open_database(bankroll_file, create=False)
+        with db:
+            report = audit_database(Wallet(db))
+            where = db.where
+    summary = (
+        f"{where}: {render.counted(report.accounts, 'account')}, "
+        f"{render.counted(report.rounds_in_progress, 'round')} in progress, "
+        f"{render.counted(report.coups_in_progress, 'coup')} of chemin de fer in progress"
+    )
+    if report.ok:
+        out.print(
+            Text(
+                f"{summary}: the books add up and every round in progress waits for a decision.",
+                style="green",
+            )
+        )
+        return
+    out.print(Text(summary, style="dim"))
+    for problem in report.problems:
+        out.print(Text(f"✗ {problem}", style="bold red"))
+    raise typer.Exit(1)

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -37,6 +38,9 @@ from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
 
+#: The worker threads of a server process (requests wait in them for the database).
+WORKER_THREADS = 16
+
 #: The largest request body taken (a round's bets are a few hundred bytes).
 MAX_BODY = 64 * 1024
 
@@ -58,6 +62,7 @@ def create_app(
     chemmy_tables: Sequence[TableSpec] = DEFAULT_TABLES,
     chemmy_time_limit: float = 30.0,
     chemmy_pause: float = 1.5,
+    threads: int = WORKER_THREADS,
 ) -> FastAPI:
     """The web table on ``db``: ``rules`` by game id (the defaults for the games left
     out), the house-edge figures (computed in the background by default), and the
@@ -92,6 +97,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # the worker threads that wait for the database: a few are enough, and fewer
+        # threads waste less of the interpreter's lock handing it from one to another
+        anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         yield
         await tables.close()
         edges.close()
