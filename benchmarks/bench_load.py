@@ -599,9 +599,11 @@ def read_wrk_out(path: Path) -> tuple[list[WrkAccount], dict[str, Any]]:
     for line in path.read_text().splitlines():
         words = line.split()
         if words[0] == "account":
+            if words[-1] == "statuses":  # no answer at all
+                words.append("")
             values = dict(zip(words[0:-2:2], words[1:-2:2], strict=True))
             statuses: Counter[int] = Counter()
-            if words[-1] != "statuses":
+            if words[-1]:
                 for part in words[-1].split(","):
                     code, count = part.split(":")
                     statuses[int(code)] = int(count)
@@ -1414,6 +1416,15 @@ def header(args: argparse.Namespace, workers: bool, processes: int, pg: Postgres
                 else ""
             )
         )
+    import importlib.metadata
+    import importlib.util
+
+    speedups = [m for m in ("httptools", "uvloop") if importlib.util.find_spec(m) is not None]
+    say(
+        f"uvicorn {importlib.metadata.version('uvicorn')} with "
+        + (" and ".join(speedups) if speedups else "h11 and asyncio (no httptools, no uvloop)")
+        + f"; Python {sys.version.split()[0]}"
+    )
     mode = "fsync on (durable commits)" if args.durable else "fsync and synchronous_commit off"
     say(f"database: a throwaway PostgreSQL cluster ({mode}), max_connections {pg.max_connections}")
 
