@@ -5,7 +5,8 @@
 -- in flight ever share an account, and every answer is booked to the account that sent
 -- it.  The environment says what to do:
 --
---   CARDROOM_WRK_ACCOUNTS  a file of accounts, one a line: "game<TAB>cookie<TAB>csrf"
+--   CARDROOM_WRK_ACCOUNTS  a file of accounts, one a line:
+--                          "game<TAB>cookie<TAB>csrf<TAB>body" (the body: the round's bets)
 --   CARDROOM_WRK_MODE      "rounds" (POST /api/games/GAME/rounds) or "ceiling"
 --                          (GET /api/games, the same connections with no database)
 --   CARDROOM_WRK_OUT       the file done() writes: one line per account, then the
@@ -17,12 +18,6 @@
 -- in flight when wrk stopped.  ("sent" counts the calls of request(): the first thread's
 -- is one more than it sent, since wrk calls request() once to check the script.)
 
-local BETS = {
-  ["punto-banco"] = '{"bets":{"banker":"10","player":"10"}}',
-  ["baccarat27"] = '{"bets":{"banker":"10","player":"10"}}',
-  ["finnish27"] = '{"bets":{"player":"10","dealer":"10"}}',
-}
-
 local threads = {}
 local accounts = nil
 
@@ -30,9 +25,9 @@ local function read_accounts()
   local path = os.getenv("CARDROOM_WRK_ACCOUNTS")
   local found = {}
   for line in io.lines(path) do
-    local game, cookie, csrf = line:match("^([^\t]+)\t([^\t]+)\t([^\t]+)$")
+    local game, cookie, csrf, body = line:match("^([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)$")
     if game then
-      found[#found + 1] = { game = game, cookie = cookie, csrf = csrf }
+      found[#found + 1] = { game = game, cookie = cookie, csrf = csrf, body = body }
     end
   end
   return found
@@ -49,6 +44,7 @@ function setup(thread)
   thread:set("game", account.game)
   thread:set("cookie", account.cookie)
   thread:set("csrf", account.csrf)
+  thread:set("body", account.body)
   threads[n] = thread
 end
 
@@ -67,10 +63,6 @@ function init(args)
   if mode == "ceiling" then
     req = wrk.format("GET", "/api/games", { ["Cookie"] = "cardroom_session=" .. cookie })
   else
-    local body = BETS[game]
-    if body == nil then
-      error("rounds.lua has no bets for the game " .. game)
-    end
     req = wrk.format("POST", "/api/games/" .. game .. "/rounds", {
       ["Content-Type"] = "application/json",
       ["Cookie"] = "cardroom_session=" .. cookie,
