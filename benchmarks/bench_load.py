@@ -245,13 +245,16 @@ class CpuWindow:
         return (end.system_ticks - (begin.system_ticks if begin else 0)) / TICKS
 
     def tree_seconds(self, root: str) -> float:
-        """CPU seconds of a root and all its processes (the exited ones it reaped too)."""
+        """CPU seconds of a root and all its processes in the window: those alive at its
+        end, and those that ended in it (through the root's children's time, less what
+        they had used before the window)."""
         pid = self.roots[root]
-        members = set(descendants(pid)) | {
-            p for p in self.before if p in self.after and self._under(p, pid)
-        }
+        alive = [p for p in self.after if p != pid and self._under(p, pid)]
+        ended = [p for p in self.before if p not in self.after and self._under(p, pid)]
         total = self.seconds(pid, with_children=True)
-        return total + sum(self.seconds(p) for p in members if p != pid)
+        total += sum(self.seconds(p) for p in alive)
+        total -= sum(self.before[p].ticks + self.before[p].children_ticks for p in ended) / TICKS
+        return max(total, 0.0)
 
     def _under(self, pid: int, root: int) -> bool:
         seen = 0
