@@ -809,6 +809,7 @@ class ChemmyPerson(threading.Thread):
 
     def _run(self) -> None:
         from websockets.sync.client import connect
+        from websockets.typing import Origin
 
         with self.account.client(self.base_url) as http:
             start = time.perf_counter()
@@ -824,7 +825,7 @@ class ChemmyPerson(threading.Thread):
             ws_url = self.base_url.replace("http://", "ws://")
             with connect(
                 f"{ws_url}/api/chemin-de-fer/tables/{self.table}/ws",
-                origin=self.base_url,  # type: ignore[arg-type]
+                origin=Origin(self.base_url),
                 additional_headers={"Cookie": f"{COOKIE}={self.account.cookie}"},
                 open_timeout=30,
                 proxy=None,
@@ -1355,8 +1356,10 @@ def insert_history(
                     links = (round_id, table_ref)
                     for wager, stake in kept.stakes:
                         balance -= stake
-                        row = (account_id, when, "stake", -stake, balance, *links, wager)
-                        copy.write_row((*row, f"stake on {wager}"))
+                        memo = f"stake on {wager}"
+                        copy.write_row(
+                            (account_id, when, "stake", -stake, balance, *links, wager, memo)
+                        )
                     for wager, stake in kept.stakes:
                         paid = kept.payouts.get(wager, 0)
                         if paid == 0:
@@ -1368,8 +1371,7 @@ def insert_history(
                         else:
                             kind, memo = "return", f"part of the stake on {wager} back"
                         balance += paid
-                        row = (account_id, when, kind, paid, balance, *links, wager, memo)
-                        copy.write_row(row)
+                        copy.write_row((account_id, when, kind, paid, balance, *links, wager, memo))
         if n != total:
             raise SetupError(f"{n} rounds of history were dealt, not {total}")
         cur.execute("UPDATE accounts SET balance = %s WHERE id = %s", (balance, account_id))
@@ -1679,9 +1681,9 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
 
             say()
             say("== The Python clients in the same window")
-            lat = sorted(tally_21.latencies)
-            med = statistics.median(lat) * 1000 if lat else 0.0
-            p95 = lat[int(0.95 * (len(lat) - 1))] * 1000 if lat else 0.0
+            took = sorted(tally_21.latencies)
+            med = statistics.median(took) * 1000 if took else 0.0
+            p95 = took[int(0.95 * (len(took) - 1))] * 1000 if took else 0.0
             say(
                 f"  21-24-27: {len(players)} players, {tally_21.ops['round']} rounds finished, "
                 f"{tally_21.ops['bet']} bets and {tally_21.ops['action']} decisions "
@@ -1967,14 +1969,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.keep:
-        folder = Path(args.keep).resolve()
-        folder.mkdir(parents=True, exist_ok=True)
-        cleanup: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-    else:
-        cleanup = tempfile.TemporaryDirectory(prefix="cardroom-load-")
-        folder = Path(cleanup.name)  # type: ignore[attr-defined]
-    with cleanup:
+    with contextlib.ExitStack() as cleanup:
+        if args.keep:
+            folder = Path(args.keep).resolve()
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            folder = Path(
+                cleanup.enter_context(tempfile.TemporaryDirectory(prefix="cardroom-load-"))
+            )
         try:
             return history_mode(args, folder) if args.history else load_mode(args, folder)
         except SetupError as err:
