@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest postgres chromium bench clean
+.PHONY: run test lint typecheck pytest postgres chromium bench bench-load wrk clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -76,6 +76,30 @@ chromium:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
+
+# The web table under load (docs/benchmarks.md): a throwaway PostgreSQL, `cardroom serve`
+# and wrk; LOAD_ARGS passes options, e.g. make bench-load LOAD_ARGS="--processes 1".
+# As root wrk is installed when missing; otherwise make stops and says how to install it.
+WRK ?= wrk
+LOAD_ARGS ?=
+
+wrk:
+	@if command -v $(WRK) >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing wrk for the load benchmark (apt-get install wrk)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq wrk >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq wrk >/dev/null 2>&1; } \
+		|| { echo "Could not install wrk: run 'apt-get install wrk'"; exit 1; }; \
+	else \
+		echo "The load benchmark needs wrk: install it with 'sudo apt-get install wrk'" \
+			"and run make bench-load again"; \
+		exit 1; \
+	fi
+
+bench-load: $(STAMP) postgres wrk
+	$(BIN)/python benchmarks/bench_load.py $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache tests/artifacts

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from uuid import uuid4
 
@@ -58,8 +59,11 @@ def bin_dir() -> Path | None:
 class Cluster:
     """A PostgreSQL cluster in a temporary folder, started and stopped by the tests."""
 
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, settings: Mapping[str, str] | None = None) -> None:
+        """``settings``: server settings beside (or instead of) :data:`SETTINGS`, such as
+        ``{"max_connections": "300"}`` for a load benchmark."""
         self.binaries = binaries
+        self.settings = {**SETTINGS, **(settings or {})}
         self.folder = Path(tempfile.mkdtemp(prefix="cardroom-pg-"))
         self.data = self.folder / "data"
         self.as_postgres = os.geteuid() == 0
@@ -92,7 +96,7 @@ class Cluster:
             "--no-locale",
             "--no-sync",
         )
-        options = " ".join(f"-c {key}={value}" for key, value in SETTINGS.items())
+        options = " ".join(f"-c {key}={value}" for key, value in self.settings.items())
         self._run(
             str(self.binaries / "pg_ctl"),
             "-D",
@@ -119,6 +123,14 @@ class Cluster:
                 self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+    @property
+    def postmaster_pid(self) -> int | None:
+        """The server's main process (its first line of ``postmaster.pid``), if running."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
 
 
 def server_url(url: str) -> URL:
