@@ -13,6 +13,7 @@ NumPy ``Generator`` so a run can be reproduced from its seed; a
 
 from __future__ import annotations
 
+import functools
 import math
 import secrets
 from collections import Counter
@@ -192,7 +193,14 @@ class ShoeRules:
         return out
 
     def cards(self) -> tuple[Card, ...]:
-        return Deck.shoe(self.decks, self.jokers_per_deck)
+        return _shoe_cards(self.decks, self.jokers_per_deck)
+
+
+@functools.lru_cache(maxsize=64)
+def _shoe_cards(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+    """A shoe's cards, unshuffled: made once per size (a web server sets a shoe up for
+    every round, and cards are frozen values)."""
+    return Deck.shoe(decks, jokers_per_deck)
 
 
 def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
