@@ -460,7 +460,11 @@ def _create_engine(url: URL, busy_timeout: float) -> Engine:
         # a transaction waits for another's lock at most the busy timeout, as on SQLite:
         # then it fails for a reason that passes, and run() tries it again or says busy
         options = f"-c lock_timeout={int(busy_timeout * 1000)}"
-        return create_engine(url, pool_size=10, max_overflow=20, connect_args={"options": options})
+        # enough connections kept open for every thread of a server process that may use
+        # one at once (the web's worker threads and asyncio's); a connection opened beyond
+        # the pool is closed when it is given back, and a new PostgreSQL connection costs
+        # the server a process of its own and its statements prepared again
+        return create_engine(url, pool_size=32, max_overflow=16, connect_args={"options": options})
     except ImportError as err:
         raise StorageError(
             f"no driver for {url.drivername} ({err.name}): for PostgreSQL, "
