@@ -61,6 +61,9 @@ def check_private(sock: Socket, full: dict[int, RoundRecord]) -> int:
     for message in sock.messages:
         if message.get("type") != "update":
             continue
+        if message["reset"] and message["events"]:  # the coups it sends again start over
+            again = message["events"][0]["coup"]
+            cards = {coup: seen for coup, seen in cards.items() if coup < again}
         mine = message["you"]["seat"]
         if message["turn"] is not None:
             assert message["turn"]["seat"] == mine

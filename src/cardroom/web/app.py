@@ -92,6 +92,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        tables.start()  # the heartbeat: this process takes the chemin de fer tables it can
         yield
         await tables.close()
         edges.close()
