@@ -11,6 +11,7 @@ limit, their stacks back in their wallets."""
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -246,3 +247,64 @@ def test_a_process_that_dies_leaves_nobody_present(two: tuple[Served, Served]) -
     assert bob.balance() == 1000 - 300 + cashed_out(bob)
     sa.close()
     assert wallet.audit_all() == 2
+
+
+def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
+    two: tuple[Served, Served],
+) -> None:
+    owner, other = two
+    ann, bob = Someone.register(owner), Someone.register(other)
+    ann.sit(1, "200")
+    sa = ann.socket(1)
+    with ThreadPoolExecutor(1) as pool:
+        bob_sits = pool.submit(bob.sit, 1, "300")
+        play([sa], until=bob_sits.done)
+        bob_sits.result()
+    sb = bob.socket(1)
+    wallet = Wallet(other.db)
+    bob_account = wallet.account(bob.name)
+    assert bob_account is not None
+    wait_for_turn_in_a_coup(sb, [sa], wallet, bob_account.id)
+    [open_round] = wallet.unfinished_rounds(bob_account.id)
+    coup = int(open_round.state["start"]["coup"])
+    before = money_everywhere(wallet, [ann, bob])
+    owner.popen.send_signal(signal.SIGSTOP)  # the owner stops in its tracks, then goes on
+    try:
+        sb.until(
+            lambda m: m.get("type") == "update" and m["you"]["seat"] is None,
+            timeout=90,
+        )
+    finally:
+        owner.popen.send_signal(signal.SIGCONT)
+    assert other.owns(1) and not owner.owns(1)
+    # Ann is connected to the process that was paused: it learns it lost the table and
+    # sends her the table as the new owner has it
+    sa.until(lambda m: m.get("type") == "update" and m["you"]["seat"] is None, timeout=90)
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up and "drives it now" not in owner.output:
+        time.sleep(0.2)
+    assert "another process drives it now" in owner.output
+    for person in (ann, bob):  # the coup was finished once, by the new owner
+        [finished] = [
+            RoundRecord.from_json(r.record)
+            for r in wallet.rounds(wallet_id(wallet, person), limit=100, game="chemin-de-fer")
+            if r.record and int(RoundRecord.from_json(r.record).start["coup"]) == coup
+        ]
+        assert finished.notes and replay(finished).same
+    interrupted = records(other, bob)[coup]
+    nets = sum((interrupted.net(interrupted.seats.index(p.name)) for p in (ann, bob)), F(0))
+    assert money_everywhere(wallet, [ann, bob]) == before + nets
+    # the paused process serves on, forwarding to the new owner: Ann sits down through it
+    assert ann.sit(1, "100")["seat"] == 0
+    play([sa], coups=1)
+    assert ann.post("/api/chemin-de-fer/tables/1/leave").status_code == 200
+    play([sa], until=lambda: seated(ann, 1) is None)
+    assert wallet.audit_all() == 2
+    sa.close()
+    sb.close()
+
+
+def wallet_id(wallet: Wallet, person: Someone) -> int:
+    account = wallet.account(person.name)
+    assert account is not None
+    return account.id

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, literal_column, or_, select, text, update
+from sqlalchemy import Connection, delete, func, insert, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql.elements import ColumnElement
@@ -81,6 +81,8 @@ POLL_SQLITE = 0.2
 POLL_PG = 2.0
 #: Seconds after which a dead process's rows, and answered commands, are deleted.
 PURGE_AFTER = 60.0
+#: How long PostgreSQL lets a session of the lease's transactions sit idle inside one.
+IDLE_LIMIT = "10s"
 #: The prefix of the NOTIFY channels.
 CHANNEL = "cardroom_chemmy"
 
@@ -198,8 +200,7 @@ class Link:
 
         def work(conn: Connection) -> Beat:
             now = clock(db)
-            if not db.is_sqlite:  # an owner paused inside a transaction must not hold us
-                conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+            self._limit(conn, lock_timeout="2s")
             registered = False
             renewed = conn.execute(
                 update(chemmy_processes)
@@ -339,13 +340,25 @@ class Link:
 
         db.run(work)
 
+    def _limit(self, conn: Connection, **settings: str) -> None:
+        """PostgreSQL settings for the rest of this transaction, and always: a session
+        that sits idle inside it (its process paused, or hung) for :data:`IDLE_LIMIT` is
+        ended by the server, so the locks it holds (a table's lease row) never keep
+        another process from taking the table over."""
+        if self.db.is_sqlite:
+            return
+        values = {"idle_in_transaction_session_timeout": IDLE_LIMIT, **settings}
+        conn.execute(select(*(func.set_config(k, v, True) for k, v in values.items())))
+
     def fence(self, conn: Connection, table_id: int, epoch: int) -> None:
         """Inside the caller's transaction: lock the table's row and check that this
-        process still holds its lease at ``epoch`` (:class:`LeaseLost` otherwise)."""
+        process still holds its lease at ``epoch`` (:class:`LeaseLost` otherwise).  On
+        PostgreSQL the same statement sets the transaction's idle limit (:meth:`_limit`)."""
+        columns: list[Any] = [chemmy_tables.c.owner, chemmy_tables.c.epoch]
+        if not self.db.is_sqlite:
+            columns.append(func.set_config("idle_in_transaction_session_timeout", IDLE_LIMIT, True))
         row = conn.execute(
-            select(chemmy_tables.c.owner, chemmy_tables.c.epoch)
-            .where(chemmy_tables.c.id == table_id)
-            .with_for_update()
+            select(*columns).where(chemmy_tables.c.id == table_id).with_for_update()
         ).first()
         if row is None or row.owner != self.process or int(row.epoch) != epoch:
             raise LeaseLost(f"chemin de fer table {table_id} is driven by another process now")
