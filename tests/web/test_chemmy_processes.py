@@ -35,18 +35,31 @@ F = Fraction
 pytestmark = pytest.mark.xdist_group("chemmy-processes")
 
 
-@pytest.fixture
-def two(
-    pg_migrated_url: str,  # noqa: F811
-    tmp_path: Path,
-) -> Iterator[tuple[Served, Served]]:
+def serve_two(url: str, folder: Path) -> Iterator[tuple[Served, Served]]:
     """Two processes on one database; the first drives both tables (it started first)."""
-    with Served(pg_migrated_url, tmp_path, "first") as first:
+    with Served(url, folder, "first") as first:
         first.ready()
         assert first.owns(1) and first.owns(2)
-        with Served(pg_migrated_url, tmp_path, "second") as second:
+        with Served(url, folder, "second") as second:
             second.ready()
             yield first, second
+
+
+@pytest.fixture
+def two(pg_migrated_url: str, tmp_path: Path) -> Iterator[tuple[Served, Served]]:  # noqa: F811
+    """Two processes on one PostgreSQL database."""
+    yield from serve_two(pg_migrated_url, tmp_path)
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def two_anywhere(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Served, Served]]:
+    """Two processes on one PostgreSQL database, or on one SQLite file (no NOTIFY: the
+    processes poll)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    else:
+        url = request.getfixturevalue("pg_migrated_url")
+    yield from serve_two(url, tmp_path)
 
 
 def on(person: Someone, server: Served) -> Someone:
@@ -77,8 +90,10 @@ def money_everywhere(wallet: Wallet, people: list[Someone]) -> Fraction:
     return total
 
 
-def test_people_on_two_processes_play_one_table_live(two: tuple[Served, Served]) -> None:
-    owner, other = two
+def test_people_on_two_processes_play_one_table_live(
+    two_anywhere: tuple[Served, Served],
+) -> None:
+    owner, other = two_anywhere
     ann = Someone.register(owner)  # her requests and her WebSocket go to the table's owner
     bob = Someone.register(other)  # his to the other process, which forwards them
     watcher = Someone.register(other)

@@ -334,7 +334,11 @@ class LiveChemmy:
                         break
                     self._check_seat(account, seat)
                     if self._quiet():
-                        return await self._sit(account, seat, buy_in, command)
+                        try:
+                            return await self._sit(account, seat, buy_in, command)
+                        except LeaseLost:  # nothing was done: the new owner is asked
+                            self._drop_ownership()
+                            break
                 if time.monotonic() > give_up:
                     raise Refused(409, "a coup is still under way at this table: try again")
                 await asyncio.sleep(0.05)
@@ -386,7 +390,10 @@ class LiveChemmy:
         if self.owner:
             async with self.lock:
                 if self.owner:
-                    return await self._leave_account(account.id, account.name, None)
+                    try:
+                        return await self._leave_account(account.id, account.name, None)
+                    except LeaseLost:  # nothing was done: the new owner is asked
+                        self._drop_ownership()
         return await self._ask("leave", account.id, account.name, {}, ANSWER_WAIT)
 
     async def _leave_account(
@@ -798,13 +805,7 @@ class LiveChemmy:
         self.game_number += 1
 
     # -- one step, all or nothing ------------------------------------------------------------
-    async def _transact(
-        self,
-        step: Callable[[], T],
-        *,
-        only: Iterable[Connection] | None = None,
-        reply: _Reply | None = None,
-    ) -> T:
+    async def _transact(self, step: Callable[[], T], *, reply: _Reply | None = None) -> T:
         """(Under the lock.)  ``step`` on the table in one database transaction (in a
         worker thread): the lease checked first, then the step and the wallet's writes it
         makes, then what it tells the other processes (their connections' messages, the
@@ -821,7 +822,7 @@ class LiveChemmy:
             tries += 1
             self.link.fence(conn, self.spec.id, self.epoch)
             result = step()
-            batch = self._compose(only)
+            batch = self._compose()
             self._store(conn, batch)
             if reply is not None:
                 command = reply.command
@@ -1430,6 +1431,7 @@ class ChemmyTables:
         the wallet.  Returns how many coups were finished."""
         if account_id in self._recovered:
             return 0
+        self.start()
         async with self._recovering:
             if account_id in self._recovered:
                 return 0
