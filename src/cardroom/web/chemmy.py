@@ -671,8 +671,16 @@ class LiveChemmy:
     async def _recover(self) -> None:
         """Finish what the table's last owner left (its coup in progress, its people's
         stacks back to their wallets) and start the table again with its bots."""
+        # the other processes' connections first, so that the people there are told too
+        _, present = await asyncio.to_thread(self.link.table_inbox, self.spec.id)
         async with self.lock:
             fresh = self._new_table()
+            self.remote = {
+                (p.process, p.connection): Connection(
+                    p.account_id, p.name, id=p.connection, process=p.process
+                )
+                for p in present
+            }
 
             def step() -> tuple[int, int]:
                 records, cashed = finish_table_coups(self.wallet, self.table_ref)

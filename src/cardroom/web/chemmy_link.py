@@ -164,10 +164,22 @@ class Link:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        #: this process's id: random, so a restarted process is a new one
-        self.process = secrets.token_hex(6)
         self.host = socket.gethostname()
-        self.pid = os.getpid()
+        self._pid = -1
+        self._process = ""
+
+    @property
+    def process(self) -> str:
+        """This process's id: random, so that a restarted process is a new one, and made
+        again in a process forked from this one (a server's workers) before its first use."""
+        if self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._process = secrets.token_hex(6)
+        return self._process
+
+    @property
+    def pid(self) -> int:
+        return os.getpid()
 
     # -- names ---------------------------------------------------------------------------
     @property
