@@ -231,8 +231,9 @@ class LiveChemmy:
         #: the person's turn the driver waits for, and when the wait ends (monotonic)
         self.pending: Turn | None = None
         self.deadline = 0.0
-        #: this process's WebSockets at the table
-        self.connections: set[Connection] = set()
+        #: this process's WebSockets at the table (a new set on every change: a step in a
+        #: worker thread may be reading the old one)
+        self.connections: frozenset[Connection] = frozenset()
         #: (the owner's) the WebSockets other processes hold here, by (process, id)
         self.remote: dict[tuple[str, int], Connection] = {}
         #: account id -> since when the person has had no connection (monotonic)
@@ -484,7 +485,7 @@ class LiveChemmy:
         """A WebSocket of this process opens at the table: it is sent the table at once
         (and by the owner, from then on, every step)."""
         conn = Connection(account_id, name, id=self.hub.new_connection_id())
-        self.connections.add(conn)
+        self.connections = self.connections | {conn}
         self.hub.local[conn.id] = (self, conn)
         if self.owner:
             async with self.lock:
@@ -530,7 +531,7 @@ class LiveChemmy:
         }
 
     async def disconnect(self, conn: Connection) -> None:
-        self.connections.discard(conn)
+        self.connections = self.connections - {conn}
         self.hub.local.pop(conn.id, None)
         try:
             await asyncio.to_thread(self.link.drop_presence, conn.id, self.spec.id)
