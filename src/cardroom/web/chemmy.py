@@ -105,6 +105,9 @@ READY_WAIT = 15.0
 #: the database (its coup finished as a stopped process's would be).
 FAILURES_BEFORE_RESET = 3
 
+#: Each owner of a table counts its turns' ids from its epoch times this, so that a
+#: turn's id is never one a client saw from an earlier owner.
+TURNS_PER_EPOCH = 1_000_000
 #: What a person reads when the database fails their decision (nothing was done).
 DATABASE_FAILED = "the database could not save that, so nothing was done: try again"
 #: What a person reads when no process answers for the table.
@@ -586,6 +589,7 @@ class LiveChemmy:
         with what the last owner left."""
         self.owner = True
         self.epoch = epoch
+        self.turns = epoch * TURNS_PER_EPOCH  # turn ids go on growing from owner to owner
         self.recovered = False
         self.pending = None
         self.remote.clear()
