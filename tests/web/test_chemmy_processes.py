@@ -80,12 +80,10 @@ def post_via(person: Someone, server: Served, path: str, body: object) -> httpx.
     )
 
 
-def money_everywhere(wallet: Wallet, people: list[Someone]) -> Fraction:
-    """The people's balances and every open seat's stack."""
+def money_everywhere(wallet: Wallet) -> Fraction:
+    """Every account's balance and every open seat's stack."""
     total = F(0)
-    for person in people:
-        account = wallet.account(person.name)
-        assert account is not None
+    for account in wallet.accounts():
         total += account.balance + sum((s.stack for s in wallet.open_seats(account.id)), F(0))
     return total
 
@@ -183,7 +181,7 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
     wait_for_turn_in_a_coup(sb, [sa], wallet, bob_account.id)
     [open_round] = wallet.unfinished_rounds(bob_account.id)
     coup = int(open_round.state["start"]["coup"])
-    before = money_everywhere(wallet, [ann, bob])
+    before = money_everywhere(wallet)
     owner.kill()  # in the middle of the coup, Bob's decision awaited
     killed = time.monotonic()
     restarted = sb.until(
@@ -208,7 +206,7 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
     assert interrupted == records(other, ann)[coup]
     assert interrupted.notes and replay(interrupted).same
     nets = sum((interrupted.net(interrupted.seats.index(p.name)) for p in (ann, bob)), F(0))
-    assert money_everywhere(wallet, [ann, bob]) == before + nets  # only the coup's own result
+    assert money_everywhere(wallet) == before + nets  # only the coup's own result
     assert wallet.audit_all() == 2
     # the table goes on at the other process: both sit down again and play
     on(ann, other)
@@ -282,7 +280,7 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
     wait_for_turn_in_a_coup(sb, [sa], wallet, bob_account.id)
     [open_round] = wallet.unfinished_rounds(bob_account.id)
     coup = int(open_round.state["start"]["coup"])
-    before = money_everywhere(wallet, [ann, bob])
+    before = money_everywhere(wallet)
     owner.popen.send_signal(signal.SIGSTOP)  # the owner stops in its tracks, then goes on
     try:
         sb.until(
@@ -308,7 +306,7 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
         assert finished.notes and replay(finished).same
     interrupted = records(other, bob)[coup]
     nets = sum((interrupted.net(interrupted.seats.index(p.name)) for p in (ann, bob)), F(0))
-    assert money_everywhere(wallet, [ann, bob]) == before + nets
+    assert money_everywhere(wallet) == before + nets
     # the paused process serves on, forwarding to the new owner: Ann sits down through it
     assert ann.sit(1, "100")["seat"] == 0
     play([sa], coups=1)

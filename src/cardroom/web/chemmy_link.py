@@ -165,6 +165,8 @@ class Link:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.host = socket.gethostname()
+        #: the tables' rows exist (made by the first heartbeat)
+        self._rows_made = False
         self._pid = -1
         self._process = ""
 
@@ -230,7 +232,8 @@ class Link:
                     )
                 )
                 registered = True
-            self._make_rows(conn, tables)
+            if not self._rows_made:
+                self._make_rows(conn, tables)
             held: dict[int, int] = {}
             if owned:
                 rows = conn.execute(
@@ -276,7 +279,9 @@ class Link:
             ).scalar_one()
             return Beat(held, taken, int(others), registered)
 
-        return db.run(work)
+        beat = db.run(work)
+        self._rows_made = True
+        return beat
 
     def _make_rows(self, conn: Connection, tables: Mapping[int, str]) -> None:
         existing = set(
