@@ -299,7 +299,8 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
     with second:
         ann.server = second
         ann.http.base_url = httpx.URL(second.url)
-        # her first request to the new process finishes the coup and cashes her out
+        # the new process takes the table over as it starts (before it answers her first
+        # request): it finishes the coup and cashes her out
         lobby = ann.http.get("/api/chemin-de-fer/tables").json()
         assert lobby["you"] == []
         wallet = Wallet(second.db)
