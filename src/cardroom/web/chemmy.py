@@ -704,8 +704,9 @@ class LiveChemmy:
             finished, cashed = await self._transact(step)
             self.recovered = True
             if finished or cashed:
-                log.info(
-                    "chemin de fer table %s: finished %d coup records, cashed out %d seats",
+                log.warning(
+                    "chemin de fer table %s: taken over from a stopped process: finished %d "
+                    "coup records (one per person in the coup), cashed out %d seats",
                     self.spec.id,
                     finished,
                     cashed,
