@@ -101,7 +101,8 @@ def test_people_on_two_processes_play_one_table_live(
         bob_sits = pool.submit(bob.sit, 1, "300")
         play(sockets, until=bob_sits.done)
         assert bob_sits.result()["seat"] == 1
-    # nobody sits twice, whichever process they ask
+    # nobody sits twice, whichever process they ask (and Ann's first request to the other
+    # process leaves her seat and coups at the table the owner drives alone)
     for person, server in ((bob, owner), (bob, other), (ann, other)):
         again = post_via(person, server, "/api/chemin-de-fer/tables/1/seats", {"buy_in": "50"})
         assert again.status_code == 409 and "already have a seat" in again.json()["error"]
