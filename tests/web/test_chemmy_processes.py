@@ -27,7 +27,7 @@ from cardroom.wallet import Wallet
 from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.chemmy_clients import Socket, Someone, answer
 from tests.web.chemmy_processes import Served
-from tests.web.test_chemmy_ws import cashed_out, check_private, play, records, seated
+from tests.web.test_chemmy_ws import cashed_out, check_private, drain, play, records, seated
 
 F = Fraction
 
@@ -116,6 +116,7 @@ def test_people_on_two_processes_play_one_table_live(
         response = person.post("/api/chemin-de-fer/tables/1/leave")
         assert response.status_code == 200, response.text
     play(sockets, until=lambda: seated(ann, 1) is None and seated(bob, 1) is None)
+    drain(sockets)  # (the other process's sockets get the last messages a moment later)
     for sock in sockets:
         sock.close()
     full = {**records(owner, ann), **records(owner, bob)}
