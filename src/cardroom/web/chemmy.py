@@ -1474,6 +1474,7 @@ class ChemmyTables:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
+        self.loop = None  # (started again, it starts afresh)
         owned = [t_id for t_id, table in self.tables.items() if table.owner]
         for table in self.tables.values():
             await table.stop()
