@@ -22,6 +22,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -212,4 +213,96 @@ login_failures = Table(
     Index(None, "name_key", "created_at"),
     Index(None, "address", "created_at"),
     Index(None, "created_at"),
+)
+
+# -- chemin de fer's web tables, driven by one server process at a time ------------------------
+#: Times a lease or a heartbeat runs to are seconds since the Unix epoch by the database
+#: server's own clock (``Double``), so that processes on machines whose clocks differ
+#: compare them alike; see :mod:`cardroom.web.chemmy_link`.
+
+#: The server processes serving the chemin de fer tables: each renews ``alive_until``
+#: every second; a process past it is dead (its presence is ignored, then purged).
+chemmy_processes = Table(
+    "chemmy_processes",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("host", Text, nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("alive_until", Double, nullable=False),
+)
+
+#: One row per chemin de fer table of the web: the process that drives it (``owner``,
+#: null when none) under a lease until ``lease_until``, and the fencing ``epoch`` that
+#: every taking of the lease raises.  Every transaction that changes the table's money or
+#: coups locks this row first and checks that owner and epoch are still its own.  The
+#: owner keeps the table as everybody may see it here (``view``, JSON) with the account
+#: of each seat (``seated``, a JSON list), for the other processes' lobbies.
+chemmy_tables = Table(
+    "chemmy_tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("table_ref", Text, nullable=False),
+    Column("owner", Text, nullable=True),
+    Column("epoch", BigInteger, nullable=False),
+    Column("lease_until", Double, nullable=False),
+    Column("view", Text, nullable=True),
+    Column("seated", Text, nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+    UniqueConstraint("table_ref"),
+    CheckConstraint("epoch >= 0", name="epoch_not_negative"),
+)
+
+#: The WebSockets open at each table, by process (``connection`` counts them in the
+#: process): who is there, for the owner's away marks and the messages it sends.
+chemmy_presence = Table(
+    "chemmy_presence",
+    metadata,
+    Column("process", Text, nullable=False),
+    Column("connection", BigInteger, nullable=False),
+    Column("table_id", Integer, nullable=False),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    PrimaryKeyConstraint("process", "connection"),
+    Index(None, "table_id"),
+)
+
+CHEMMY_COMMANDS = ("sit", "leave", "act")
+CHEMMY_COMMAND_STATUSES = ("pending", "done", "cancelled")
+
+#: What a process asks of a table another process drives (a seat, leaving, a decision):
+#: the owner carries it out and writes its ``answer`` in the same transaction, unless the
+#: asker has given up on it (``cancelled``) first; ``give_up`` is when it stops waiting.
+chemmy_commands = Table(
+    "chemmy_commands",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("table_id", Integer, nullable=False),
+    Column("process", Text, nullable=False),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("answer", Text, nullable=True),
+    Column("give_up", Double, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint(_one_of("kind", CHEMMY_COMMANDS), name="kind"),
+    CheckConstraint(_one_of("status", CHEMMY_COMMAND_STATUSES), name="status"),
+    Index(None, "table_id", "status"),
+)
+
+#: The owner's messages to the WebSockets other processes hold, one row per step and
+#: process (``body``: JSON pairs of connection and message), written in the step's own
+#: transaction; the process takes (deletes) its rows and sends them on.
+chemmy_outbox = Table(
+    "chemmy_outbox",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("process", Text, nullable=False),
+    Column("table_id", Integer, nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index(None, "process", "id"),
 )

@@ -12,18 +12,27 @@ Every coup is saved *in progress* for each person at the table before its first 
 it is made), and finished with its replayable record and the seat's new stack in one
 transaction.  If the process stops in the middle of a coup, :func:`finish_interrupted_coups`
 (run by the next start) plays the same cards and decisions again, the absent policy for
-the rest, records the coup and brings each person's stack back to the wallet.
+the rest, records the coup and brings each person's stack back to the wallet;
+:func:`finish_table_coups` does the same for every person of one table at once (what a
+process that takes a table over from a stopped one runs).
+
+A table's state in memory can be kept and put back (:meth:`ChemmyTable.checkpoint`,
+:meth:`ChemmyTable.restore`): a caller that runs a step inside one database transaction
+puts the table back as it was when the transaction fails, so memory never runs ahead of
+the database.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from sqlalchemy import select, union
 
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.core.cards import Card, parse_cards
@@ -44,7 +53,8 @@ from cardroom.games.chemin_de_fer import (
 )
 from cardroom.games.chemin_de_fer.bots import bot_choice
 from cardroom.history import Decided, RoundRecord, WagerResult
-from cardroom.wallet import InsufficientFunds, Wallet
+from cardroom.storage.schema import rounds, seats
+from cardroom.wallet import InsufficientFunds, StoredRound, Wallet
 
 __all__ = [
     "COUP_STATE_VERSION",
@@ -52,8 +62,10 @@ __all__ = [
     "AbsentPolicy",
     "ChemmyTable",
     "SeatAtTable",
+    "TableCheckpoint",
     "coup_record",
     "finish_interrupted_coups",
+    "finish_table_coups",
 ]
 
 #: The version of the state a coup in progress is saved with.
@@ -121,6 +133,28 @@ class _CoupInProgress:
     log_start: int = 0
 
 
+@dataclass(frozen=True)
+class TableCheckpoint:
+    """A :class:`ChemmyTable`'s state in memory at one moment (:meth:`ChemmyTable.checkpoint`)."""
+
+    game: ChemmyGame | None
+    source: dict[str, Any]
+    rng: dict[str, Any]
+    seats: tuple[SeatAtTable, ...]
+    stacks: dict[int, Fraction]
+    coup: _CoupInProgress | None
+    records: int
+
+
+def _copy_game(game: ChemmyGame | None) -> ChemmyGame | None:
+    """A copy of ``game`` that shares nothing changeable with it: its log's entries are
+    frozen (the list is copied, not each event), its rules too."""
+    if game is None:
+        return None
+    memo: dict[int, Any] = {id(game.log): list(game.log), id(game.rules): game.rules}
+    return copy.deepcopy(game, memo)
+
+
 class ChemmyTable:
     """A chemin de fer table of ``seat_count`` seats.
 
@@ -159,6 +193,31 @@ class ChemmyTable:
         self._stacks: dict[int, Fraction] = {}
         self._coup: _CoupInProgress | None = None
         self.records: list[RoundRecord] = []
+
+    # -- keeping and putting back ----------------------------------------------------------
+    def checkpoint(self) -> TableCheckpoint:
+        """The table's state in memory now (the game, the shoe, the bots' generator, the
+        seats, the coup in progress), to :meth:`restore` if what follows fails.  The
+        wallet is not part of it: that is the database's, which rolls back on its own."""
+        return TableCheckpoint(
+            game=_copy_game(self.game),
+            source=dict(vars(self.source)),
+            rng=copy.deepcopy(dict(self.rng.bit_generator.state)),
+            seats=tuple(copy.copy(held) for held in self.seats),
+            stacks=dict(self._stacks),
+            coup=copy.deepcopy(self._coup),
+            records=len(self.records),
+        )
+
+    def restore(self, saved: TableCheckpoint) -> None:
+        """Put the table back as it was at ``saved`` (which may be restored again)."""
+        self.game = _copy_game(saved.game)
+        vars(self.source).update(saved.source)
+        self.rng.bit_generator.state = copy.deepcopy(saved.rng)
+        self.seats = [copy.copy(held) for held in saved.seats]
+        self._stacks = dict(saved.stacks)
+        self._coup = copy.deepcopy(saved.coup)
+        del self.records[saved.records :]
 
     # -- seats -----------------------------------------------------------------------------
     def sit_person(self, seat: int, account_id: int, name: str, buy_in: Fraction) -> None:
@@ -280,6 +339,12 @@ class ChemmyTable:
     def people(self) -> list[int]:
         return [n for n, s in enumerate(self.seats) if s.is_person]
 
+    def _by_account(self) -> list[int]:
+        """The people's seats in ascending account id: the order in which one transaction
+        that touches several of their accounts takes them (the wallet's lock order, so
+        that two tables' transactions never wait for each other in a circle)."""
+        return sorted(self.people, key=lambda seat: self.seats[seat].account_id or 0)
+
     # -- the game ----------------------------------------------------------------------------
     def start(self) -> list[CoupEvent]:
         """Seat everybody in the engine and play the draw for the bank."""
@@ -352,7 +417,7 @@ class ChemmyTable:
         the coup started, and it goes back to the wallet."""
         game = self.game
         coup = self._coup
-        for seat in self.people:
+        for seat in self._by_account():
             held = self.seats[seat]
             assert held.wallet_seat is not None
             stack = game.stacks[seat] if game is not None else Fraction(0)
@@ -447,7 +512,7 @@ class ChemmyTable:
         game = self._game()
         if coup is None or coup.rounds or game.coup != coup.coup:
             return
-        for seat in self.people:
+        for seat in self._by_account():  # (so coup.rounds is in that order too)
             if not self.seats[seat].leaving:
                 account = self.seats[seat].account_id
                 assert account is not None
@@ -494,7 +559,7 @@ class ChemmyTable:
             assert wallet_seat is not None
             self.wallet.finish_coup(round_id, record.to_json(), wallet_seat, stacks[seat])
         self._coup = None
-        for seat in self.people:
+        for seat in self._by_account():
             if self.seats[seat].leaving:
                 self._stand_up(seat)
         self._open_coup()
@@ -561,30 +626,80 @@ INTERRUPTED_NOTE = (
 )
 
 
-def finish_interrupted_coups(wallet: Wallet, account_id: int) -> list[RoundRecord]:
+def finish_interrupted_coups(
+    wallet: Wallet, account_id: int, skip: Callable[[str | None], bool] | None = None
+) -> list[RoundRecord]:
     """Finish the coups the account's seats left in progress and bring every stack it
-    left at a table back to the wallet.  Returns the coups' records."""
+    left at a table back to the wallet, except at the tables ``skip`` names (by their
+    ``table_ref``: tables another process drives, or will take over).  Returns the
+    coups' records."""
     finished: list[RoundRecord] = []
     for stored in wallet.unfinished_rounds(account_id, GAME_ID):
-        state = stored.state or {}
-        if state.get("version") != COUP_STATE_VERSION:
-            continue
-        try:
-            rules = load_rules_text(chemmy_rules(), str(state["rules"]), "the coup")
-        except (RulesError, KeyError):
-            wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
-            continue
-        record, stacks = _finish_coup(rules, state)
-        seat = int(state["seat"])
-        wallet_seat = state.get("wallet_seat")
-        if isinstance(wallet_seat, int) and wallet.seat(wallet_seat).status == "open":
-            wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[seat])
-        else:
-            wallet.void_round(stored.id, {"void": "the seat was already cashed out"})
-        finished.append(record)
+        if skip is None or not skip(stored.table_ref):
+            record = _finish_stored(wallet, stored)
+            if record is not None:
+                finished.append(record)
     for left in wallet.open_seats(account_id):
-        wallet.cash_out(left.id)
+        if skip is None or not skip(left.table_ref):
+            wallet.cash_out(left.id)
     return finished
+
+
+def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord], int]:
+    """Finish the coups every person at the table ``table_ref`` left in progress, and
+    bring every stack left there back to its wallet: what a process that takes the table
+    over from a stopped one runs before the table starts again.  Inside the caller's
+    transaction it is part of it (the accounts are taken in ascending id, the wallet's
+    order for a transaction of several).  Returns the coups' records (one per person in
+    the coup: the same coup) and how many seats were cashed out."""
+    with wallet.db.read() as conn:
+        held = conn.execute(
+            union(
+                select(rounds.c.account_id).where(
+                    rounds.c.table_ref == table_ref,
+                    rounds.c.status == "in_progress",
+                    rounds.c.game == GAME_ID,
+                ),
+                select(seats.c.account_id).where(
+                    seats.c.table_ref == table_ref, seats.c.status == "open"
+                ),
+            )
+        ).scalars()
+        people = sorted({int(account) for account in held})
+    finished: list[RoundRecord] = []
+    cashed = 0
+    for account_id in people:
+        for stored in wallet.unfinished_rounds(account_id, GAME_ID):
+            if stored.table_ref == table_ref:
+                record = _finish_stored(wallet, stored)
+                if record is not None:
+                    finished.append(record)
+        for left in wallet.open_seats(account_id):
+            if left.table_ref == table_ref:
+                wallet.cash_out(left.id)
+                cashed += 1
+    return finished, cashed
+
+
+def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:
+    """Finish one person's coup left in progress (void if its rules cannot be read);
+    its record, or None when it was voided or was not a coup of this version."""
+    state = stored.state or {}
+    if state.get("version") != COUP_STATE_VERSION:
+        return None
+    try:
+        rules = load_rules_text(chemmy_rules(), str(state["rules"]), "the coup")
+    except (RulesError, KeyError):
+        wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
+        return None
+    record, stacks = _finish_coup(rules, state)
+    seat = int(state["seat"])
+    wallet_seat = state.get("wallet_seat")
+    if isinstance(wallet_seat, int) and wallet.seat(wallet_seat).status == "open":
+        wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[seat])
+    else:
+        wallet.void_round(stored.id, {"void": "the seat was already cashed out"})
+    return record
 
 
 def _finish_coup(

@@ -100,6 +100,7 @@ def create_app(
         # the worker threads that wait for the database: a few are enough, and fewer
         # threads waste less of the interpreter's lock handing it from one to another
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        tables.start()  # the heartbeat: this process takes the chemin de fer tables it can
         yield
         await tables.close()
         edges.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -22,9 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.core.money import AmountError, parse_amount
+from cardroom.storage import StorageError
 from cardroom.wallet import WalletError
 from cardroom.web import models, views
-from cardroom.web.chemmy import ChemmyTables, Connection, LiveChemmy, Refused
+from cardroom.web.chemmy import DATABASE_FAILED, ChemmyTables, Connection, LiveChemmy, Refused
 from cardroom.web.deps import (
     COOKIE,
     ApiError,
@@ -38,6 +40,7 @@ from cardroom.web.deps import (
 from cardroom.web.routes.pages import _page
 
 router = APIRouter(tags=["chemin de fer"])
+log = logging.getLogger("cardroom.web")
 
 TABLE_ID = Path(ge=1, le=1000, description="the table's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -77,14 +80,11 @@ async def tables(request: Request) -> dict[str, Any]:
     and the buy-in range; ``you`` names your seats (signed in)."""
     chemmy = _tables(request)
     person = await asyncio.to_thread(person_or_none, request)
-    mine = []
-    if person is not None:
-        await chemmy.recover(person.account.id)
-        for table in chemmy.tables.values():
-            seat = table.seat_of(person.account.id)
-            if seat is not None:
-                mine.append({"table": table.spec.id, "seat": seat})
-    return {"tables": await chemmy.lobby(), "you": mine if person is not None else None}
+    if person is None:
+        return {"tables": (await chemmy.lobby())[0], "you": None}
+    await chemmy.recover(person.account.id)
+    tables, mine = await chemmy.lobby(person.account.id)
+    return {"tables": tables, "you": mine}
 
 
 @router.get("/api/chemin-de-fer/tables/{table_id}", responses=ERRORS)
@@ -143,8 +143,32 @@ def same_site(origin: str | None, host: str | None) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
+#: WebSocket close code: the server cannot serve the connection now (its database).
+UNAVAILABLE = 1011
+
+
 @router.websocket("/api/chemin-de-fer/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: int) -> None:
+    try:
+        await _socket(websocket, table_id)
+    except StorageError as err:  # (an HTTP error page cannot be sent on a WebSocket)
+        log.warning("chemin de fer: a connection to table %s: %s", table_id, err)
+        await _refuse(websocket, UNAVAILABLE, "the database is busy or unavailable: try again")
+    except Exception:
+        log.exception("chemin de fer: a connection to table %s", table_id)
+        await _refuse(websocket, UNAVAILABLE, "something went wrong on the server")
+
+
+async def _refuse(websocket: WebSocket, code: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        if websocket.application_state == WebSocketState.CONNECTING:
+            await websocket.close(code=code)
+        elif websocket.application_state == WebSocketState.CONNECTED:
+            await websocket.send_json({"type": "error", "error": message})
+            await websocket.close(code=code)
+
+
+async def _socket(websocket: WebSocket, table_id: int) -> None:
     svc: Services = websocket.app.state.services
     if not same_site(websocket.headers.get("origin"), websocket.headers.get("host")):
         await websocket.close(code=POLICY, reason="another site")
@@ -178,13 +202,15 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     try:
         await _read(websocket, table, conn)
     finally:
-        table.disconnect(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
-        if websocket.application_state == WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await websocket.close()
+        try:
+            await table.disconnect(conn)
+        finally:
+            if websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
 
 
 async def _read(websocket: WebSocket, table: LiveChemmy, conn: Connection) -> None:
@@ -210,9 +236,22 @@ async def _read(websocket: WebSocket, table: LiveChemmy, conn: Connection) -> No
             elif data.get("type") == "hello":
                 continue
             else:
-                error = await table.act(conn, data.get("action"), data.get("amount"))
+                error = await _decide(table, conn, data)
         if error is not None:
             conn.queue.put_nowait({"type": "error", "error": error})
+
+
+async def _decide(table: LiveChemmy, conn: Connection, data: dict[str, Any]) -> str | None:
+    """A decision, and the refusal in words; whatever goes wrong is a refusal too (the
+    decision was not taken, the connection stays open)."""
+    try:
+        return await table.act(conn, data.get("action"), data.get("amount"))
+    except StorageError as err:
+        log.warning("chemin de fer: a decision: %s", err)
+        return DATABASE_FAILED
+    except Exception:
+        log.exception("chemin de fer: a decision at table %s", table.spec.id)
+        return "something went wrong at the table: your decision was not taken, try again"
 
 
 async def _write(websocket: WebSocket, conn: Connection) -> None:
@@ -232,12 +271,8 @@ async def lobby_page(request: Request) -> Response:
     chemmy = _tables(request)
     if person is not None:
         await chemmy.recover(person.account.id)
-    tables = await chemmy.lobby()
-    mine = (
-        {t.spec.id for t in chemmy.tables.values() if t.seat_of(person.account.id) is not None}
-        if person is not None
-        else set()
-    )
+    tables, seats = await chemmy.lobby(None if person is None else person.account.id)
+    mine = {seat["table"] for seat in seats}
     return await asyncio.to_thread(
         _page, request, "chemmy_lobby.html", person, tables=tables, mine=mine
     )
