@@ -31,6 +31,7 @@ from cardroom.wallet import Wallet
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
+from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
 from cardroom.web.routes import api, chemmy, pages
@@ -116,7 +117,9 @@ def create_app(
         redoc_url=None,
     )
     app.state.services = services
+    app.add_middleware(JsonBodies)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
