@@ -1,5 +1,6 @@
 """``cardroom serve`` as a person runs it: a real process on a loopback port, one log
-line per request, and one line of error for what keeps it from starting."""
+line per request, one line of error for what keeps it from starting (a port in use, a
+database it cannot write, a bad rules folder), and several worker processes on one port."""
 
 from __future__ import annotations
 
@@ -7,37 +8,23 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
-import sys
-import time
 import urllib.request
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
 from cardroom.storage import Database
 from cardroom.web.server import ServerError, listen, load_rules_dir
-from tests.processes import PATIENCE
 from tests.storage.conftest import (  # noqa: F401
     pg_migrated_url,
     pg_server,
     pg_template,
     url_text,
 )
-
-CARDROOM = [sys.executable, "-m", "cardroom.terminal.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.web.served import CARDROOM, Served, alive, fetch, free_port
 
 
 def test_serve_starts_answers_and_logs_each_request(tmp_path: Path) -> None:
@@ -188,64 +175,6 @@ def test_a_postgresql_database_that_cannot_be_written_is_one_line(
         engine.dispose()
 
 
-class Served:
-    """``cardroom serve`` in a process of the test's, its output in files to read."""
-
-    def __init__(self, folder: Path, *args: str) -> None:
-        self.port = free_port()
-        self.out = folder / "out.log"
-        self.err = folder / "err.log"
-        with self.out.open("wb") as out, self.err.open("wb") as err:
-            self.popen = subprocess.Popen(
-                [*CARDROOM, "serve", "--port", str(self.port), *args],
-                stdout=out,
-                stderr=err,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.err.read_text(errors="replace")
-
-    def access(self) -> str:
-        return self.out.read_text(errors="replace")
-
-    def wait_for(self, found: Callable[[], bool], what: str) -> None:
-        deadline = time.monotonic() + PATIENCE
-        while not found():
-            if time.monotonic() > deadline or self.popen.poll() is not None:
-                raise AssertionError(f"{what} never came; the log:\n{self.log()}")
-            time.sleep(0.05)
-
-    def workers(self) -> set[int]:
-        """The worker processes alive now (the supervisor's children that serve)."""
-        pids = set()
-        for child in Path(f"/proc/{self.popen.pid}/task").glob("*/children"):
-            for pid in child.read_text().split():
-                try:
-                    command = Path(f"/proc/{pid}/cmdline").read_bytes()
-                except OSError:
-                    continue
-                if b"spawn_main" in command:
-                    pids.add(int(pid))
-        return pids
-
-    def stop(self) -> int:
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGINT)  # Ctrl-C
-        return self.popen.wait(timeout=PATIENCE)
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
-
-
 def test_serve_with_two_workers(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     rules.mkdir()
@@ -290,8 +219,3 @@ def test_serve_with_two_workers(tmp_path: Path) -> None:
     assert code == 0
     assert not any(alive(pid) for pid in first | now)  # Ctrl-C stopped them all
     assert "Stopping parent process" in server.log()
-
-
-def fetch(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=PATIENCE) as response:
-        return json.load(response)

@@ -293,3 +293,12 @@ def test_a_refused_check_is_taken_back(tmp_path: Path) -> None:
         throttle.begin("ann", "a")  # the cancelled one did not count
         with pytest.raises(Throttled):
             throttle.begin("ann", "a")
+
+
+def test_the_most_checks_at_once_is_counted_at_one_moment() -> None:
+    pool = PasswordPool(CHEAP, size=2)
+    for started, ended in [(0.0, 1.0), (0.1, 0.5), (0.6, 0.9), (0.9, 1.2)]:
+        pool._count(started, ended)
+    assert pool.peak == 2 and pool.done == 4  # a long check beside two short ones in turn
+    pool._count(0.95, 1.1)
+    assert pool.peak == 3

@@ -355,13 +355,16 @@ class PasswordPool:
             self.in_flight -= 1
 
     def _count(self, started: float, ended: float) -> None:
-        """Count a finished check and how many ran at the same time as it (by the
-        workers' own monotonic clock, which is the machine's)."""
+        """Count a finished check, and the most checks that ran at one moment among the
+        last few (by the workers' own monotonic clock, which is the machine's)."""
         with self._lock:
             self.done += 1
             self._recent.append((started, ended))
-            at_once = sum(1 for s, e in self._recent if s < ended and e > started)
-            self.peak = max(self.peak, at_once)
+            moments = sorted([(s, 1) for s, _ in self._recent] + [(e, -1) for _, e in self._recent])
+            running = 0
+            for _, step in moments:  # (an end before a start at the same moment)
+                running += step
+                self.peak = max(self.peak, running)
 
     def _start(self) -> ThreadPoolExecutor:
         lower = None if self.processes else functools.partial(_lower_priority, self.nice, True)
