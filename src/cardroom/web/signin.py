@@ -1,9 +1,12 @@
 """Signing in and registering, for the API and the forms alike.
 
-Both are ``async``: the database's short steps run in the thread pool, one at a time,
-and the Argon2 check is awaited from the password pool (:mod:`cardroom.web.passwords`)
-without holding a thread, so that a crowd of sign-ins waiting for the pool leaves the
-threads to the people who are playing.  Every refusal is an :class:`ApiError`:
+Both are ``async``: their database steps run in a few threads of their own
+(:data:`THREADS`), not in the thread pool that serves the other requests, and the
+Argon2 check is awaited from the password pool (:mod:`cardroom.web.passwords`) without
+holding a thread.  So a crowd of sign-ins leaves FastAPI's threads to the people who are
+playing, and at most a few of its writes (the throttle's) wait for the database beside
+theirs (on SQLite one transaction writes at a time).  Every refusal is an
+:class:`ApiError`:
 
 - 422 a name that cannot be an account's (nothing is hashed or counted), a password
   that is too long (or, to register, too short);
@@ -15,14 +18,16 @@ threads to the people who are playing.  Every refusal is an :class:`ApiError`:
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import TypeVar
 
 from fastapi import Request
-from starlette.concurrency import run_in_threadpool
 
-from cardroom.sessions import PASSWORD_MAX, PasswordError, check_password_text
+from cardroom.sessions import PASSWORD_MAX, PasswordError, Session, check_password_text
 from cardroom.wallet import Account, NameTaken, WalletError, account_name, name_key
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.passwords import Busy
@@ -35,8 +40,14 @@ WRONG = "wrong name or password"
 BUSY_RETRY = 2
 
 
+#: The threads of the sign-ins' database steps, in each server process.
+THREADS = 2
+_threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="signin")
+
+
 async def _in_thread(work: Callable[[], T]) -> T:
-    return await run_in_threadpool(work)
+    """``work()`` in one of the sign-ins' threads (with this task's context)."""
+    return await asyncio.wrap_future(_threads.submit(contextvars.copy_context().run, work))
 
 
 def _busy(err: Busy) -> ApiError:
@@ -51,6 +62,10 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
         raise ApiError(422, str(err)) from None
     if len(password) > PASSWORD_MAX:
         raise ApiError(422, f"a password has at most {PASSWORD_MAX} characters")
+    try:
+        svc.passwords.refuse_when_full()  # before the throttle writes anything
+    except Busy as err:
+        raise _busy(err) from None
     address = client_address(request.client.host if request.client else None)
 
     def start() -> tuple[int, tuple[int, str] | None]:
@@ -96,6 +111,10 @@ async def register(svc: Services, name: str, password: str) -> Account:
         check_password_text(password)
     except (PasswordError, WalletError) as err:
         raise ApiError(422, str(err)) from None
+    try:
+        svc.passwords.refuse_when_full()
+    except Busy as err:
+        raise _busy(err) from None
     if await _in_thread(lambda: svc.wallet.account(clean)) is not None:
         # before the hash, not to spend a check on it
         raise ApiError(409, f"there is an account called {clean!r} already")
@@ -113,3 +132,8 @@ async def register(svc: Services, name: str, password: str) -> Account:
         raise ApiError(409, str(err)) from None
     except WalletError as err:
         raise ApiError(422, str(err)) from None
+
+
+async def begin_session(svc: Services, account_id: int) -> tuple[str, Session]:
+    """A new session for the account (in the sign-ins' threads)."""
+    return await _in_thread(lambda: svc.sessions.begin(account_id))

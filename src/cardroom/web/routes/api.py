@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import IllegalAction, WagerError
@@ -82,7 +81,7 @@ async def register(
     """Open an account (with 1,000 in play money) and sign in."""
     svc = services(request)
     account = await signin.register(svc, body.username, body.password)
-    token, session = await run_in_threadpool(svc.sessions.begin, account.id)
+    token, session = await signin.begin_session(svc, account.id)
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token
@@ -94,7 +93,7 @@ async def login(body: models.Credentials, request: Request, response: Response) 
     """Sign in: the session cookie and the CSRF token to send with every change."""
     svc = services(request)
     account = await signin.sign_in(svc, request, body.username, body.password)
-    token, session = await run_in_threadpool(svc.sessions.begin, account.id)
+    token, session = await signin.begin_session(svc, account.id)
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token

@@ -76,8 +76,7 @@ def _with_form_cookie(request: Request, response: Response, token: str) -> Respo
     return response
 
 
-def _signed_in_redirect(request: Request, account_id: int, target: str) -> Response:
-    token, _ = services(request).sessions.begin(account_id)
+def _signed_in_redirect(request: Request, token: str, target: str) -> Response:
     response = RedirectResponse(_next(target), status_code=303)
     set_session_cookie(request, response, token)
     response.delete_cookie(FORM_COOKIE, path="/")
@@ -158,7 +157,8 @@ async def _account_done(
         )
         page.headers.update(err.headers)
         return page
-    return await run_in_threadpool(_signed_in_redirect, request, account.id, next)
+    token, _ = await signin.begin_session(svc, account.id)
+    return _signed_in_redirect(request, token, next)
 
 
 @router.post("/login")
