@@ -6,22 +6,26 @@ Each session has its own CSRF token, which every request that changes something 
 send back (the web table checks it).  Sessions end when they are signed out of
 (:meth:`Sessions.end`) or when they expire (:data:`LIFETIME` after they began).
 
-Passwords are hashed with Argon2 (argon2-cffi's defaults, the RFC 9106 recommended
-parameters); :meth:`Sessions.check_password` costs the same whether or not the account
-exists, so a wrong name cannot be told from a wrong password by the time it takes.
+Passwords are hashed with Argon2: :attr:`Sessions.hasher` holds the parameters (by
+default :data:`cardroom.web.passwords.PARAMETERS`, RFC 9106's low-memory option), and
+the web table makes every hash and check in its bounded pool of workers
+(:mod:`cardroom.web.passwords`, :mod:`cardroom.web.signin`), so that signing in costs
+the same whether or not the account exists and a crowd of sign-ins cannot take the
+server's memory.
 
 >>> import tempfile
 >>> from pathlib import Path
 >>> from cardroom.storage import Database
 >>> with tempfile.TemporaryDirectory() as tmp, Database.open(path=Path(tmp) / "s.db") as db:
 ...     sessions = Sessions(db, Wallet(db))
-...     ann = sessions.register("Ann", "correct horse battery")
+...     ann = Wallet(db).open_account("Ann", password_hash="(a hash)")
 ...     token, started = sessions.begin(ann.id)
 ...     found = sessions.find(token)
-...     wrong = sessions.check_password("ann", "wrong password")
+...     sessions.end(token)
+...     gone = sessions.find(token)
 >>> found is not None and found.account_id == ann.id and found.csrf_token == started.csrf_token
 True
->>> wrong is None
+>>> gone is None
 True
 """
 
@@ -33,12 +37,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import bindparam, delete, select
 
 from cardroom.storage.db import Database, Fast
 from cardroom.storage.schema import accounts, web_sessions
-from cardroom.wallet import Account, Wallet, WalletError, account_name, from_cents
+from cardroom.wallet import Account, Wallet, WalletError, from_cents
 
 __all__ = [
     "LIFETIME",
@@ -92,45 +96,13 @@ def check_password_text(password: str) -> str:
 
 
 class Sessions:
-    """Accounts with passwords, and their sessions, in ``db``."""
+    """The sign-in sessions in ``db``, and the Argon2 parameters of passwords."""
 
     def __init__(self, db: Database, wallet: Wallet, hasher: PasswordHasher | None = None) -> None:
         self.db = db
         self.wallet = wallet
-        self.hasher = hasher or PasswordHasher()
-        self._dummy: str | None = None
-
-    # -- accounts -------------------------------------------------------------------
-    def register(self, name: str, password: str) -> Account:
-        """A new account with a password and the starting balance (:class:`NameTaken`
-        if the name is taken, :class:`WalletError` for a bad name or password)."""
-        clean = account_name(name)
-        hashed = self.hasher.hash(check_password_text(password))
-        return self.wallet.open_account(clean, password_hash=hashed)
-
-    def check_password(self, name: str, password: str) -> Account | None:
-        """The account if ``password`` is its password, else None."""
-        try:
-            found = self.wallet.password_hash(name) if isinstance(name, str) else None
-        except WalletError:
-            found = None
-        if not isinstance(password, str) or len(password) > PASSWORD_MAX:
-            return None
-        if found is None and self._dummy is None:
-            # verified against when the name is unknown, so that it costs the same
-            self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
-        stored = found[1] if found is not None else self._dummy
-        assert stored is not None
-        try:
-            self.hasher.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            return None
-        if found is None:
-            return None
-        account_id = found[0]
-        if self.hasher.check_needs_rehash(stored):
-            self.wallet.set_password_hash(account_id, self.hasher.hash(password))
-        return self.wallet.get(account_id)
+        #: the Argon2 parameters of new hashes (the web's pool hashes with them)
+        self.hasher = hasher or PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
 
     # -- sessions -------------------------------------------------------------------
     def begin(self, account_id: int) -> tuple[str, Session]:

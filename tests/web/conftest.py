@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from argon2 import PasswordHasher
+from argon2 import Parameters, PasswordHasher, Type
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, sync_playwright
@@ -32,9 +32,12 @@ class Web:
     edges: HouseEdges
     sessions: Sessions
 
-    def client(self, https: bool = False) -> TestClient:
+    def client(self, https: bool = False, address: str = "testclient") -> TestClient:
+        """A client of the app, from ``address`` (what the app sees as the client's)."""
         base = "https://testserver" if https else "http://testserver"
-        return TestClient(self.app, base_url=base, raise_server_exceptions=False)
+        return TestClient(
+            self.app, base_url=base, raise_server_exceptions=False, client=(address, 50000)
+        )
 
     def person(self, name: str, password: str = "a good password") -> Person:
         client = self.client()
@@ -74,9 +77,15 @@ def web(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
         assert_books_and_rounds(db, request)
 
 
+#: Argon2 at a test's cost: the same algorithm, less memory and time.
+CHEAP = Parameters(
+    Type.ID, 19, salt_len=16, hash_len=32, time_cost=1, memory_cost=1024, parallelism=1
+)
+
+
 def cheap_sessions(db: Database) -> Sessions:
-    """Sessions with Argon2 at a test's cost (the same algorithm, less memory and time)."""
-    return Sessions(db, Wallet(db), PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    """Sessions whose passwords are hashed at a test's cost (:data:`CHEAP`)."""
+    return Sessions(db, Wallet(db), PasswordHasher.from_parameters(CHEAP))
 
 
 @pytest.fixture(scope="session")

@@ -123,22 +123,6 @@ def test_the_cards_are_served_as_svg(web: Web) -> None:
         assert client.get(f"/cards/{bad}.svg").status_code == 404
 
 
-def test_the_throttle_forgets_after_its_window() -> None:
-    from cardroom.web.throttle import LoginThrottle
-
-    now = [0.0]
-    throttle = LoginThrottle(attempts=2, window=60, clock=lambda: now[0])
-    throttle.failed("Ann")
-    assert not throttle.blocked("ann")
-    throttle.failed("ANN")
-    assert throttle.blocked("Ann")
-    now[0] = 61.0
-    assert not throttle.blocked("Ann")
-    throttle.failed("Ann")
-    throttle.succeeded("Ann")
-    assert not throttle.blocked("Ann")
-
-
 # -- chemin de fer's rules page ----------------------------------------------------------------
 def exact(page: str, where: str) -> Fraction:
     """The exact figure the page gives in the element marked ``where``."""

@@ -1,28 +1,30 @@
 """``cardroom serve`` as a person runs it: a real process on a loopback port, one log
-line per request, and one line of error for what keeps it from starting."""
+line per request, one line of error for what keeps it from starting (a port in use, a
+database it cannot write, a bad rules folder), and several worker processes on one port."""
 
 from __future__ import annotations
 
 import json
 import os
-import socket
+import re
+import signal
 import subprocess
-import sys
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 
+from cardroom.storage import Database
 from cardroom.web.server import ServerError, listen, load_rules_dir
-
-CARDROOM = [sys.executable, "-m", "cardroom.terminal.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.storage.conftest import (  # noqa: F401
+    pg_migrated_url,
+    pg_server,
+    pg_template,
+    url_text,
+)
+from tests.web.served import CARDROOM, Served, alive, fetch, free_port
 
 
 def test_serve_starts_answers_and_logs_each_request(tmp_path: Path) -> None:
@@ -63,16 +65,18 @@ def test_serve_starts_answers_and_logs_each_request(tmp_path: Path) -> None:
         server.wait(timeout=30)
 
 
-def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_port_in_use_is_one_line(tmp_path: Path, workers: int) -> None:
     taken = listen("127.0.0.1", 0)
     port = taken.getsockname()[1]
+    db = f"sqlite:///{tmp_path / 'c.db'}"
     try:
         with pytest.raises(
             ServerError, match=f"cannot listen on 127.0.0.1:{port}: the port is in use"
         ):
             listen("127.0.0.1", port)
         done = subprocess.run(
-            [*CARDROOM, "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'c.db'}"],
+            [*CARDROOM, "serve", "--port", str(port), "--workers", str(workers), "--db", db],
             capture_output=True,
             text=True,
             timeout=120,
@@ -113,3 +117,105 @@ def test_a_bad_database_is_one_line() -> None:
     assert done.returncode != 0
     [line] = done.stderr.strip().splitlines()
     assert line.startswith("error: cannot use nonsense://x")
+
+
+def test_a_database_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    Database.open(path=path).close()
+    before = path.read_bytes()
+    read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
+    done = subprocess.run(
+        [*CARDROOM, "serve", "--port", str(free_port()), "--db", read_only],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    [line] = done.stderr.strip().splitlines()
+    assert line == (
+        f"error: the web table cannot write to its database: database 'file:{path}': "
+        "attempt to write a readonly database"
+    )
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("grants", ["SELECT only", "SELECT, and INSERT into login_failures"])
+def test_a_postgresql_database_that_cannot_be_written_is_one_line(
+    pg_migrated_url: str,  # noqa: F811
+    grants: str,
+) -> None:
+    engine = create_engine(pg_migrated_url, isolation_level="AUTOCOMMIT")
+    reader = make_url(pg_migrated_url).set(username="cardroom_reader")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("DROP ROLE IF EXISTS cardroom_reader"))
+            conn.execute(text("CREATE ROLE cardroom_reader LOGIN"))
+            conn.execute(text("GRANT SELECT ON ALL TABLES IN SCHEMA public TO cardroom_reader"))
+            if "INSERT" in grants:  # the probe's insert passes: its updates of the others do not
+                conn.execute(text("GRANT INSERT ON login_failures TO cardroom_reader"))
+                conn.execute(
+                    text("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO cardroom_reader")
+                )
+        done = subprocess.run(
+            [*CARDROOM, "serve", "--port", str(free_port()), "--db", url_text(reader)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode != 0
+        [line] = done.stderr.strip().splitlines()
+        assert line.startswith("error: the web table cannot write to its database: ")
+        assert "permission denied for table" in line
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM login_failures")).scalar() == 0
+    finally:
+        with engine.connect() as conn:
+            conn.execute(text("DROP OWNED BY cardroom_reader"))
+            conn.execute(text("DROP ROLE cardroom_reader"))
+        engine.dispose()
+
+
+def test_serve_with_two_workers(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "punto-banco.toml").write_text("[table]\nminimum = 25\n", encoding="utf-8")
+    server = Served(
+        tmp_path,
+        *("--db", f"sqlite:///{tmp_path / 'c.db'}", "--workers", "2"),
+        *("--rules-dir", str(rules), "--time-limit", "12"),
+    )
+    try:
+        server.wait_for(lambda: server.log().count("Application startup complete") == 2, "startup")
+        assert "in 2 worker processes" in server.log().splitlines()[0]
+        first = server.workers()
+        assert len(first) == 2
+        # requests on new connections, until each worker has answered some
+        served: set[int] = set()
+        for _ in range(200):
+            with ThreadPoolExecutor(8) as pool:
+                answers = list(pool.map(lambda _: fetch(f"{server.url}/api/games"), range(8)))
+            for games in answers:  # each worker built the app from the same options
+                minimum = {g["id"]: g["limits"]["minimum"] for g in games["games"]}
+                assert minimum["punto-banco"] == "25" and minimum["baccarat27"] == "10"
+            served = {int(pid) for pid in re.findall(r"\[(\d+)\] 127\.0\.0\.1", server.access())}
+            if served == first:
+                break
+        assert served == first
+        tables = fetch(f"{server.url}/api/chemin-de-fer/tables")["tables"]
+        assert {table["time_limit"] for table in tables} == {12}
+        # a worker that dies is replaced, and the other serves meanwhile
+        dead = min(first)
+        os.kill(dead, signal.SIGKILL)
+        server.wait_for(lambda: len(server.workers() - first) == 1, "a new worker")
+        server.wait_for(
+            lambda: server.log().count("Application startup complete") == 3, "its start"
+        )
+        assert f"Child process [{dead}] died" in server.log()
+        assert fetch(f"{server.url}/api/games")["games"]
+        now = server.workers()
+        assert dead not in now and len(now) == 2
+    finally:
+        code = server.stop()
+    assert code == 0
+    assert not any(alive(pid) for pid in first | now)  # Ctrl-C stopped them all
+    assert "Stopping parent process" in server.log()

@@ -201,8 +201,10 @@ house_tables = Table(
     CheckConstraint("dealt >= 0 AND shuffles >= 0", name="counts"),
 )
 
-#: Wrong passwords, for the sign-in throttle: the name as normalised (``name_key``) and
-#: the client's address; old rows are deleted as new ones come.
+#: Wrong passwords, for the sign-in throttle (``cardroom/web/throttle.py``): the name as
+#: normalised (``name_key``) and the client's address; old rows are deleted as new ones
+#: come.  One index for each count the throttle makes over the recent rows (a name from
+#: an address, an address, a name) and one to find the old rows.
 login_failures = Table(
     "login_failures",
     metadata,
@@ -210,8 +212,9 @@ login_failures = Table(
     Column("name_key", Text, nullable=False),
     Column("address", Text, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
-    Index(None, "name_key", "created_at"),
+    Index(None, "name_key", "address", "created_at"),
     Index(None, "address", "created_at"),
+    Index(None, "name_key", "created_at"),
     Index(None, "created_at"),
 )
 

@@ -517,6 +517,25 @@ def serve(
             "seat without a connection) before its bot plays for it.",
         ),
     ] = 30,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=64,
+            metavar="N",
+            help="Serve in N worker processes on the one port (restarted if one dies).",
+        ),
+    ] = 1,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="IPS",
+            help="The proxies (comma-separated addresses, or *) whose X-Forwarded-For "
+            "gives the client's address (default: $FORWARDED_ALLOW_IPS, else the loopback).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
     from cardroom.web.server import ServerError
@@ -524,7 +543,13 @@ def serve(
 
     with person_errors(ServerError):
         run_server(
-            host=host, port=port, db_url=db, rules_dir=rules_dir, chemmy_time_limit=time_limit
+            host=host,
+            port=port,
+            db_url=db,
+            rules_dir=rules_dir,
+            chemmy_time_limit=time_limit,
+            workers=workers,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
 
 

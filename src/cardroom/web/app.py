@@ -32,7 +32,9 @@ from cardroom.wallet import Wallet
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
+from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
+from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
 from cardroom.web.routes import api, chemmy, pages
 from cardroom.web.throttle import LoginThrottle
 
@@ -63,12 +65,14 @@ def create_app(
     chemmy_time_limit: float = 30.0,
     chemmy_pause: float = 1.5,
     threads: int = WORKER_THREADS,
+    passwords: PasswordPool | None = None,
 ) -> FastAPI:
     """The web table on ``db``: ``rules`` by game id (the defaults for the games left
     out), the house-edge figures (computed in the background by default), and the
     shuffler of each new shoe (the operating system's entropy).  The chemin de fer
     tables: which, the seconds a person has for each decision (and keeps a seat with no
-    connection), and the pause after each coup."""
+    connection), and the pause after each coup.  ``passwords``: the pool of Argon2
+    checks (by default this process's, with the sessions' hasher's parameters)."""
     rules_by_game = default_rules()
     rules_by_game.update(rules or {})
     wallet = Wallet(db)
@@ -83,16 +87,18 @@ def create_app(
         time_limit=chemmy_time_limit,
         pause=chemmy_pause,
     )
+    sessions = sessions or Sessions(db, wallet)
     services = Services(
         db=db,
         wallet=wallet,
-        sessions=sessions or Sessions(db, wallet),
+        sessions=sessions,
         rules=rules_by_game,
         tables=LiveTables(wallet, rules_by_game, shuffler),
         edges=edges,
         templates=templates,
-        throttle=LoginThrottle(),
+        throttle=LoginThrottle(db),
         chemmy=tables,
+        passwords=passwords or shared_pool(parameters_of(sessions.hasher)),
     )
 
     @asynccontextmanager
@@ -120,7 +126,9 @@ def create_app(
         redoc_url=None,
     )
     app.state.services = services
+    app.add_middleware(JsonBodies)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
@@ -152,7 +160,9 @@ def error_response(request: Request, status: int, message: str) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(request, exc.status, exc.message)
+    response = error_response(request, exc.status, exc.message)
+    response.headers.update(exc.headers)
+    return response
 
 
 def validation_message(exc: RequestValidationError) -> str:

@@ -15,6 +15,7 @@ from cardroom.wallet import Account, Wallet
 from cardroom.web.chemmy import ChemmyTables
 from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables
+from cardroom.web.passwords import PasswordPool
 from cardroom.web.throttle import LoginThrottle
 
 #: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
@@ -25,12 +26,14 @@ CSRF_HEADER = "X-CSRF-Token"
 
 
 class ApiError(Exception):
-    """A refusal: its HTTP status and one line for the person."""
+    """A refusal: its HTTP status, one line for the person and any headers
+    (``Retry-After``)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
 @dataclass
@@ -46,6 +49,8 @@ class Services:
     templates: Jinja2Templates
     throttle: LoginThrottle
     chemmy: ChemmyTables
+    #: the Argon2 checks of this process, at most a few at once
+    passwords: PasswordPool
     #: chemin de fer's solved coup, for its rules page
     solutions: ChemmySolutions = field(default_factory=ChemmySolutions)
 

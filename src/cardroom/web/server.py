@@ -1,21 +1,39 @@
-"""Running the web table: ``cardroom serve`` (uvicorn on one process).
+"""Running the web table: ``cardroom serve``, on one process or on several.
 
-:func:`run` opens the database (migrating it), reads a rules folder, takes the port and
-serves; anything that stops it from starting is a :class:`ServerError` of one line.
-Uvicorn's access log writes one line per request.
+:func:`run` reads a rules folder, opens the database (migrating it) and checks that it
+can write to it, takes the port and serves; anything that stops it from starting is a
+:class:`ServerError` of one line.  Uvicorn's access log writes one line per request.
+
+With ``workers`` above one, uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``)
+starts that many worker processes on the port taken here, each building the app with
+:class:`AppFactory` from the same options (the database URL, the rules folder, the time
+limit); it restarts a worker that dies, and Ctrl-C (or SIGTERM) stops them all.  Each
+access log line then names the process that served it.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import socket
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.core.rules import RulesError
 from cardroom.core.textfile import TextInputError
 from cardroom.games import GAMES
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from cardroom.storage import Database
+
+log = logging.getLogger("cardroom.web")
 
 
 class ServerError(ValueError):
@@ -75,44 +93,154 @@ def address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+@dataclass(frozen=True)
+class Options:
+    """What every server process builds its app from."""
+
+    db_url: str | None
+    rules_dir: Path | None
+    chemmy_time_limit: float = 30.0
+
+
+def check_writable(db: Database) -> None:
+    """Refuse a database this server cannot write to (a read-only file, a user without
+    the rights), with one line: a real write to each table, rolled back."""
+    from sqlalchemy import false, update
+
+    from cardroom.storage import StorageError
+    from cardroom.storage.schema import login_failures, metadata
+
+    class RolledBack(Exception):
+        pass
+
+    try:
+        with db.write() as conn:
+            now = datetime.now(UTC)
+            conn.execute(login_failures.insert().values(name_key="", address="", created_at=now))
+            for table in metadata.sorted_tables:  # the right to change each (nothing does)
+                first = next(iter(table.columns))
+                conn.execute(update(table).where(false()).values({first.name: first}))
+            raise RolledBack
+    except RolledBack:
+        return
+    except StorageError as err:
+        raise ServerError(f"the web table cannot write to its database: {err}") from None
+
+
+def build_app(
+    options: Options, db: Database | None = None, rules: dict[str, Any] | None = None
+) -> FastAPI:
+    """The web table of ``options`` on ``db`` (else opened here, and closed with the
+    app) with ``rules`` (else read from the options' folder)."""
+    from cardroom.storage import Database
+    from cardroom.web.app import create_app
+
+    if rules is None:
+        rules = load_rules_dir(options.rules_dir) if options.rules_dir is not None else {}
+    owned = db is None
+    db = db if db is not None else Database.open(options.db_url)
+    app = create_app(db, rules, chemmy_time_limit=options.chemmy_time_limit)
+    services = app.state.services
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[Any]:
+        try:
+            async with inner(app) as state:
+                yield state
+        finally:
+            log.info("%s", services.passwords.stats())
+            services.passwords.close()
+            if owned:
+                db.close()
+
+    app.router.lifespan_context = lifespan
+    return app
+
+
+class AppFactory:
+    """Builds the app in a worker process (uvicorn calls it there); pickled to the
+    workers with its options.  What stops it is one line in the log, and the
+    supervisor stops rather than start it again and again."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    def __call__(self) -> FastAPI:
+        from uvicorn.config import STARTUP_FAILURE
+
+        from cardroom.storage import StorageError
+
+        try:
+            return build_app(self.options)
+        except (ServerError, StorageError) as err:
+            log.error("%s", err)
+            sys.exit(STARTUP_FAILURE)
+
+
+def log_config(workers: int) -> dict[str, Any]:
+    """uvicorn's logging, with cardroom's own log lines (and with several workers, each
+    access line saying which process served it)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["cardroom"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    if workers > 1:
+        access = config["formatters"]["access"]
+        access["fmt"] = access["fmt"].replace("%(levelprefix)s", "%(levelprefix)s [%(process)d]")
+    return config
+
+
 def run(
     host: str,
     port: int,
     db_url: str | None,
     rules_dir: Path | None,
     chemmy_time_limit: float = 30.0,
+    workers: int = 1,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    """Serve the web table on ``host``:``port`` until stopped (Ctrl-C); a chemin de
-    fer seat has ``chemmy_time_limit`` seconds for each decision."""
+    """Serve the web table on ``host``:``port`` until stopped (Ctrl-C) in ``workers``
+    processes; a chemin de fer seat has ``chemmy_time_limit`` seconds for each decision.
+    ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` gives the client's
+    address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback)."""
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from cardroom.storage import Database, StorageError
-    from cardroom.web.app import create_app
 
+    options = Options(db_url, rules_dir, chemmy_time_limit)
     rules = load_rules_dir(rules_dir) if rules_dir is not None else {}
     try:
         db = Database.open(db_url)
     except StorageError as err:
         raise ServerError(str(err)) from None
     try:
+        check_writable(db)
         sock = listen(host, port)
-        app = create_app(db, rules, chemmy_time_limit=chemmy_time_limit)
-        config = uvicorn.Config(
-            app,
-            log_level="info",
-            access_log=True,
-            proxy_headers=True,
-            server_header=False,
-            timeout_graceful_shutdown=5,
-        )
-        server = uvicorn.Server(config)
+        settings: dict[str, Any] = {
+            "log_level": "info",
+            "log_config": log_config(workers),
+            "access_log": True,
+            "proxy_headers": True,
+            "forwarded_allow_ips": forwarded_allow_ips,
+            "server_header": False,
+            "timeout_graceful_shutdown": 5,
+        }
+        where = db.where
+        processes = f" in {workers} worker processes" if workers > 1 else ""
         print(
-            f"cardroom is serving the web table at {address(host, port)} "
-            f"(database {db.where}; Ctrl-C stops it)",
+            f"cardroom is serving the web table at {address(host, port)}{processes} "
+            f"(database {where}; Ctrl-C stops it)",
             file=sys.stderr,
             flush=True,
         )
-        logging.getLogger("cardroom.web").setLevel(logging.INFO)
-        server.run(sockets=[sock])
+        if workers == 1:
+            app = build_app(options, db, rules)
+            uvicorn.Server(uvicorn.Config(app, **settings)).run(sockets=[sock])
+        else:
+            db.close()  # each worker opens its own
+            config = uvicorn.Config(AppFactory(options), factory=True, workers=workers, **settings)
+            Multiprocess(config, sockets=[sock]).run()
     finally:
         db.close()

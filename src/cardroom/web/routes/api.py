@@ -2,7 +2,9 @@
 
 Each handler translates HTTP into calls on the tables, the wallet and the history, and
 their answers (or refusals) back into JSON; the rules, the money and the records are
-theirs.  Handlers are plain functions, which FastAPI runs in its thread pool.
+theirs.  Handlers are plain functions, which FastAPI runs in its thread pool, except
+signing in and registering: they wait for an Argon2 check without holding a thread
+(see :mod:`cardroom.web.signin`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from starlette.concurrency import run_in_threadpool
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.history import RecordError, RoundRecord, replay
-from cardroom.sessions import LIFETIME, PasswordError
+from cardroom.sessions import LIFETIME
 from cardroom.storage import StorageConflict
 from cardroom.tables.house import KeyReused, OverBalance, RoundUnfinished
-from cardroom.wallet import NameTaken, WalletError
-from cardroom.web import models, views
+from cardroom.wallet import WalletError
+from cardroom.web import models, signin, views
 from cardroom.web.deps import (
     COOKIE,
     ApiError,
@@ -32,13 +34,12 @@ from cardroom.web.deps import (
     signed_in,
 )
 from cardroom.web.live import NotFound
-from cardroom.web.throttle import TOO_MANY
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 ROUND_ID = Path(ge=1, le=2**62, description="the round's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429)
+    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429, 503)
 }
 
 
@@ -78,16 +79,13 @@ def house_game(request: Request, game_id: str) -> GameInfo:
 
 # -- accounts -------------------------------------------------------------------------------
 @router.post("/accounts", status_code=201, response_model=models.SignedIn, responses=ERRORS)
-def register(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
+async def register(
+    body: models.Credentials, request: Request, response: Response
+) -> models.SignedIn:
     """Open an account (with 1,000 in play money) and sign in."""
     svc = services(request)
-    try:
-        account = svc.sessions.register(body.username, body.password)
-    except NameTaken as err:
-        raise ApiError(409, str(err)) from None
-    except (PasswordError, WalletError) as err:
-        raise ApiError(422, str(err)) from None
-    token, session = svc.sessions.begin(account.id)
+    account = await signin.register(svc, body.username, body.password)
+    token, session = await signin.begin_session(svc, account.id)
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token
@@ -95,17 +93,11 @@ def register(body: models.Credentials, request: Request, response: Response) -> 
 
 
 @router.post("/login", response_model=models.SignedIn, responses=ERRORS)
-def login(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
+async def login(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
     """Sign in: the session cookie and the CSRF token to send with every change."""
     svc = services(request)
-    if svc.throttle.blocked(body.username):
-        raise ApiError(429, TOO_MANY)
-    account = svc.sessions.check_password(body.username, body.password)
-    if account is None:
-        svc.throttle.failed(body.username)
-        raise ApiError(401, "wrong name or password")
-    svc.throttle.succeeded(body.username)
-    token, session = svc.sessions.begin(account.id)
+    account = await signin.sign_in(svc, request, body.username, body.password)
+    token, session = await signin.begin_session(svc, account.id)
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token

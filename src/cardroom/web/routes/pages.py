@@ -12,14 +12,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from cardroom.disclosure import paytable, rules_text, tableau_table
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import AlwaysDrawAtFive, CasinoTableauBanker, ChemmyRules
-from cardroom.sessions import PasswordError
-from cardroom.wallet import NameTaken, WalletError
-from cardroom.web import chemmy, views
+from cardroom.web import chemmy, signin, views
 from cardroom.web.cards import svg_for_code
 from cardroom.web.deps import (
     COOKIE,
@@ -32,7 +31,6 @@ from cardroom.web.deps import (
     services,
 )
 from cardroom.web.routes.api import limits_json, set_session_cookie
-from cardroom.web.throttle import TOO_MANY
 
 router = APIRouter(include_in_schema=False)
 
@@ -78,8 +76,7 @@ def _with_form_cookie(request: Request, response: Response, token: str) -> Respo
     return response
 
 
-def _signed_in_redirect(request: Request, account_id: int, target: str) -> Response:
-    token, _ = services(request).sessions.begin(account_id)
+def _signed_in_redirect(request: Request, token: str, target: str) -> Response:
     response = RedirectResponse(_next(target), status_code=303)
     set_session_cookie(request, response, token)
     response.delete_cookie(FORM_COOKIE, path="/")
@@ -139,48 +136,51 @@ def _form_checked(request: Request, token: str) -> bool:
     return csrf_ok(token, request.cookies.get(FORM_COOKIE, ""))
 
 
+async def _account_done(
+    request: Request, which: str, username: str, password: str, form_token: str, next: str
+) -> Response:
+    """The sign-in or register form sent: signed in and on to ``next``, or the form
+    again with the refusal.  ``async``, as the Argon2 check is awaited without holding a
+    thread (see cardroom.web.signin); the rest runs in the thread pool."""
+    if not _form_checked(request, form_token):
+        message = "the form had expired: try again"
+        return await run_in_threadpool(_account_form, request, which, message, username, next, 403)
+    svc = services(request)
+    try:
+        if which == "login":
+            account = await signin.sign_in(svc, request, username, password)
+        else:
+            account = await signin.register(svc, username, password)
+    except ApiError as err:
+        page = await run_in_threadpool(
+            _account_form, request, which, err.message, username, next, err.status
+        )
+        page.headers.update(err.headers)
+        return page
+    token, _ = await signin.begin_session(svc, account.id)
+    return _signed_in_redirect(request, token, next)
+
+
 @router.post("/login")
-def login_form(
+async def login_form(
     request: Request,
     username: FormText,
     password: FormText,
     form_token: FormText,
     next: FormText = "/",
 ) -> Response:
-    if not _form_checked(request, form_token):
-        return _account_form(
-            request, "login", "the form had expired: try again", username, next, 403
-        )
-    svc = services(request)
-    if svc.throttle.blocked(username):
-        return _account_form(request, "login", TOO_MANY, username, next, 429)
-    account = svc.sessions.check_password(username, password)
-    if account is None:
-        svc.throttle.failed(username)
-        return _account_form(request, "login", "wrong name or password", username, next, 401)
-    svc.throttle.succeeded(username)
-    return _signed_in_redirect(request, account.id, next)
+    return await _account_done(request, "login", username, password, form_token, next)
 
 
 @router.post("/register")
-def register_form(
+async def register_form(
     request: Request,
     username: FormText,
     password: FormText,
     form_token: FormText,
     next: FormText = "/",
 ) -> Response:
-    if not _form_checked(request, form_token):
-        return _account_form(
-            request, "register", "the form had expired: try again", username, next, 403
-        )
-    try:
-        account = services(request).sessions.register(username, password)
-    except NameTaken as err:
-        return _account_form(request, "register", str(err), username, next, 409)
-    except (PasswordError, WalletError) as err:
-        return _account_form(request, "register", str(err), username, next, 422)
-    return _signed_in_redirect(request, account.id, next)
+    return await _account_done(request, "register", username, password, form_token, next)
 
 
 @router.post("/logout")

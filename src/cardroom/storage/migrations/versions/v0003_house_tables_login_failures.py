@@ -50,6 +50,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_login_failures")),
     )
     op.create_index(
+        op.f("ix_login_failures_name_key_address_created_at"),
+        "login_failures",
+        ["name_key", "address", "created_at"],
+    )
+    op.create_index(
         op.f("ix_login_failures_name_key_created_at"), "login_failures", ["name_key", "created_at"]
     )
     op.create_index(
