@@ -19,11 +19,15 @@ server process:
   ``async``), so a queue of sign-ins never holds up the thread pool that the bets use.
 
 >>> import asyncio
+>>> from concurrent.futures import ThreadPoolExecutor
 >>> from argon2 import Parameters, Type
+>>> def wait(job):  # an event loop of its own, as the server's would be
+...     with ThreadPoolExecutor(1) as thread:
+...         return thread.submit(asyncio.run, job).result()
 >>> cheap = Parameters(Type.ID, 19, 16, 32, time_cost=1, memory_cost=1024, parallelism=1)
 >>> pool = PasswordPool(cheap, size=1)
->>> stored = asyncio.run(pool.hash("correct horse"))
->>> asyncio.run(pool.verify(stored, "correct horse")), asyncio.run(pool.verify(None, "x"))
+>>> stored = wait(pool.hash("correct horse"))
+>>> wait(pool.verify(stored, "correct horse")), wait(pool.verify(None, "x"))
 (Checked(ok=True, needs_rehash=False), Checked(ok=False, needs_rehash=False))
 >>> pool.close()
 """
