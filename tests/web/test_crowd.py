@@ -54,7 +54,9 @@ def stats(server: Served) -> tuple[int, int, int, int]:
 
 @pytest.fixture
 def sqlite_server(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path, "--db", f"sqlite:///{tmp_path / 'c.db'}")
+    # a short queue for the password checks (the real ones, at the lowest priority,
+    # are slow on a machine that runs other tests): the rest are refused at once
+    server = Served(tmp_path, "--db", f"sqlite:///{tmp_path / 'c.db'}", "--password-queue", "8")
     try:
         yield started(server)
     finally:

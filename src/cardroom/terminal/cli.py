@@ -536,6 +536,17 @@ def serve(
             "gives the client's address (default: $FORWARDED_ALLOW_IPS, else the loopback).",
         ),
     ] = None,
+    password_queue: Annotated[
+        int,
+        typer.Option(
+            "--password-queue",
+            min=0,
+            max=10_000,
+            metavar="N",
+            help="Sign-ins that may wait for a password check beyond those running, in "
+            "each worker; more are refused at once (503, try again).",
+        ),
+    ] = 64,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
     from cardroom.web.server import ServerError
@@ -550,6 +561,7 @@ def serve(
             chemmy_time_limit=time_limit,
             workers=workers,
             forwarded_allow_ips=forwarded_allow_ips,
+            password_queue=password_queue,
         )
 
 

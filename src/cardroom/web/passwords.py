@@ -416,18 +416,21 @@ class PasswordPool:
             worker.stop()
 
 
-_shared: dict[tuple[tuple[Any, ...], bool], PasswordPool] = {}
+_shared: dict[tuple[tuple[Any, ...], bool, int], PasswordPool] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_pool(parameters: Parameters = PARAMETERS, processes: bool = True) -> PasswordPool:
-    """This process's pool for ``parameters``: the bound is per server process, so every
-    app in a process shares one (closed when the process exits)."""
+def shared_pool(
+    parameters: Parameters = PARAMETERS, processes: bool = True, waiting: int = MAX_WAITING
+) -> PasswordPool:
+    """This process's pool for ``parameters`` (and ``waiting`` checks queued at most): the
+    bound is per server process, so every app in a process shares one (closed when the
+    process exits)."""
     with _shared_lock:
-        key = (_key(parameters), processes)
+        key = (_key(parameters), processes, waiting)
         pool = _shared.get(key)
         if pool is None:
-            pool = _shared[key] = PasswordPool(parameters, processes=processes)
+            pool = _shared[key] = PasswordPool(parameters, processes=processes, waiting=waiting)
         return pool
 
 

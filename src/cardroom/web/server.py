@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.core.rules import RulesError
 from cardroom.core.textfile import TextInputError
 from cardroom.games import GAMES
+from cardroom.web.passwords import MAX_WAITING, PARAMETERS, shared_pool
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -100,6 +101,8 @@ class Options:
     db_url: str | None
     rules_dir: Path | None
     chemmy_time_limit: float = 30.0
+    #: sign-ins that may wait for a password check beyond those running
+    password_queue: int = MAX_WAITING
 
 
 def check_writable(db: Database) -> None:
@@ -139,7 +142,12 @@ def build_app(
         rules = load_rules_dir(options.rules_dir) if options.rules_dir is not None else {}
     owned = db is None
     db = db if db is not None else Database.open(options.db_url)
-    app = create_app(db, rules, chemmy_time_limit=options.chemmy_time_limit)
+    app = create_app(
+        db,
+        rules,
+        chemmy_time_limit=options.chemmy_time_limit,
+        passwords=shared_pool(PARAMETERS, waiting=options.password_queue),
+    )
     services = app.state.services
     inner = app.router.lifespan_context
 
@@ -199,17 +207,20 @@ def run(
     chemmy_time_limit: float = 30.0,
     workers: int = 1,
     forwarded_allow_ips: str | None = None,
+    password_queue: int = MAX_WAITING,
 ) -> None:
     """Serve the web table on ``host``:``port`` until stopped (Ctrl-C) in ``workers``
     processes; a chemin de fer seat has ``chemmy_time_limit`` seconds for each decision.
     ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` gives the client's
-    address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback)."""
+    address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback).
+    ``password_queue``: the sign-ins that may wait for a password check beyond those
+    running (more are refused at once)."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     from cardroom.storage import Database, StorageError
 
-    options = Options(db_url, rules_dir, chemmy_time_limit)
+    options = Options(db_url, rules_dir, chemmy_time_limit, password_queue)
     rules = load_rules_dir(rules_dir) if rules_dir is not None else {}
     try:
         db = Database.open(db_url)
