@@ -28,12 +28,15 @@ def free_port() -> int:
 
 
 class Served:
-    """``cardroom serve`` in a process of the test's, its output in files to read."""
+    """``cardroom serve`` in a process of the test's, its output in files to read (so
+    that nothing blocks on a full pipe); ``name`` tells several apart in one folder."""
 
-    def __init__(self, folder: Path, *args: str) -> None:
+    def __init__(self, folder: Path, *args: str, name: str = "server") -> None:
+        self.name = name
         self.port = free_port()
-        self.out = folder / "out.log"
-        self.err = folder / "err.log"
+        prefix = "" if name == "server" else f"{name}-"
+        self.out = folder / f"{prefix}out.log"
+        self.err = folder / f"{prefix}err.log"
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.popen = subprocess.Popen(
                 [*CARDROOM, "serve", "--port", str(self.port), *args],
@@ -51,6 +54,32 @@ class Served:
 
     def access(self) -> str:
         return self.out.read_text(errors="replace")
+
+    @property
+    def output(self) -> str:
+        """Everything it printed: its log, then its access log."""
+        return self.log() + self.access()
+
+    def ready(self, path: str = "/api/games") -> Served:
+        """Wait until it answers ``path``."""
+        give_up = time.monotonic() + PATIENCE * 2
+        while True:
+            if self.popen.poll() is not None:
+                raise AssertionError(f"{self.name} exited:\n{self.output}")
+            try:
+                with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                pass
+            if time.monotonic() > give_up:
+                raise AssertionError(f"{self.name} never answered:\n{self.output}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL: nothing of it runs after this."""
+        self.popen.send_signal(signal.SIGKILL)
+        assert self.popen.wait(timeout=PATIENCE) == -signal.SIGKILL
 
     def wait_for(self, found: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + PATIENCE

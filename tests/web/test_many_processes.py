@@ -6,11 +6,7 @@ twice, never two rounds of one game in play, and the books add up after it all."
 from __future__ import annotations
 
 import itertools
-import os
-import subprocess
-import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,64 +24,33 @@ from cardroom.wallet import Wallet
 from tests.conftest import assert_books_and_rounds
 from tests.storage import pgserver
 from tests.storage.conftest import pg_server, pg_template, url_text  # noqa: F401
-from tests.web.test_server import free_port
+from tests.web.served import Served
 
-CARDROOM = [sys.executable, "-m", "cardroom.terminal.cli"]
 F = Fraction
 
 pytestmark = pytest.mark.xdist_group("processes")
 
 
-@dataclass
-class Process:
-    """A ``cardroom serve`` process on a loopback port."""
-
-    popen: subprocess.Popen[str]
-    port: int
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
-def start(database: str) -> Process:
-    port = free_port()
-    popen = subprocess.Popen(
-        [*CARDROOM, "serve", "--port", str(port), "--db", database],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert popen.stderr is not None
-    deadline = time.monotonic() + 60
-    for line in popen.stderr:
-        if "startup complete" in line:
-            break
-        if time.monotonic() > deadline:
-            break
-    else:
-        raise AssertionError(f"cardroom serve exited: {popen.wait()}")
-    # keep reading its log, so that a full pipe never stops it
-    threading.Thread(target=popen.stderr.read, daemon=True).start()
-    return Process(popen, port)
-
-
 @pytest.fixture(scope="module")
-def servers(pg_server: URL | None, pg_template: URL | None) -> Iterator[tuple[str, list[Process]]]:  # noqa: F811
+def servers(
+    pg_server: URL | None,  # noqa: F811
+    pg_template: URL | None,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[str, list[Served]]]:
     """Three server processes on one new PostgreSQL database."""
     if pg_server is None:
         pytest.skip(pgserver.MISSING)
     database = pgserver.create_database(pg_server, pg_template)
     url = url_text(database)
-    processes = [start(url) for _ in range(3)]
+    folder = tmp_path_factory.mktemp("servers")
+    processes = [Served(folder, "--db", url, name=f"process{n}") for n in range(3)]
     try:
+        for process in processes:
+            process.ready()
         yield url, processes
     finally:
         for process in processes:
-            process.popen.terminate()
-        for process in processes:
-            process.popen.wait(timeout=30)
+            process.stop()
         with Database.open(url) as db:
             assert_books_and_rounds(db)
         pgserver.drop_database(pg_server, database)
@@ -98,7 +63,7 @@ class Person:
     cookie: str
     csrf: str
 
-    def post(self, process: Process, path: str, body: object, **headers: str) -> httpx.Response:
+    def post(self, process: Served, path: str, body: object, **headers: str) -> httpx.Response:
         return httpx.post(
             process.url + path,
             json=body,
@@ -107,11 +72,11 @@ class Person:
             timeout=60,
         )
 
-    def get(self, process: Process, path: str) -> httpx.Response:
+    def get(self, process: Served, path: str) -> httpx.Response:
         return httpx.get(process.url + path, cookies={"cardroom_session": self.cookie}, timeout=60)
 
 
-def register(process: Process, name: str) -> Person:
+def register(process: Served, name: str) -> Person:
     response = httpx.post(
         process.url + "/api/accounts",
         json={"username": name, "password": "a good password"},
@@ -122,7 +87,7 @@ def register(process: Process, name: str) -> Person:
 
 
 def test_one_person_betting_through_three_processes_at_once(
-    servers: tuple[str, list[Process]],
+    servers: tuple[str, list[Served]],
 ) -> None:
     _url, processes = servers
     ann = register(processes[0], "Ann")
@@ -159,7 +124,7 @@ def test_one_person_betting_through_three_processes_at_once(
 
 
 def test_a_round_in_play_is_one_of_a_game_whoever_deals_it(
-    servers: tuple[str, list[Process]],
+    servers: tuple[str, list[Served]],
 ) -> None:
     """21-24-27 rounds asked for through three processes at once: while one waits for
     a decision no other is opened; decisions sent to any process take it on."""
@@ -212,7 +177,7 @@ def test_a_round_in_play_is_one_of_a_game_whoever_deals_it(
 
 
 def test_a_key_retried_after_the_balance_fell_gives_the_round_back(
-    servers: tuple[str, list[Process]],
+    servers: tuple[str, list[Served]],
 ) -> None:
     """The answer to an accepted bet is lost; the client sends it again, with its key,
     to another process, after the money is gone: it gets the round, not a refusal."""
