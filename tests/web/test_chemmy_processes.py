@@ -80,6 +80,18 @@ def post_via(person: Someone, server: Served, path: str, body: object) -> httpx.
     )
 
 
+def both_sit(ann: Someone, bob: Someone, table: int, stakes: tuple[str, str]) -> list[Any]:
+    """Ann sits at ``table`` and connects; Bob sits while her coups go on (he waits for
+    one to end) and connects: their two WebSockets."""
+    ann.sit(table, stakes[0])
+    sa = ann.socket(table)
+    with ThreadPoolExecutor(1) as pool:
+        bob_sits = pool.submit(bob.sit, table, stakes[1])
+        play([sa], until=bob_sits.done)
+        bob_sits.result()
+    return [sa, bob.socket(table)]
+
+
 def money_everywhere(wallet: Wallet) -> Fraction:
     """Every account's balance and every open seat's stack."""
     total = F(0)
@@ -169,13 +181,7 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
 ) -> None:
     owner, other = two
     ann, bob = Someone.register(owner), Someone.register(other)
-    ann.sit(2, "200")
-    sa = ann.socket(2)
-    with ThreadPoolExecutor(1) as pool:
-        bob_sits = pool.submit(bob.sit, 2, "300")
-        play([sa], until=bob_sits.done)
-        bob_sits.result()
-    sb = bob.socket(2)
+    sa, sb = both_sit(ann, bob, 2, ("200", "300"))
     play([sa, sb], coups=2)
     wallet = Wallet(other.db)
     bob_account = wallet.account(bob.name)
@@ -233,13 +239,7 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
 def test_a_process_that_dies_leaves_nobody_present(two: tuple[Served, Served]) -> None:
     owner, other = two
     ann, bob = Someone.register(owner), Someone.register(other)
-    ann.sit(1, "200")
-    sa = ann.socket(1)
-    with ThreadPoolExecutor(1) as pool:
-        bob_sits = pool.submit(bob.sit, 1, "300")
-        play([sa], until=bob_sits.done)
-        bob_sits.result()
-    sb = bob.socket(1)
+    sa, sb = both_sit(ann, bob, 1, ("200", "300"))
     play([sa, sb], coups=1)
     other.kill()  # Bob's only connection goes with it
     gone = sa.until(
@@ -269,13 +269,7 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
 ) -> None:
     owner, other = two
     ann, bob = Someone.register(owner), Someone.register(other)
-    ann.sit(1, "200")
-    sa = ann.socket(1)
-    with ThreadPoolExecutor(1) as pool:
-        bob_sits = pool.submit(bob.sit, 1, "300")
-        play([sa], until=bob_sits.done)
-        bob_sits.result()
-    sb = bob.socket(1)
+    sa, sb = both_sit(ann, bob, 1, ("200", "300"))
     wallet = Wallet(other.db)
     bob_account = wallet.account(bob.name)
     assert bob_account is not None
