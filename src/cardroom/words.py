@@ -325,7 +325,7 @@ CHEMMY_TEMPLATES: dict[str, str | Callable[[Why], str]] = {
     "tie_all_returned": "tie: every stake is returned",
     "banker_wins_stake": "the banker wins the stake",
     "banker_collects": _banker_collects,
-    "fewer_than_two": "fewer than two seats have the table minimum of {minimum}",
+    "fewer_than_two": "fewer than two seats can play (a seat needs {minimum} or more)",
     "put_up_bank": lambda w: "put up a bank" + (" or pass it" if w.get("may_pass") else ""),
     "may_cover": "may stake against the bank ({needed} to cover)",
 }
@@ -626,7 +626,7 @@ class ChemmyNarrator:
             stands = self.does(event.seat, "stands", "stand")
             return (Span(f"{stands} up with {format_amount(event.stack)}"),)
         if isinstance(event, GameOver):
-            return (Span(f"The game is over: {explain(event.why)}", Tone.NOTICE),)
+            return (Span(f"The game stops: {explain(event.why)}", Tone.NOTICE),)
         return (Span(type(event).__name__),)  # pragma: no cover - every event is above
 
     def _banker_chosen(self, event: BankerChosen) -> Line:

@@ -1,6 +1,7 @@
 """The chemin de fer tables' HTTP API on a real server (uvicorn, a SQLite file): the lobby,
 taking a seat (the buy-in leaves the wallet, a ledger row says so), every refusal
-changing nothing, leaving (the stack comes back), and the pages."""
+changing nothing, leaving (the stack comes back), a person named like a bot, and the
+pages."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import httpx
 import pytest
 
 from cardroom.wallet import Wallet
+from cardroom.web.chemmy import BOT_NAMES
 from tests.web.browser import Server
 from tests.web.chemmy_clients import Someone, chemmy_server
 
@@ -112,3 +114,32 @@ def test_a_seat_is_bought_into_and_left_with_the_stack(server: Server) -> None:
     # she passed and stood wherever the table played for her: no money was at risk
     assert F(cash_out["amount"]) == 250 and ann.balance() == 1000
     unchanged(server, ann)
+
+
+def test_a_person_named_like_any_bot_sits_at_every_table(server: Server) -> None:
+    """Every name a bot at these tables may have is a person's too (a bot takes the first
+    free name of :data:`BOT_NAMES`, and a table has at most two bots and a person to
+    avoid): each sits at every table, never refused for it (the bot of that name takes
+    another), and no two seats share a name."""
+    people = [Someone.register(server, name) for name in BOT_NAMES[:4]]
+    for table in (1, 2):
+        for person in people:
+            seated = person.post(f"/api/chemin-de-fer/tables/{table}/seats", {"buy_in": "100"})
+            assert seated.status_code == 201, (person.name, table, seated.text)
+            seats = person.http.get(f"/api/chemin-de-fer/tables/{table}").json()["seats"]
+            assert seats[seated.json()["seat"]]["name"] == person.name
+            names = [s["name"].casefold() for s in seats if s["kind"] != "empty"]
+            assert len(set(names)) == len(names) and names.count(person.name.casefold()) == 1
+            assert all(s["kind"] == "bot" for s in seats[-1 if table == 1 else -2 :])
+            left = person.post(f"/api/chemin-de-fer/tables/{table}/leave")
+            assert left.status_code == 200, left.text
+    wallet = Wallet(server.db)
+    for person in people:  # (each stands up once the coup in progress, if any, is over)
+        account = wallet.account(person.name)
+        assert account is not None
+        for _ in range(600):
+            if not wallet.open_seats(account.id):
+                break
+            time.sleep(0.05)
+        assert wallet.open_seats(account.id) == []
+        wallet.audit(account.id)

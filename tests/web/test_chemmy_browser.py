@@ -1,22 +1,33 @@
 """Chemin de fer in a real browser: two people (two browser contexts of Debian's
 Chromium) and a bot at one table of a real server, until each person has held the bank
 for a full coup and staked in one (the bank goes round: a person banks once, then passes
-it on).  The
-stacks and balances the pages show are the server's; screenshots after a coup at
-1280x800 and 390x844 go to ``tests/artifacts/`` to be looked at."""
+it on).
+
+What a person sees is checked on the way, card by card: each page records its table,
+seats, hands, header balance and log after every change (a ``MutationObserver``), and no
+stack, banker or coup number shown while a coup's cards are dealt is other than the
+coup's own start as its record has it (nothing gives the result away before the cards
+that decide it); the draw for the bank is shown as such; a sit-down is logged once.  One
+person has the longest name there is (40 characters with no space), the other the bot's
+name (the bot takes another); no page scrolls sideways at 390 px.  One closes the page on
+their turn: the other sees them away at once and the seconds left counting down, and they
+come back to the same turn.  Each stands up and keeps their own news ("You stood up with
+...") after the game stops.  The stacks and balances the pages show are the server's;
+screenshots at 1280x800 and 390x844 go to ``tests/artifacts/`` to be looked at."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from cardroom.core.events import BankPut, Staked
+from cardroom.core.events import BankPut, HandCard, Staked
 from cardroom.history import RoundRecord
 from cardroom.wallet import Wallet
 from tests.web.browser import ARTIFACTS, Server
@@ -24,6 +35,45 @@ from tests.web.chemmy_clients import chemmy_server
 from tests.web.test_browser import CARD_ALT, DESKTOP, PHONE, register
 
 F = Fraction
+#: The longest name there is, with nowhere to break it.
+ANN = "W" * 40
+#: The name of the bot at table 1.
+BOB = "Aino"
+
+#: Each page of a context records, after every change of the table or the header, what it
+#: shows (``window.chemmySeen.snaps``), and every line added to the log (``.lines``).
+OBSERVER = """
+window.chemmySeen = { snaps: [], lines: [] };
+document.addEventListener("DOMContentLoaded", () => {
+  const table = document.getElementById("table");
+  if (!table) return;
+  const seen = window.chemmySeen;
+  const snap = () => seen.snaps.push({
+    ready: table.dataset.ready,
+    coup: table.dataset.coup,
+    dealt: document.querySelector(".hands").dataset.coup || null,
+    cards: document.querySelectorAll(".hands img.card").length,
+    drawn: document.querySelectorAll("#draw img.card").length,
+    settled: !document.getElementById("result").hidden,
+    seats: [...document.querySelectorAll("#seats .seat")].map((s) => [
+      s.querySelector(".seat-name").textContent,
+      s.querySelector(".seat-stack") ? s.querySelector(".seat-stack").dataset.stack : null,
+      s.classList.contains("banker"),
+    ]),
+    balance: document.getElementById("balance").dataset.balance,
+    you: document.querySelector("header.top .name").textContent,
+  });
+  const observer = new MutationObserver(snap);
+  const what = { subtree: true, childList: true, attributes: true, characterData: true };
+  observer.observe(table, what);
+  observer.observe(document.querySelector("header.top"), what);
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) seen.lines.push(node.textContent);
+    }
+  }).observe(document.getElementById("log"), { childList: true });
+});
+"""
 
 
 @pytest.fixture(scope="module")
@@ -37,19 +87,27 @@ def person(browser: Browser, server: Server) -> tuple[BrowserContext, Page]:
         viewport=DESKTOP, base_url=server.url, reduced_motion="reduce", device_scale_factor=1
     )
     context.set_default_timeout(15_000)
+    context.add_init_script(OBSERVER)
     return context, context.new_page()
+
+
+def records(server: Server, name: str) -> dict[int, RoundRecord]:
+    """The person's finished coups by coup number."""
+    wallet = Wallet(server.db)
+    account = wallet.account(name)
+    assert account is not None
+    found = {}
+    for stored in wallet.rounds(account.id, limit=100, game="chemin-de-fer"):
+        if stored.status == "finished" and stored.record:
+            record = RoundRecord.from_json(stored.record)
+            found[int(record.start["coup"])] = record
+    return found
 
 
 def each_way(server: Server, first: str, second: str) -> bool:
     """Has each of the two held the bank for a full coup, and staked in one?"""
-    wallet = Wallet(server.db)
-    account = wallet.account(first)
-    assert account is not None
     banked, staked = set(), set()
-    for stored in wallet.rounds(account.id, limit=100, game="chemin-de-fer"):
-        if stored.status != "finished" or not stored.record:
-            continue
-        record = RoundRecord.from_json(stored.record)
+    for record in records(server, first).values():
         if record.outcome is None:
             continue
         banked |= {record.seats[e.seat] for e in record.events if isinstance(e, BankPut)}
@@ -91,11 +149,22 @@ def act(page: Page, banked: set[str], name: str) -> bool:
     return True
 
 
+def seen(page: Page) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate("window.chemmySeen")
+    return found
+
+
+def narrow(page: Page) -> int:
+    """How wide the page is at a phone's 390 px (it must not scroll sideways)."""
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    return width
+
+
 def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Server) -> None:
     (ann_context, ann), (bob_context, bob) = person(browser, server), person(browser, server)
     try:
         names = {}
-        for page, name in ((ann, "Eero"), (bob, "Liisa")):
+        for page, name in ((ann, ANN), (bob, BOB)):
             names[page] = register(page, name)
             page.goto("/chemin-de-fer")
             page.get_by_role("link", name="Go to Table 1").click()
@@ -111,15 +180,25 @@ def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Ser
             acted = act(ann, banked, names[ann]) | act(bob, banked, names[bob])
             if not acted:
                 ann.wait_for_timeout(60)
-        finish(ann, bob, names, banked)
+        # Bob has the bot's name: the bot took another, and nobody was refused
+        seats = bob.request.get("/api/chemin-de-fer/tables/1").json()["seats"]
+        bot = seats[2]["name"]
+        assert [s["name"] for s in seats] == [ANN, BOB, bot] and bot.casefold() != BOB.casefold()
+        assert seats[2]["kind"] == "bot"
+        screenshots(ann, bob, names, banked)
+        bob, bob_first = away_and_back(ann, bob, bob_context, names, banked)
+        lobby_on_a_phone(ann_context)
+        leave(ann, bob, names, banked)
+        check_what_was_seen(server, {ANN: [seen(ann)], BOB: [bob_first, seen(bob)]})
     finally:
         ann_context.close()
         bob_context.close()
 
 
-def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> None:
+def screenshots(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> None:
     """Screenshots of Ann's page (1280x800) and Bob's (390x844) each just after a coup,
-    its cards checked; then the stacks shown against the server's, and both leave."""
+    its cards checked, neither page wider than a phone at 390 px; then the stacks shown
+    against the server's."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     bob.set_viewport_size(PHONE)
     shots = {ann: ARTIFACTS / "chemmy-1280x800.png", bob: ARTIFACTS / "chemmy-390x844.png"}
@@ -130,6 +209,10 @@ def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> No
                           [...document.querySelectorAll("#table img.card")].map(c => c.alt)]"""
             )
             if shown[0] and shown[1]:
+                for _ in range(100):  # (the cards' images loaded: CSP forbids wait_for_function)
+                    if page.evaluate("() => [...document.images].every(i => i.complete)"):
+                        break
+                    page.wait_for_timeout(20)
                 page.screenshot(path=str(path), full_page=True)
                 for alt in shown[1]:
                     first = alt.split(",")[0]
@@ -140,6 +223,10 @@ def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> No
         if not any([act(page, banked, names[page]) for page in (ann, bob)]):
             ann.wait_for_timeout(50)
     assert not shots, "no coup ended on both pages"
+    assert narrow(bob) <= 390  # Ann's 40 characters in the seats, the hands and the log
+    ann.set_viewport_size(PHONE)
+    assert narrow(ann) <= 390  # and in her own header
+    ann.set_viewport_size(DESKTOP)
     bob.set_viewport_size(DESKTOP)
     for page in (ann, bob):  # the stack shown is the server's (once both have settled)
         for _ in range(100):
@@ -149,6 +236,58 @@ def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> No
                 break
             page.wait_for_timeout(50)
         expect(page.locator("#you")).to_have_attribute("data-stack", mine["stack"])
+
+
+def away_and_back(
+    ann: Page, bob: Page, context: BrowserContext, names: dict[Page, str], banked: set[str]
+) -> tuple[Page, dict[str, Any]]:
+    """Bob closes his page on his turn: Ann sees him away at once (while the table still
+    waits for him) and the seconds left going down; Bob opens the table again within the
+    time limit and has his turn back.  Bob's new page, and what the closed one saw."""
+    for _ in range(600):
+        if bob.locator("#table").get_attribute("data-state") == "your_turn":
+            break
+        if not act(ann, banked, names[ann]):
+            ann.wait_for_timeout(50)
+    expect(bob.locator("#table")).to_have_attribute("data-state", "your_turn")
+    seat = bob.locator("#table").get_attribute("data-seat")
+    name = names.pop(bob)
+    first = seen(bob)
+    bob.close()
+    waiting = ann.locator("#waiting")
+    expect(ann.locator(f'#seats .seat[data-seat="{seat}"] .seat-tags')).to_contain_text("away")
+    expect(waiting).to_have_attribute("data-seat", str(seat))
+    expect(waiting).to_have_attribute("data-away", "true")
+    expect(waiting).to_contain_text(f"{BOB} is away: the table plays for them in")
+    left = int(waiting.get_attribute("data-left") or 0)
+    assert left > 0  # (the table still waits for him: he was shown away before the limit)
+    ann.screenshot(path=str(ARTIFACTS / "chemmy-away-1280x800.png"))
+    lower = "|".join(str(n) for n in range(left))
+    expect(waiting).to_have_attribute("data-left", re.compile(f"^({lower})$"))
+    expect(waiting).to_have_attribute("data-seat", str(seat))
+    bob = context.new_page()
+    names[bob] = name
+    bob.goto("/chemin-de-fer/1")
+    expect(bob.locator("#table")).to_have_attribute("data-state", "your_turn")
+    expect(ann.locator(f'#seats .seat[data-seat="{seat}"]')).not_to_contain_text("away")
+    return bob, first
+
+
+def lobby_on_a_phone(context: BrowserContext) -> None:
+    """The lobby at 390 px with Ann's 40 characters seated, in her own header too."""
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto("/chemin-de-fer")
+    expect(page.locator("#chemmy-tables")).to_contain_text(ANN)
+    assert narrow(page) <= 390
+    page.screenshot(path=str(ARTIFACTS / "chemmy-lobby-390x844.png"), full_page=True)
+    page.close()
+
+
+def leave(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> None:
+    """Both stand up; each keeps their own news (with the stack their cash-out brought
+    back) after the game stops; the balance shown is the server's."""
+    for page in (ann, bob):
         page.get_by_role("button", name="Leave the table").click()
     for page in (ann, bob):
         for _ in range(400):
@@ -159,6 +298,61 @@ def finish(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) -> No
             page.wait_for_timeout(50)
         me = page.request.get("/api/me").json()
         expect(page.locator("#balance")).to_have_attribute("data-balance", me["balance"])
+        rows = page.request.get("/api/ledger").json()["rows"]
+        cashed = F(next(r for r in rows if r["kind"] == "cash_out")["amount"])
+        news = page.locator("#news")
+        expect(news).to_contain_text("You stood up with")
+        said = re.search(r"You stood up with ([0-9.]+)", news.text_content() or "")
+        assert said is not None and F(said.group(1)) == cashed
+    for page in (ann, bob):  # the game stopped: it says why, and the news stays
+        expect(page.locator("#log")).to_contain_text("The game stops: fewer than two seats")
+        expect(page.locator("#news")).to_contain_text("You stood up with")
         assert page.request.get("/api/history?game=chemin-de-fer").ok
-        assert page.goto("/history").ok
-        assert Path(ARTIFACTS / "chemmy-1280x800.png").exists()
+
+
+def check_what_was_seen(server: Server, observed: dict[str, list[dict[str, Any]]]) -> None:
+    """Card by card, each page showed each coup as it started until its result was shown
+    (Ann's page, connected throughout, every coup that dealt cards); the draw for the bank
+    apart from the hands; each sit-down once in the log."""
+    full = {**records(server, ANN), **records(server, BOB)}
+    checked = {
+        name: {n for page in pages for n in checked_coups(page, full)}
+        for name, pages in observed.items()
+    }
+    dealt = {n for n, record in full.items() if any(isinstance(e, HandCard) for e in record.events)}
+    assert len(dealt) >= 2 and checked[ANN] == dealt, (dealt, checked)  # (she saw them all)
+    assert checked[BOB] and checked[BOB] <= dealt
+    first = observed[ANN][0]
+    assert any(s["drawn"] >= 2 and not s["cards"] for s in first["snaps"])  # the draw
+    lines = first["lines"]
+    for who in (ANN, BOB):
+        assert sum(line.startswith(f"{who} sits down") for line in lines) == 1, lines
+    assert any(f"{BOB} (a bot) is now called" in line for line in lines)
+
+
+def checked_coups(page: dict[str, Any], full: dict[int, RoundRecord]) -> set[int]:
+    """The coups whose cards the page showed, each snapshot of them checked: until the
+    result is shown, the coup's own number, banker and starting stacks, and one balance
+    (the page's person's, if they sit in the coup)."""
+    checked: set[int] = set()
+    balances: dict[int, str] = {}
+    for snap in page["snaps"]:
+        if snap["ready"] != "true" or not snap["cards"] or snap["settled"]:
+            continue
+        coup = int(snap["dealt"])
+        record = full.get(coup)
+        if record is None:
+            continue
+        start = record.start
+        assert snap["coup"] == str(coup), snap
+        sitting = [n for n in range(len(start["names"])) if n not in start["empty"]]
+        stacks = {start["names"][n]: F(start["stacks"][n]) for n in sitting}
+        shown = {seat: F(stack) for seat, stack, _ in snap["seats"] if stack is not None}
+        assert shown == stacks, (coup, snap)
+        banker = [seat for seat, _, holds in snap["seats"] if holds]
+        put = next(e.seat for e in record.events if isinstance(e, BankPut))
+        assert banker == [start["names"][put]], (coup, snap)
+        balance = balances.setdefault(coup, snap["balance"])
+        assert snap["balance"] == balance or snap["you"] not in stacks, snap
+        checked.add(coup)
+    return checked

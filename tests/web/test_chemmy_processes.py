@@ -124,6 +124,13 @@ def test_people_on_two_processes_play_one_table_live(
     sockets += [bob.socket(1), watcher.socket(1)]
     play(sockets, coups=6)
     assert sockets[1].answered  # Bob decided, from the other process
+    # Bob's connection (to the other process) closes: the owner shows him away at once,
+    # not when the time limit runs out, and present again when he comes back
+    gone = sockets[1]
+    gone.close()
+    play([sockets[0], sockets[2]], until=lambda: bob_shown(sockets[0], away=True))
+    sockets[1] = bob.socket(1)
+    play(sockets, until=lambda: bob_shown(sockets[0], away=False))
     for person in (ann, bob):  # Ann at the owner, Bob forwarded: both stand up
         response = person.post("/api/chemin-de-fer/tables/1/leave")
         assert response.status_code == 200, response.text
@@ -135,7 +142,7 @@ def test_people_on_two_processes_play_one_table_live(
     assert len(full) >= 5
     for record in full.values():
         assert replay(record).same
-    compared = sum(check_private(sock, full) for sock in sockets)
+    compared = sum(check_private(sock, full) for sock in [*sockets, gone])
     assert compared >= 5 * 4 * 3  # every card of every coup, for each of the three
     for message in sockets[2].messages:  # the watcher, at the other process
         assert message["you"]["seat"] is None and message["turn"] is None
@@ -148,6 +155,17 @@ def test_people_on_two_processes_play_one_table_live(
         )
         assert person.balance() == 1000 - buy_in + cashed_out(person) == 1000 + nets
     assert wallet.audit_all() == 3
+
+
+def bob_shown(ann: Socket, away: bool) -> bool:
+    """Has Ann's last message shown Bob (seat 2) away (or present), still seated and
+    with no word of his time running out?"""
+    last = next((m for m in reversed(ann.messages) if m.get("type") == "update"), None)
+    if last is None:
+        return False
+    bob = last["table"]["seats"][1]
+    assert bob["kind"] == "person" and not any("too long" in n for n in last["notices"])
+    return bool(bob["away"]) is away
 
 
 def wait_for_turn_in_a_coup(

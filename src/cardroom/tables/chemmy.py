@@ -255,6 +255,26 @@ class ChemmyTable:
             self._stacks[seat] = Fraction(stack)
         else:
             self.game.take_seat(seat, name, stack)
+            self._open_coup()  # (the coming coup starts with the bot)
+
+    def rename_bot(self, seat: int, name: str) -> None:
+        """The bot at ``seat`` goes by ``name`` from now on (before the game, between
+        coups, or once it is over): it makes way for a person of its name, since no two
+        seats share a name.  :class:`WagerError` changes nothing."""
+        held = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if held is None or held.kind != "bot":
+            raise WagerError(f"seat {seat + 1} has no bot")
+        for n, other in enumerate(self.seats):
+            if n != seat and other.kind != "empty" and other.name.casefold() == name.casefold():
+                raise WagerError(f"{other.name} is already at the table")
+        game = self.game
+        if game is not None:
+            try:
+                game.rename(seat, name)
+            except IllegalAction as err:
+                raise WagerError(str(err)) from None
+            self._open_coup()  # (the coming coup starts with the new name)
+        held.name = name
 
     def stand_bot(self, seat: int) -> Fraction:
         """The bot at ``seat`` stands up (before the game, between coups, or once the game
@@ -363,23 +383,28 @@ class ChemmyTable:
         self._open_coup()
         return list(game.log)
 
-    def advance(self) -> Turn | None:
+    def advance(self, moved: Callable[[], object] | None = None) -> Turn | None:
         """Deal and let the bots and absent people act until a present person must
-        decide (their Turn) or the coup ends (None); a coup that ends is recorded."""
+        decide (their Turn) or the coup ends (None); a coup that ends is recorded.
+        ``moved`` is called after each card and each decision (a caller that tells
+        people the table as it stands after each of them)."""
         game = self._game()
         coup = game.coup
         while not game.is_over and game.coup == coup:
             if game.next_card_for is not None:
                 self._deal()
-                continue
-            turn = game.to_act
-            assert turn is not None
-            held = self.seats[turn.seat]
-            if held.is_person and not held.leaving:
-                return turn
-            policy = held.bot if held.bot is not None else self.absent
-            action, amount = bot_choice(policy, game, turn, self.rng)
-            self._apply(turn.seat, action, amount, "bot" if held.bot is not None else "default")
+            else:
+                turn = game.to_act
+                assert turn is not None
+                held = self.seats[turn.seat]
+                if held.is_person and not held.leaving:
+                    return turn
+                policy = held.bot if held.bot is not None else self.absent
+                action, amount = bot_choice(policy, game, turn, self.rng)
+                by = "bot" if held.bot is not None else "default"
+                self._apply(turn.seat, action, amount, by)
+            if moved is not None:
+                moved()
         self._coup_ended()
         return None
 

@@ -52,6 +52,8 @@ from cardroom.core.events import (
     DrawForBank,
     HandCard,
     HandShown,
+    SeatLeft,
+    SeatTaken,
     event_to_json,
 )
 from cardroom.core.money import AmountError, format_amount, parse_amount
@@ -160,6 +162,9 @@ class Connection:
     sent: int = 0
     #: tells the events to this connection's person (it remembers who holds the bank)
     narrator: ChemmyNarrator | None = None
+    #: the person's seat as the last message told it (their own events are told "You"
+    #: up to the moment they stand up)
+    seat: int | None = None
 
 
 @dataclass
@@ -184,7 +189,7 @@ class _Saved:
     turns: int
     deadline: float
     away: dict[int, float]
-    cursors: list[tuple[Connection, int, int, ChemmyNarrator | None]]
+    cursors: list[tuple[Connection, int, int, int | None, ChemmyNarrator | None]]
 
 
 @dataclass(frozen=True)
@@ -218,7 +223,7 @@ class LiveChemmy:
         self.pause = pause
         self.hub = hub
         self.link = hub.link
-        self.table_ref = f"web:chemin-de-fer:{spec.id}"
+        self.table_ref = f"{TABLE_REF}{spec.id}"
         bots = min(spec.bots, spec.seats - 1)
         self.bot_seats = tuple(range(spec.seats - 1, spec.seats - 1 - bots, -1))
         self.bot_stack = rules.table.maximum
@@ -252,6 +257,10 @@ class LiveChemmy:
         self.published: tuple[str, str] | None = None
         #: commands being carried out, or carried out, while this process owns the table
         self.handled: set[int] = set()
+        #: (in a step) the messages of the step so far, one batch each time the table as
+        #: people see it changed, and that table (see :meth:`_moved`)
+        self._chunks: list[_Batch] | None = None
+        self._chunk_view: dict[str, Any] | None = None
         self.task: asyncio.Task[None] | None = None
         self.inbox_task: asyncio.Task[None] | None = None
 
@@ -266,7 +275,8 @@ class LiveChemmy:
             table_ref=self.table_ref,
         )
         for n, seat in enumerate(self.bot_seats):
-            table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot(self.rules))
+            name = bot_name(_seated_names(table), n)
+            table.sit_bot(seat, name, self.bot_stack, table_bot(self.rules))
         return table
 
     def bind(self) -> None:
@@ -375,9 +385,14 @@ class LiveChemmy:
             game = table.game
             if game is not None and game.is_over:
                 self._new_game()
+            self._make_way(account.name)
+            logged = self._logged()
             table.sit_person(seat, account.id, account.name, buy_in)
             self._mark_away()
-            self.notices.append(f"{account.name} sits down at seat {seat + 1}")
+            if self._logged() == logged:  # no game yet: its log does not tell it
+                self.notices.append(
+                    f"{account.name} sits down at seat {seat + 1} with {format_amount(buy_in)}"
+                )
             return {"table": self.spec.id, "seat": seat, "stack": money(buy_in)}
 
         try:
@@ -387,6 +402,23 @@ class LiveChemmy:
             raise Refused(status, str(err)) from None
         self.wake.set()
         return seated
+
+    def _make_way(self, name: str) -> None:
+        """(In a step, between coups.)  A bot that goes by ``name`` (whatever its case)
+        takes another name, so that the person of that name can sit down: two seats
+        never share a name, and a bot's name never keeps a person out."""
+        table = self.table
+        for seat, held in enumerate(table.seats):
+            if held.kind == "bot" and held.name.casefold() == name.casefold():
+                old = held.name
+                new = bot_name([*_seated_names(table), name])
+                table.rename_bot(seat, new)
+                self.notices.append(f"{old} (a bot) is now called {new}, to make way for {name}")
+
+    def _logged(self) -> int:
+        """How long the game's log is (0 before a game): did a step's change get told?"""
+        game = self.table.game
+        return 0 if game is None else len(game.log)
 
     async def leave(self, account: Account) -> dict[str, Any]:
         """``account`` stands up: between coups at once (their stack goes back to the
@@ -406,23 +438,31 @@ class LiveChemmy:
         seat = self.seat_of(account_id)
         if seat is None:
             raise Refused(409, "you have no seat at this table")
-        return await self._leave(seat, f"{name} stands up", command)
+        return await self._leave(seat, None, command)
 
-    async def _leave(self, seat: int, why: str, command: Command | None = None) -> dict[str, Any]:
-        """(Under the lock.) The person at ``seat`` goes."""
+    async def _leave(
+        self, seat: int, why: str | None, command: Command | None = None
+    ) -> dict[str, Any]:
+        """(Under the lock.) The person at ``seat`` goes (``why``: a line for the log that
+        says why, when it is not their own choice)."""
 
         def step() -> dict[str, Any]:
             held = self.table.seats[seat]
-            account_id = held.account_id
+            account_id, name = held.account_id, held.name
+            logged = self._logged()
             stack = self.table.leave(seat)
             if self.pending is not None and self.pending.seat == seat:
                 self.pending = None  # the absent policy plays that turn now
             if stack is None:
-                self.notices.append(f"{why} after this coup")
+                later = f"{name} stands up after this coup"
+                self.notices.append(f"{why}: {later}" if why else later)
                 return {"table": self.spec.id, "seat": seat, "left": False, "stack": None}
             if account_id is not None:
                 self.away.pop(account_id, None)
-            self.notices.append(f"{why} with {format_amount(stack)}")
+            if why:
+                self.notices.append(why)
+            if self._logged() == logged:  # (the game's log tells it where there is a game)
+                self.notices.append(f"{name} stands up with {format_amount(stack)}")
             return {"table": self.spec.id, "seat": seat, "left": True, "stack": money(stack)}
 
         result = await self._transact(step, reply=_reply(command, lambda r: {"ok": r}))
@@ -748,7 +788,7 @@ class LiveChemmy:
                     self.away.pop(away_id, None)
                 elif not self.table.seats[seat].leaving:
                     name = self.table.seats[seat].name
-                    await self._leave(seat, f"{name} has been away too long and stands up")
+                    await self._leave(seat, f"{name} has been away too long")
             if self.table.people:
                 step, turn = await self._transact(self._step)
             else:  # nobody's money is at the table: in memory only
@@ -779,11 +819,13 @@ class LiveChemmy:
             broke = [seat for seat in table.people if stacks[seat] < minimum]
             for seat in sorted(broke, key=lambda s: table.seats[s].account_id or 0):
                 name = table.seats[seat].name
-                left = table.leave(seat)
+                logged = self._logged()
+                left = table.leave(seat) or Fraction(0)
                 self.notices.append(
-                    f"{name}'s stack is below the table minimum: {name} stands up"
-                    + (f" with {format_amount(left)}" if left else "")
+                    f"{name}'s stack is below the table minimum of {format_amount(minimum)}"
                 )
+                if self._logged() == logged:
+                    self.notices.append(f"{name} stands up with {format_amount(left)}")
             game = table.game
             if game is not None and game.is_over:
                 self._new_game()
@@ -796,8 +838,11 @@ class LiveChemmy:
                     if table.game is not None and table.game.is_over:
                         self._new_game()
                 if table.seats[seat].kind == "empty":
-                    table.sit_bot(seat, _bot_name(n), self.bot_stack, table_bot(self.rules))
-                    self.notices.append(f"{_bot_name(n)} (a bot) sits down at seat {seat + 1}")
+                    name = bot_name(_seated_names(table), n)
+                    logged = self._logged()
+                    table.sit_bot(seat, name, self.bot_stack, table_bot(self.rules))
+                    if self._logged() == logged:
+                        self.notices.append(f"{name} (a bot) sits down at seat {seat + 1}")
             if not table.people or self.joining:
                 return "idle", None
             if table.game is None:
@@ -806,7 +851,7 @@ class LiveChemmy:
                 table.start()
                 self.game_number += 1
                 return "draw", None
-        turn = table.advance()
+        turn = table.advance(self._moved)
         if turn is None:
             return "ended", None
         self.pending = turn
@@ -835,8 +880,12 @@ class LiveChemmy:
                 self._restore(saved)
             tries += 1
             self.link.fence(conn, self.spec.id, self.epoch)
-            result = step()
-            batch = self._compose()
+            self._chunks, self._chunk_view = [], self.table_json()
+            try:
+                result = step()
+                batch = _merge([*self._chunks, self._compose()])
+            finally:
+                self._chunks = self._chunk_view = None
             self._store(conn, batch)
             if reply is not None:
                 command = reply.command
@@ -867,6 +916,19 @@ class LiveChemmy:
         for conn, message in batch.local:
             conn.queue.put_nowait(message)
 
+    def _moved(self) -> None:
+        """(In a step, after each card and decision the table plays.)  Where the table as
+        people see it has changed (a bank put up, a stake, a coup settled), what is new
+        so far goes out as a message of its own, with the table as it stands at that
+        point.  A page shows a message's table once it has shown the message's events:
+        so no stack, banker or coup number moves before the cards that decide it."""
+        if self._chunks is None:
+            return
+        view = self.table_json()
+        if view != self._chunk_view:
+            self._chunks.append(self._compose(table_json=view))
+            self._chunk_view = view
+
     def _save(self) -> _Saved:
         conns = [*self.connections, *self.remote.values()]
         return _Saved(
@@ -878,7 +940,7 @@ class LiveChemmy:
             turns=self.turns,
             deadline=self.deadline,
             away=dict(self.away),
-            cursors=[(c, c.game, c.sent, copy.deepcopy(c.narrator)) for c in conns],
+            cursors=[(c, c.game, c.sent, c.seat, copy.deepcopy(c.narrator)) for c in conns],
         )
 
     def _restore(self, saved: _Saved) -> None:
@@ -890,8 +952,9 @@ class LiveChemmy:
         self.turns = saved.turns
         self.deadline = saved.deadline
         self.away = dict(saved.away)
-        for conn, game, sent, narrator in saved.cursors:
-            conn.game, conn.sent, conn.narrator = game, sent, copy.deepcopy(narrator)
+        for conn, game, sent, seat, narrator in saved.cursors:
+            conn.game, conn.sent, conn.seat = game, sent, seat
+            conn.narrator = copy.deepcopy(narrator)
 
     def _store(self, conn: Transaction, batch: _Batch) -> None:
         """Inside the step's transaction: the other processes' messages, and the view
@@ -1055,11 +1118,15 @@ class LiveChemmy:
                 del self.away[account_id]
 
     # -- what is sent ---------------------------------------------------------------------
-    def _compose(self, only: Iterable[Connection] | None = None) -> _Batch:
-        """What is new for each connection (all, or ``only``), and the view to publish."""
+    def _compose(
+        self, only: Iterable[Connection] | None = None, table_json: dict[str, Any] | None = None
+    ) -> _Batch:
+        """What is new for each connection (all, or ``only``), and the view to publish
+        (``table_json``: the table as it is now, if already made)."""
         notices, self.notices = self.notices, []
         targets = list([*self.connections, *self.remote.values()] if only is None else only)
-        table_json = self.table_json()
+        if table_json is None:
+            table_json = self.table_json()
         local: list[tuple[Connection, dict[str, Any]]] = []
         remote: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         for conn in targets:
@@ -1089,15 +1156,30 @@ class LiveChemmy:
             events = table.events_for(seat, conn.sent)
             conn.sent = len(game.log)
         conn.game = self.game_number
-        names = game.names if game is not None else tuple(s.name for s in table.seats)
-        if reset or conn.narrator is None or conn.narrator.names != tuple(names):
+        names = tuple(game.names if game is not None else (s.name for s in table.seats))
+        if reset or conn.narrator is None:
             conn.narrator = ChemmyNarrator(names)
-        conn.narrator.you = seat
+        else:  # (a seat taken, a bot renamed: who holds the bank is still known)
+            conn.narrator.names = names
+        narrator = conn.narrator
+        # the person's own events are told "You" while they sit: up to their standing up
+        # (which may come in the same message as the coup they played), from their sitting
+        you = seat if reset else conn.seat
+        told = []
+        for entry in events:
+            event = entry.event
+            if isinstance(event, SeatTaken) and event.seat == seat and event.name == conn.name:
+                you = seat
+            narrator.you = you
+            told.append(event_json(entry, narrator))
+            if isinstance(event, SeatLeft) and event.seat == you:
+                you = None
+        narrator.you = conn.seat = seat
         stack = table.stacks[seat] if seat is not None else None
         return {
             "type": "update",
             "reset": reset,
-            "events": [event_json(e, conn.narrator) for e in events],
+            "events": told,
             "table": table_json,
             "you": {
                 "name": conn.name,
@@ -1214,6 +1296,35 @@ def _reply(command: Command | None, make: Callable[[Any], dict[str, Any]]) -> _R
     return None if command is None else _Reply(command, make)
 
 
+def _merge(batches: Sequence[_Batch]) -> _Batch:
+    """One step's batches as one, each connection's messages in order; a last message
+    that tells a connection nothing new (no event, no notice, no turn, the table as the
+    one before it) is left out."""
+    if len(batches) == 1:
+        return batches[0]
+    local: list[tuple[Connection, dict[str, Any]]] = []
+    remote: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    last: dict[tuple[str | None, int], dict[str, Any]] = {}
+    final = len(batches) - 1
+    for n, batch in enumerate(batches):
+        for conn, message in batch.local:
+            if n < final or not _nothing_new(message, last.get((None, conn.id))):
+                local.append((conn, message))
+                last[(None, conn.id)] = message
+        for process, messages in batch.remote.items():
+            for connection, message in messages:
+                if n < final or not _nothing_new(message, last.get((process, connection))):
+                    remote.setdefault(process, []).append((connection, message))
+                    last[(process, connection)] = message
+    return _Batch(local, remote, batches[-1].view)
+
+
+def _nothing_new(message: dict[str, Any], before: dict[str, Any] | None) -> bool:
+    if before is None or message["reset"] or message["events"] or message["notices"]:
+        return False
+    return all(message[key] == before[key] for key in ("table", "you", "turn", "waiting_for"))
+
+
 class ChemmyTables:
     """The chemin de fer tables, as this process serves them (made when the app is):
     its heartbeat and the tables it drives, its connections to the others, the commands
@@ -1260,6 +1371,11 @@ class ChemmyTables:
 
     def new_connection_id(self) -> int:
         return next(self._ids)
+
+    def table_name(self, table_ref: str | None) -> str | None:
+        """The name a person reads for the table the wallet names ``table_ref`` ("Table
+        1" for ``web:chemin-de-fer:1``); None if it is not one of this server's tables."""
+        return table_name(table_ref, (table.spec for table in self.tables.values()))
 
     def get(self, table_id: int) -> LiveChemmy:
         found = self.tables.get(table_id)
@@ -1489,11 +1605,52 @@ class ChemmyTables:
             log.warning("chemin de fer: giving the tables up: %s", err)
 
 
+# -- names ----------------------------------------------------------------------------------
+def bot_name(taken: Iterable[str], n: int = 0) -> str:
+    """A name for a bot that no name in ``taken`` is (without regard to case): the
+    ``n``-th of :data:`BOT_NAMES` if it is free, else the next free one, else the first
+    with a number ("Aino 2")."""
+    used = {name.casefold() for name in taken}
+    names = [BOT_NAMES[(n + k) % len(BOT_NAMES)] for k in range(len(BOT_NAMES))]
+    for name in names:
+        if name.casefold() not in used:
+            return name
+    for number in itertools.count(2):
+        for name in names:
+            numbered = f"{name} {number}"
+            if numbered.casefold() not in used:
+                return numbered
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _seated_names(table: ChemmyTable) -> list[str]:
+    return [held.name for held in table.seats if held.kind != "empty"]
+
+
+#: How a chemin de fer table of the web is named in the wallet (``table_ref``).
+TABLE_REF = "web:chemin-de-fer:"
+
+
+def table_name(table_ref: str | None, specs: Iterable[TableSpec] = DEFAULT_TABLES) -> str | None:
+    """The name a person reads for a table the wallet names ``table_ref``: "Table 1" for
+    ``web:chemin-de-fer:1`` (from ``specs``, the server's tables: see
+    :meth:`ChemmyTables.table_name`); None when it is not one of them.
+
+    >>> table_name("web:chemin-de-fer:2")
+    'Table 2'
+    >>> table_name("web:punto-banco") is None
+    True
+    """
+    if table_ref is None or not table_ref.startswith(TABLE_REF):
+        return None
+    number = table_ref.removeprefix(TABLE_REF)
+    for spec in specs:
+        if str(spec.id) == number:
+            return spec.name
+    return None
+
+
 # -- events for people ---------------------------------------------------------------------
-def _bot_name(n: int) -> str:
-    return BOT_NAMES[n % len(BOT_NAMES)]
-
-
 def table_bot(rules: ChemmyRules) -> TableauBot:
     """The bot that holds a seat at the web's tables under ``rules``: it draws whenever the
     player may choose and, as the banker, by the rules' tableau (the rules page tells so)."""
@@ -1515,12 +1672,15 @@ def event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
 
 
 __all__ = [
+    "BOT_NAMES",
     "DEFAULT_TABLES",
     "ChemmyTables",
     "Connection",
     "LiveChemmy",
     "Refused",
     "TableSpec",
+    "bot_name",
     "event_json",
     "table_bot",
+    "table_name",
 ]

@@ -804,6 +804,24 @@ class ChemmyGame:
         self._emit(SeatTaken(seat, self.names[seat], value))
         return self.log[start:]
 
+    def rename(self, seat: int, name: str) -> None:
+        """Between coups (or once the game is over), the taken ``seat`` goes by ``name``
+        from now on.  No event: the next coup starts with the new name
+        (:meth:`coup_start`), and a seat is known by its number in the log."""
+        self._check_seat(seat)
+        if not self.between_coups and not self.is_over:
+            raise IllegalAction("a seat's name can change only between coups")
+        if seat in self._empty:
+            raise IllegalAction(f"seat {seat + 1} is empty")
+        clean = str(name).strip()
+        if not clean:
+            raise IllegalAction("a seat needs a name")
+        if clean in (n for i, n in enumerate(self.names) if i != seat and i not in self._empty):
+            raise IllegalAction(f"{clean} is already at the table")
+        names = list(self.names)
+        names[seat] = clean
+        self.names = tuple(names)
+
     @property
     def empty_seats(self) -> tuple[int, ...]:
         return tuple(sorted(self._empty))

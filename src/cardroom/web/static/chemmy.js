@@ -2,6 +2,11 @@
 // server's events arrive over the table's WebSocket, and the person's choices. The
 // server holds the cards, the money and the clock: this page shows what its seat may see
 // and sends the person's decisions; a choice it refuses comes back as an error message.
+//
+// Each message carries its events and the table as it stands after them (the server
+// sends a message each time the table changes: a bank put up, a stake, a coup settled).
+// The page shows the events one by one, then the table: so no stack, banker, coup number
+// or balance moves before the cards that decide it have been shown.
 import { api, csrfToken, showMoney, showSigned } from "./api.js";
 import { cardBack, cardImage } from "./cards.js";
 
@@ -10,8 +15,12 @@ const tableId = table.dataset.table;
 const seatsList = document.getElementById("seats");
 const bankLine = document.getElementById("bank-line");
 const status = document.getElementById("status");
+const waiting = document.getElementById("waiting");
 const result = document.getElementById("result");
+const hands = table.querySelector(".hands");
+const drawBox = document.getElementById("draw");
 const youLine = document.getElementById("you");
+const news = document.getElementById("news");
 const sitForm = document.getElementById("sit");
 const leaveButton = document.getElementById("leave");
 const decide = document.getElementById("decide");
@@ -32,11 +41,16 @@ let mySeat = null;
 let turn = null;
 let deadline = 0;
 let ticker = null;
+let waitTicker = null;
 let queue = Promise.resolve();
 let retries = 0;
 let closing = false;
-// the log shows one coup: it starts again with the next coup's first event
+// the first message on a connection brings the coup so far: shown at once, not dealt
+let fresh = true;
+// the log shows one coup: it starts again with the first line after the coup's end that
+// is not part of its settlement (a notice, a seat taken, the next bank)
 let coupOver = true;
+const SETTLEMENT = new Set(["seat_settled", "commission", "banker", "game_over", "seat_left"]);
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,9 +81,28 @@ function nameOf(seat) {
   return names[seat] || `Seat ${seat + 1}`;
 }
 
+// Who holds a hand, as the page's person reads it.
+function holder(seat) {
+  return seat === mySeat ? "(you)" : `(${nameOf(seat)})`;
+}
+
+// The seats' names, as early as a message comes (the events name the seats by number; a
+// seat that has just been left keeps its name for the events of the coup it played).
+function learnNames(data) {
+  for (const seat of data.seats) {
+    if (seat.name) names[seat.seat] = seat.name;
+  }
+}
+
+// The person's own news (standing up, and with what), kept until they sit down again.
+function tell(text) {
+  news.textContent = text;
+  news.hidden = !text;
+}
+
 // -- the table -------------------------------------------------------------------------------
 function showTable(data) {
-  names = data.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
+  learnNames(data);
   const items = data.seats.map((seat) => {
     const item = document.createElement("li");
     item.className = `seat seat-${seat.kind}`;
@@ -119,12 +152,13 @@ function showYou(you) {
   mySeat = you.seat;
   table.dataset.seat = mySeat === null ? "" : String(mySeat);
   if (mySeat === null) {
-    youLine.textContent = "You are watching: take a seat to play.";
+    youLine.textContent = news.textContent ? "Take a seat to play again." : "You are watching: take a seat to play.";
     youLine.dataset.stack = "";
     sitForm.hidden = false;
     leaveButton.hidden = true;
     if (wasSeated) refreshBalance();
   } else {
+    if (!wasSeated) tell("");
     const leaving = you.leaving ? " You stand up after this coup." : "";
     youLine.textContent = `You sit at seat ${mySeat + 1} with a stack of ${showMoney(you.stack)}.${leaving}`;
     youLine.dataset.stack = you.stack;
@@ -146,40 +180,58 @@ function clearHands() {
     box.querySelector(".total").textContent = "";
     box.querySelector(".holder").textContent = "";
   }
+  drawBox.querySelector(".cards").replaceChildren();
+  drawBox.hidden = true;
   result.hidden = true;
   result.textContent = "";
 }
 
 function addLog(event) {
+  if (coupOver && !SETTLEMENT.has(event.event)) {
+    coupOver = false;
+    log.replaceChildren();
+  }
   const item = document.createElement("li");
   item.textContent = event.text;
   item.className = `event event-${event.event}`;
   log.append(item);
   while (log.children.length > 80) log.firstElementChild.remove();
+  if (["outcome", "coup_void", "game_over"].includes(event.event)) coupOver = true;
 }
 
-async function showEvent(event) {
+// A card drawn for the bank, under the name of the seat that drew it.
+function drawnCard(event) {
+  const name = nameOf(event.seat);
+  const item = document.createElement("figure");
+  item.className = "drawn";
+  item.setAttribute("role", "listitem");
+  const image = cardImage(event.card, `${event.card_alt}, drawn by ${name}${event.round > 1 ? " again" : ""}`);
+  image.removeAttribute("role");
+  const caption = document.createElement("figcaption");
+  caption.textContent = name;
+  caption.setAttribute("aria-hidden", "true");
+  item.append(image, caption);
+  return item;
+}
+
+async function showEvent(event, instant) {
   const kind = event.event;
   if (kind === "bank" || kind === "bank_passed") clearHands(); // a new coup
-  if (coupOver && ["bank", "bank_passed", "draw_for_bank"].includes(kind)) {
-    coupOver = false;
-    log.replaceChildren();
-  }
-  if (kind === "outcome" || kind === "coup_void" || kind === "game_over") coupOver = true;
   addLog(event);
   if (kind === "draw_for_bank") {
-    const box = hand("player");
-    box.querySelector(".holder").textContent = "(the draw for the bank)";
-    box.querySelector(".cards").append(cardImage(event.card, `${event.card_alt}, ${nameOf(event.seat)}'s draw`));
+    if (drawBox.hidden) clearHands();
+    drawBox.hidden = false;
+    drawBox.querySelector(".cards").append(drawnCard(event));
     say(event.text);
-    await wait(STEP_MS);
+    if (!instant) await wait(STEP_MS);
   } else if (kind === "bank") {
-    hand("banker").querySelector(".holder").textContent = `(${nameOf(event.seat)})`;
+    hand("banker").querySelector(".holder").textContent = holder(event.seat);
     say(event.text);
   } else if (kind === "player_hand") {
-    hand("player").querySelector(".holder").textContent = `(${nameOf(event.seat)})`;
+    hand("player").querySelector(".holder").textContent = holder(event.seat);
     say(event.text);
   } else if (kind === "hand_card") {
+    hands.dataset.coup = String(event.coup);
     const cards = hand(event.hand).querySelector(".cards");
     const whose = `${nameOf(event.seat)}'s`;
     cards.append(event.card ? cardImage(event.card, `${event.card_alt}, ${whose} ${event.hand} card`) : cardBack(`a card face down, ${whose} ${event.hand} card`));
@@ -187,7 +239,7 @@ async function showEvent(event) {
       hand(event.hand).querySelector(".total").textContent = `= ${event.total.value ?? event.total}`;
     }
     say(event.text);
-    await wait(STEP_MS);
+    if (!instant) await wait(STEP_MS);
   } else if (kind === "shown") {
     const cards = event.cards.map((code, n) => cardImage(code, `${event.cards_alt[n]}, ${nameOf(event.seat)}'s ${event.hand} card`));
     hand(event.hand).querySelector(".cards").replaceChildren(...cards);
@@ -201,6 +253,9 @@ async function showEvent(event) {
     result.hidden = false;
     result.textContent += ` · You: ${showSigned(event.net)}`;
     result.dataset.net = event.net;
+  } else if (kind === "seat_left" && event.seat === mySeat && !instant) {
+    tell(`You stood up with ${showMoney(event.stack)}: it is back in your wallet.`);
+    say(event.text);
   } else {
     say(event.text);
   }
@@ -212,7 +267,7 @@ const LABELS = { put_bank: "Bank", stake: "Stake" };
 // A turn is set up once (the amount and the focus); the messages that repeat it while
 // it waits leave what the person is typing alone. `again`: enable the choices anew
 // (after a refusal).
-function showTurn(data, again = false) {
+function showTurn(data, received, again = false) {
   const same = Boolean(data && turn && data.id === turn.id);
   turn = data;
   table.dataset.turn = data ? "yours" : "";
@@ -243,13 +298,13 @@ function showTurn(data, again = false) {
     const first = decide.querySelector(".choice:not([disabled])");
     if (first) first.focus();
   }
-  startClock(data.seconds_left);
+  startClock(data.seconds_left, received);
   say(`Your turn: ${data.prompt.toLowerCase()}.`);
 }
 
-function startClock(seconds) {
+function startClock(seconds, since) {
   stopClock();
-  deadline = Date.now() + seconds * 1000;
+  deadline = since + seconds * 1000;
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
     countdown.textContent = `${left} s left, then your seat's bot plays for you`;
@@ -263,6 +318,38 @@ function stopClock() {
   if (ticker) clearInterval(ticker);
   ticker = null;
   countdown.textContent = "";
+}
+
+// Whom the table waits for (another seat), with the seconds they have left: counted down
+// here from the server's figure, set again by every message.
+function showWaiting(data, received) {
+  if (waitTicker) clearInterval(waitTicker);
+  waitTicker = null;
+  const waited = data.turn ? null : data.waiting_for;
+  if (!waited || waited.seat === mySeat) {
+    waiting.hidden = true;
+    waiting.textContent = "";
+    waiting.dataset.left = "";
+    waiting.dataset.seat = "";
+    return;
+  }
+  const seat = data.table.seats[waited.seat];
+  const away = Boolean(seat && seat.away);
+  const ends = received + waited.seconds_left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    waiting.textContent = away
+      ? `${waited.name} is away: the table plays for them in ${left} s.`
+      : `${waited.name} has ${left} s to decide.`;
+    waiting.dataset.left = String(left);
+  };
+  tick();
+  waitTicker = setInterval(tick, 500);
+  waiting.dataset.seat = String(waited.seat);
+  waiting.dataset.away = String(away);
+  waiting.hidden = false;
+  const text = away ? `Waiting for ${waited.name}, who is away.` : `Waiting for ${waited.name}.`;
+  if (status.textContent !== text) say(text);
 }
 
 function choose(action) {
@@ -305,7 +392,7 @@ sitForm.addEventListener("submit", async (event) => {
   try {
     const body = { buy_in: document.getElementById("buy-in").value.trim() };
     const seated = await api("POST", `/api/chemin-de-fer/tables/${tableId}/seats`, body);
-    setBalance(seated.balance);
+    queue = queue.then(() => setBalance(seated.balance)); // (after what came before it)
     say(`You sit at seat ${seated.seat + 1} with ${showMoney(seated.stack)}.`);
   } catch (err) {
     refuse(err.message);
@@ -319,8 +406,9 @@ leaveButton.addEventListener("click", async () => {
   leaveButton.disabled = true;
   try {
     const left = await api("POST", `/api/chemin-de-fer/tables/${tableId}/leave`);
-    setBalance(left.balance);
-    say(left.left ? `You stand up with ${showMoney(left.stack)}: it is back in your wallet.` : "You stand up after this coup; the bot plays for you till then.");
+    queue = queue.then(() => setBalance(left.balance)); // (after the coup's last cards)
+    if (left.left) tell(`You stood up with ${showMoney(left.stack)}: it is back in your wallet.`);
+    else tell("You stand up after this coup; the table plays for you till then.");
   } catch (err) {
     refuse(err.message);
     leaveButton.disabled = false;
@@ -331,23 +419,31 @@ leaveButton.addEventListener("click", async () => {
 function onUpdate(data) {
   if (data.type === "error") {
     refuse(data.error);
-    if (turn) showTurn(turn, true);
+    if (turn) showTurn(turn, Date.now(), true);
     return;
   }
+  const received = Date.now();
+  // a connection's first message brings what happened before it: shown at once, the
+  // table first; any other message's table is shown once its events have been
+  const catchUp = fresh;
+  fresh = false;
   queue = queue.then(async () => {
     if (data.reset) {
       clearHands();
       log.replaceChildren();
       coupOver = true; // the events sent again begin with a coup's first one
     }
+    learnNames(data.table);
+    if (catchUp) {
+      showYou(data.you);
+      showTable(data.table);
+    }
+    for (const notice of data.notices) addLog({ event: "notice", text: notice });
+    for (const event of data.events) await showEvent(event, catchUp);
     showYou(data.you);
     showTable(data.table);
-    for (const event of data.events) await showEvent(event);
-    for (const notice of data.notices) addLog({ event: "notice", text: notice });
-    showTurn(data.turn);
-    if (!data.turn && data.waiting_for && data.waiting_for.seat !== mySeat) {
-      say(`Waiting for ${data.waiting_for.name} (up to ${Math.ceil(data.waiting_for.seconds_left)} s).`);
-    }
+    showTurn(data.turn, received);
+    showWaiting(data, received);
     table.dataset.state = data.turn ? "your_turn" : "watching";
     table.dataset.ready = "true";
   });
@@ -358,6 +454,7 @@ function connect() {
   socket = new WebSocket(`${scheme}//${location.host}/api/chemin-de-fer/tables/${tableId}/ws`);
   socket.addEventListener("open", () => {
     retries = 0;
+    fresh = true;
     socket.send(JSON.stringify({ type: "hello", csrf: csrfToken() }));
   });
   socket.addEventListener("message", (event) => {
