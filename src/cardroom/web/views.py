@@ -21,9 +21,11 @@ from cardroom.core.events import (
 )
 from cardroom.core.money import format_decimal, parse_exact
 from cardroom.games.base import Turn
+from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.tables.house import HouseRound
 from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
+from cardroom.web.coups import coup_json
 from cardroom.words import explain, house_line, plain
 
 
@@ -79,8 +81,14 @@ def live_round_json(game: str, live: HouseRound, balance: Fraction) -> dict[str,
     }
 
 
-def stored_round_json(stored: StoredRound, balance: Fraction) -> dict[str, Any]:
-    """A finished (or void) round from the database, from its record."""
+def stored_round_json(
+    stored: StoredRound, balance: Fraction, tables: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A finished (or void) round from the database, from its record; a chemin de fer
+    coup as its person saw it (:mod:`cardroom.web.coups`; ``tables``: the tables' names
+    by their ``table_ref``)."""
+    if stored.game == CHEMMY:
+        return coup_json(stored, balance, tables)
     record = stored.record or {}
     events: list[Event] = []
     for data in record.get("events", []) or []:
