@@ -125,11 +125,21 @@ def stored_round_json(
         "played_at": stored.created_at.isoformat(),
         "cards": [str(c) for c in record.get("cards", []) or []],
         "decisions": [
-            {"action": str(d.get("action")), "by": str(d.get("by", "person"))}
+            {
+                "action": str(d.get("action")),
+                "by": str(d.get("by", "person")),
+                "text": _decision_text(str(d.get("action")), str(d.get("by", "person"))),
+            }
             for d in record.get("decisions", []) or []
             if isinstance(d, Mapping)
         ],
     }
+
+
+def _decision_text(action: str, by: str) -> str:
+    """A house round's decision in words: ``Hit``, ``Stand (played for you)``."""
+    text = action.replace("_", " ").capitalize()
+    return text if by == "person" else f"{text} (played for you)"
 
 
 def _bonus_name(key: str) -> str:
