@@ -33,7 +33,6 @@ from cardroom.web.deps import (
     services,
 )
 from cardroom.web.routes.api import limits_json, set_session_cookie
-from cardroom.words import signed
 
 router = APIRouter(include_in_schema=False)
 
@@ -329,7 +328,7 @@ def _wallet(
         {
             "row": row,
             "what": books.row_words(row, tables),
-            "amount": signed(row.amount),
+            "amount": _signed(row.amount),
             "balance": views.money(row.balance_after),
         }
         for row in page.rows
@@ -364,14 +363,21 @@ def top_up_form(request: Request, csrf_token: FormText) -> Response:
     return RedirectResponse("/wallet", status_code=303)
 
 
+def _signed(value: Fraction) -> str:
+    """A result with its sign, as the tables show it: ``+19.5``, ``-10``, ``±0``."""
+    if value == 0:
+        return "±0"
+    return ("+" if value > 0 else "") + views.money(value)
+
+
 def _round_items(svc: Any, rounds: list[Any], balance: Any) -> list[dict[str, Any]]:
     tables = books.table_names(svc)
     items = []
     for stored in rounds:
         data = views.stored_round_json(stored, balance, tables)
-        data["signed"] = {w: signed(Fraction(n)) for w, n in data["net"].items()}
+        data["signed"] = {w: _signed(Fraction(n)) for w, n in data["net"].items()}
         data["signed_total"] = (
-            None if data["total_net"] is None else signed(Fraction(data["total_net"]))
+            None if data["total_net"] is None else _signed(Fraction(data["total_net"]))
         )
         data["title"] = _round_title(data)
         items.append(data)
