@@ -144,4 +144,19 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
                     assert shown and len(coup["hands"]) == 2
                     assert all(hand["shown"] for hand in coup["hands"])
         assert parts == {"banker", "punter", "watcher"} and passed_bank > 0
+        # a record of an older cardroom named the wagers by the coup's first banker, who
+        # had passed the bank: it still replays (each seat's result is what counts)
+        stored = next(
+            r
+            for r in wallet.rounds(accounts["Ann"], limit=500, game=GAME_ID)
+            if any(d["action"] == "pass_bank" for d in r.record["decisions"])
+            and any(w["net"] != "0" for w in r.record["wagers"])
+        )
+        old = dict(stored.record)
+        first = old["start"]["banker"]
+        old["wagers"] = [
+            {**w, "wager": "bank" if w["seat"] == first else "stake"} for w in old["wagers"]
+        ]
+        assert old["wagers"] != stored.record["wagers"]
+        assert replay(RoundRecord.from_json(old)).same
         assert_books_and_rounds(db)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from playwright.sync_api import Page, expect
 
 from cardroom.wallet import Wallet
+from tests.conftest import assert_books_and_rounds
 from tests.web.browser import ARTIFACTS, Server
 from tests.web.conftest import Person
 from tests.web.test_browser import DESKTOP, PHONE, balance, page, register, server
@@ -108,3 +109,4 @@ def test_history_wallet_and_a_top_up_for_a_long_name(page: Page, server: Server)
     expect(page.locator("#balance")).to_have_text("1000")
     expect(page.locator("#top-up")).to_have_count(0)
     expect(page.locator("#ledger tbody tr").first).to_contain_text("Top-up to 1000 (play money)")
+    assert_books_and_rounds(server.db)
