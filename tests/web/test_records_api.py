@@ -123,6 +123,8 @@ def test_a_broke_account_is_offered_a_top_up_once_a_day(web: Web) -> None:
     broke = eve.post("/api/games/punto-banco/rounds", {"bets": {"banker": "10"}})
     assert broke.status_code == 409
     assert "top it up to 1000 on your Wallet page" in broke.json()["error"]
+    seat = eve.post("/api/chemin-de-fer/tables/1/seats", {"buy_in": "10"})
+    assert seat.status_code == 409 and "top it up to 1000" in seat.json()["error"]
     offer = eve.http.get("/api/ledger").json()["top_up"]
     assert offer["due"] is True and offer["to"] == "1000" and offer["minimum"] == "10"
     assert "Top up to 1000" in eve.http.get("/wallet").text
