@@ -27,8 +27,6 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from confusable_homoglyphs import confusables
-
 __all__ = ["clean_name", "name_key", "name_skeleton"]
 
 #: Marks that Unicode's data file puts around right-to-left characters in its comments
@@ -64,8 +62,12 @@ def _prototypes() -> dict[str, str]:
     directions: a character that is a source of the file lists exactly its one
     prototype, and a prototype lists its sources.  Where two characters list only each
     other, which is which cannot be told from the table, and the smaller one stands
-    for both (all that matters is that they share a skeleton).
+    for both (all that matters is that they share a skeleton).  (The package is read
+    here, the first time a name is checked: it takes a fifth of a second to load, which
+    every other use of the wallet is spared.)
     """
+    from confusable_homoglyphs import confusables
+
     table = {
         key.translate(_DIRECTION_MARKS): [entry["c"].translate(_DIRECTION_MARKS) for entry in found]
         for key, found in confusables.confusables_data.items()
