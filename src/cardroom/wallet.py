@@ -479,6 +479,13 @@ class Wallet:
             "choose another"
         )
 
+    def check_name_free(self, name: str) -> None:
+        """:class:`NameTaken` if an account has this name, or one that looks like it (a
+        look before spending a password's hash on it; opening the account checks again)."""
+        clean = account_name(name)
+        with self.db.read() as conn:
+            self._check_name_free(conn, clean, name_skeleton(clean))
+
     def account(self, name: str) -> Account | None:
         """The account of that name (compared without case), or None."""
         with self.db.read() as conn:
