@@ -41,8 +41,8 @@ class PayRow:
 
     @property
     def on_spot(self) -> str:
-        """What the wager pays, as its bet spot says it: ``1:1; 2:1 winning with 2, 1:2
-        winning with 7``."""
+        """What the wager pays, as its bet spot says it: ``1:1; 2:1 on a 2, 1:2 on a 7``
+        (the banker's winning total)."""
         return self.spot or self.pays
 
 
@@ -126,7 +126,7 @@ def _baccarat_pays(rules: BaccaratRules) -> list[PayRow]:
     special = "; ".join(
         f"{_odds(p.pays)} when it wins with {p.total}" for p in rules.banker_pays_by_total
     )
-    short = ", ".join(f"{_odds(p.pays)} winning with {p.total}" for p in rules.banker_pays_by_total)
+    short = ", ".join(f"{_odds(p.pays)} on a {p.total}" for p in rules.banker_pays_by_total)
     rows = [
         PayRow("player", _odds(rules.player_pays), "the player's hand wins; a tie returns it"),
         PayRow(
