@@ -119,7 +119,8 @@ def play_round(page: Page, game: str, wager: str, chips: int = 1, phone: bool = 
     expect(page.locator("#table")).to_have_attribute("data-ready", "true")
     for _ in range(chips):
         page.locator(f'.add[data-wager="{wager}"]').click()
-    if phone:
+    if phone:  # down at the bottom of the page, as after looking at the scoreboards
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         expect_in_view(page, "#deal")  # the bets' bar: at the bottom of the screen
     page.get_by_role("button", name="Deal", exact=True).click()
     table = page.locator("#table")
