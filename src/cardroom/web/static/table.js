@@ -278,8 +278,10 @@ function betsToDeal() {
 }
 
 /** The server's refusal as a sentence a person reads: wagers by name, no ids or quotes. */
-function readable(text) {
-  let out = String(text || "")
+function readable(err) {
+  if (err.status === 401) return "You are signed out: sign in again, then come back to the table.";
+  if (err.status === 403) return "This page is out of date: reload it and try again.";
+  let out = String(err.message || "")
     .replace(/\s*\(#\d+\)/g, "")
     .replace(/#\d+\s*/g, "")
     .replace(/\bstake on ([a-z0-9_]+)/gi, (_, wager) => `your bet on ${nameOf(wager)}`)
@@ -415,7 +417,7 @@ form.addEventListener("submit", async (event) => {
       refuse("Your last round here is not finished yet: it is back on the table with its bets. Finish it first.", true);
       return;
     }
-    refuse(readable(err.message));
+    refuse(readable(err));
     focusNext();
     return;
   }
@@ -635,7 +637,7 @@ if (decide) {
             // as below
           }
         }
-        refuse(readable(err.message));
+        refuse(readable(err));
         setState(round.state);
         offer(round.legal_actions, round.asked);
       }
