@@ -486,41 +486,49 @@ function stakesText(stakes) {
 
 /** Show a round: the events not on the table yet, one by one, then what it asks or how it ended. */
 function present(data) {
-  queue = queue.then(async () => {
-    if (!round || round.id !== data.id) clearTable();
-    round = data;
-    setState("dealing");
-    if (data.state === "awaiting_action" || shown < data.events.length) {
-      // the stakes in play stand on the spots and on the table (also after a reload, in
-      // another tab)
-      fillSpots(data.stakes);
-      const stakes = Object.values(data.stakes);
-      const total = showMoney(decText(sumOf(stakes.map((s) => dec(s) || ZERO))));
-      inPlay.textContent = `Your bets this round: ${stakesText(data.stakes)}${stakes.length > 1 ? ` (${total} in all)` : ""}`;
-      inPlay.hidden = false;
-    }
-    keepInView();
-    for (const event of data.events.slice(shown)) {
-      await showEvent(event);
-      shown += 1;
-    }
-    if (data.state === "awaiting_action") {
-      setBalance(data.balance);
-      setState("awaiting_action");
-      offer(data.legal_actions, data.asked);
-      keepInView();
-    } else {
-      offer([], "");
-      inPlay.hidden = true;
-      settle(data);
-      save({ last: data.stakes, bets: spotsNow() }); // for Rebet, and kept across a reload
-      setState("finished");
-      keepInView();
-      focusNext();
-      await refreshBoards();
-    }
-  });
+  queue = queue.then(() =>
+    show(data).catch(() => {
+      setState("betting");
+      refuse("The page could not show that round: reload the page to see it.");
+    }),
+  );
   return queue;
+}
+
+/** One round shown (see present). */
+async function show(data) {
+  if (!round || round.id !== data.id) clearTable();
+  round = data;
+  setState("dealing");
+  if (data.state === "awaiting_action" || shown < data.events.length) {
+    // the stakes in play stand on the spots and on the table (also after a reload, in
+    // another tab)
+    fillSpots(data.stakes);
+    const stakes = Object.values(data.stakes);
+    const total = showMoney(decText(sumOf(stakes.map((s) => dec(s) || ZERO))));
+    inPlay.textContent = `Your bets this round: ${stakesText(data.stakes)}${stakes.length > 1 ? ` (${total} in all)` : ""}`;
+    inPlay.hidden = false;
+  }
+  keepInView();
+  for (const event of data.events.slice(shown)) {
+    await showEvent(event);
+    shown += 1;
+  }
+  if (data.state === "awaiting_action") {
+    setBalance(data.balance);
+    setState("awaiting_action");
+    offer(data.legal_actions, data.asked);
+    keepInView();
+  } else {
+    offer([], "");
+    inPlay.hidden = true;
+    settle(data);
+    save({ last: data.stakes, bets: spotsNow() }); // for Rebet, and kept across a reload
+    setState("finished");
+    keepInView();
+    focusNext();
+    await refreshBoards();
+  }
 }
 
 /** Focus on the next thing to do once a round is over: Deal (unless the person has gone
