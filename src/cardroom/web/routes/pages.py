@@ -19,6 +19,7 @@ from cardroom.disclosure import paytable, rules_text, tableau_table
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import AlwaysDrawAtFive, CasinoTableauBanker, ChemmyRules
+from cardroom.scoreboards import NO_WINNER
 from cardroom.wallet import TopUpRefused, WalletError
 from cardroom.web import books, chemmy, signin, topup, views
 from cardroom.web.cards import svg_for_code
@@ -32,7 +33,9 @@ from cardroom.web.deps import (
     secure,
     services,
 )
+from cardroom.web.live import PAIR_WAGERS
 from cardroom.web.routes.api import limits_json, set_session_cookie
+from cardroom.words import wager_label, wager_name
 
 router = APIRouter(include_in_schema=False)
 
@@ -218,18 +221,28 @@ def play(request: Request, game_id: str) -> Response:
     if person is None:
         return _must_sign_in(request)
     rules = services(request).rules[game.id]
+    wagers = game.wagers(rules)
+    pays = {row.wager: row.on_spot for row in paytable(game.id, rules)}
+    sides = [o for o in game.outcomes if o not in NO_WINNER]
     return _page(
         request,
         "game.html",
         person,
         game=game,
-        wagers=game.wagers(rules),
+        spots=[{"id": w, "name": wager_label(w), "pays": pays[w]} for w in wagers],
         limits=limits_json(rules),
-        pays={row.wager: row.pays for row in paytable(game.id, rules)},
-        baccarat=set(game.outcomes) == {"player", "banker", "tie"},
-        marks=MARKS,
+        # a table with bets on more than one outcome gets the big road beside its bead
+        # plate (the baccarats, finnish27); pairs are marked where they can be bet on
+        road=len(wagers) > 1,
+        road_sides=" or ".join(wager_name(o) for o in sides),
+        road_even=" or ".join(f"a {wager_name(o)}" for o in game.outcomes if o in NO_WINNER),
+        pairs=bool(PAIR_WAGERS & set(wagers)),
+        outcomes=[{"id": o, "name": wager_label(o), "mark": MARKS[o]} for o in game.outcomes],
         chips=[
-            views.money(rules.table.minimum * n)
+            {
+                "value": views.money(rules.table.minimum * n),
+                "label": views.shown(rules.table.minimum * n),
+            }
             for n in (1, 5, 10, 50)
             if rules.table.minimum * n <= rules.table.maximum
         ],
