@@ -251,12 +251,15 @@ function betProblem(wager, raw, final) {
   return "";
 }
 
-/** The first problem of a set of bets, the total against the balance last. */
+/** The first problem of a set of bets, the total against the balance last.
+ * On Deal (final) the balance is left to the server, whose refusal says the way on
+ * (a top-up) when the account has too little for any table. */
 function betsProblem(bets, final) {
   for (const [wager, raw] of Object.entries(bets)) {
     const problem = betProblem(wager, raw, final);
     if (problem) return problem;
   }
+  if (final) return "";
   const amounts = Object.values(bets).map(dec);
   if (amounts.some((d) => d === null) || !balance) return "";
   const total = sumOf(amounts);
