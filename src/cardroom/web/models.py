@@ -70,6 +70,48 @@ class Games(BaseModel):
     games: list[GameOut]
 
 
+# -- the history's coups, the pages of the wallet, the top-up (records-wallet) -------------
+class CardOut(BaseModel):
+    card: str | None = Field(description="the card's code; null for a card face down")
+    card_alt: str
+
+
+class CoupHandOut(BaseModel):
+    hand: str = Field(description='"player" or "banker"')
+    seat: int
+    name: str
+    cards: list[CardOut]
+    total: int | None
+    shown: bool = Field(description="turned over at the end of the coup")
+
+
+class CoupOut(BaseModel):
+    """A chemin de fer coup as its person saw it."""
+
+    table: str
+    number: int | None
+    seat: int | None = Field(description="your seat, counted from 0")
+    name: str | None
+    part: str | None = Field(description='"banker", "punter" or "watcher"')
+    part_text: str
+    hands: list[CoupHandOut]
+
+
+class TopUpOffer(BaseModel):
+    """A top-up of play money, offered while the balance is below every table's minimum."""
+
+    due: bool = Field(description="it may be made now (else `next_at` says when)")
+    to: str = Field(description="the balance it brings back")
+    minimum: str = Field(description="the lowest table minimum")
+    next_at: str | None
+    text: str
+
+
+class TopUpDone(BaseModel):
+    balance: str
+    amount: str = Field(description="what the top-up added")
+
+
 class RoundOut(BaseModel):
     """A round: its events so far, what may be done now, and the money."""
 
@@ -90,10 +132,13 @@ class RoundOut(BaseModel):
     played_at: str | None = None
     cards: list[str] | None = None
     decisions: list[dict[str, str]] | None = None
+    coup: CoupOut | None = Field(None, description="chemin de fer: the coup as you saw it")
 
 
 class History(BaseModel):
     rounds: list[RoundOut]
+    older: int | None = Field(None, description="`before` for the page of older rounds")
+    newer: int | None = Field(None, description="`after` for the page of newer rounds")
 
 
 class Replayed(BaseModel):
@@ -116,6 +161,10 @@ class LedgerRowOut(BaseModel):
 class LedgerOut(BaseModel):
     balance: str
     rows: list[LedgerRowOut]
+    older: int | None = Field(None, description="`before` for the page of older rows")
+    newer: int | None = Field(None, description="`after` for the page of newer rows")
+    balance_before: str = Field(description="the balance before the page's oldest row")
+    top_up: TopUpOffer | None = Field(None, description="null when the balance is enough")
 
 
 class ErrorOut(BaseModel):
