@@ -1,6 +1,6 @@
 """What the chemin de fer tables send, without a server: each event's sentence, a face-down
-card that carries nothing to tell, the WebSocket's same-site check, the bots' names and
-the tables' names as people read them."""
+card that carries nothing to tell, the WebSocket's same-site check and the bots'
+names."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from cardroom.core.events import (
     Points,
     SeatSettled,
 )
-from cardroom.web.chemmy import BOT_NAMES, TableSpec, bot_name, event_json, table_name
+from cardroom.web.chemmy import BOT_NAMES, bot_name, event_json
 from cardroom.web.routes.chemmy import same_site
 from cardroom.words import ChemmyNarrator
 
@@ -76,12 +76,3 @@ def test_a_bot_takes_a_name_nobody_at_the_table_has() -> None:
     assert bot_name(["aino", "EERO"]) == "Helmi"  # (without regard to case)
     assert bot_name(BOT_NAMES) == "Aino 2"
     assert bot_name([*BOT_NAMES, "Aino 2", "Eero 2"], 1) == "Helmi 2"
-
-
-def test_a_table_is_named_as_people_read_it() -> None:
-    assert table_name("web:chemin-de-fer:1") == "Table 1"
-    assert table_name("web:chemin-de-fer:7", [TableSpec(7, "The green room", 4, 1)]) == (
-        "The green room"
-    )
-    assert table_name("web:chemin-de-fer:9") is None
-    assert table_name("web:punto-banco") is None and table_name(None) is None

@@ -223,7 +223,7 @@ class LiveChemmy:
         self.pause = pause
         self.hub = hub
         self.link = hub.link
-        self.table_ref = f"{TABLE_REF}{spec.id}"
+        self.table_ref = f"web:chemin-de-fer:{spec.id}"
         bots = min(spec.bots, spec.seats - 1)
         self.bot_seats = tuple(range(spec.seats - 1, spec.seats - 1 - bots, -1))
         self.bot_stack = rules.table.maximum
@@ -1372,11 +1372,6 @@ class ChemmyTables:
     def new_connection_id(self) -> int:
         return next(self._ids)
 
-    def table_name(self, table_ref: str | None) -> str | None:
-        """The name a person reads for the table the wallet names ``table_ref`` ("Table
-        1" for ``web:chemin-de-fer:1``); None if it is not one of this server's tables."""
-        return table_name(table_ref, (table.spec for table in self.tables.values()))
-
     def get(self, table_id: int) -> LiveChemmy:
         found = self.tables.get(table_id)
         if found is None:
@@ -1627,29 +1622,6 @@ def _seated_names(table: ChemmyTable) -> list[str]:
     return [held.name for held in table.seats if held.kind != "empty"]
 
 
-#: How a chemin de fer table of the web is named in the wallet (``table_ref``).
-TABLE_REF = "web:chemin-de-fer:"
-
-
-def table_name(table_ref: str | None, specs: Iterable[TableSpec] = DEFAULT_TABLES) -> str | None:
-    """The name a person reads for a table the wallet names ``table_ref``: "Table 1" for
-    ``web:chemin-de-fer:1`` (from ``specs``, the server's tables: see
-    :meth:`ChemmyTables.table_name`); None when it is not one of them.
-
-    >>> table_name("web:chemin-de-fer:2")
-    'Table 2'
-    >>> table_name("web:punto-banco") is None
-    True
-    """
-    if table_ref is None or not table_ref.startswith(TABLE_REF):
-        return None
-    number = table_ref.removeprefix(TABLE_REF)
-    for spec in specs:
-        if str(spec.id) == number:
-            return spec.name
-    return None
-
-
 # -- events for people ---------------------------------------------------------------------
 def table_bot(rules: ChemmyRules) -> TableauBot:
     """The bot that holds a seat at the web's tables under ``rules``: it draws whenever the
@@ -1682,5 +1654,4 @@ __all__ = [
     "bot_name",
     "event_json",
     "table_bot",
-    "table_name",
 ]
