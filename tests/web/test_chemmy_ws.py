@@ -51,10 +51,11 @@ def records(server: Server, person: Someone) -> dict[int, RoundRecord]:
     return out
 
 
-def check_private(sock: Socket, full: dict[int, RoundRecord]) -> int:
+def check_private(sock: Socket, full: dict[int, RoundRecord], cut: bool = False) -> int:
     """Every message ``sock`` got shows it only its own face-down cards and its own
     hand's decisions (others' as announcements), card for card as the coups' records
-    have them.  Returns how many cards of coups with a record were compared."""
+    have them (``cut``: the socket was closed during play, and its last coup's cards may
+    stop short).  Returns how many cards of coups with a record were compared."""
     holders: dict[tuple[int, str], int] = {}
     cards: dict[int, list[dict[str, Any]]] = {}
     compared = 0
@@ -82,6 +83,8 @@ def check_private(sock: Socket, full: dict[int, RoundRecord]) -> int:
         if record is None:
             continue
         dealt = [e for e in record.events if isinstance(e, HandCard)]
+        if cut and coup == max(cards):
+            dealt = dealt[: len(seen)]
         assert len(seen) == len(dealt), coup
         for shown, real in zip(seen, dealt, strict=True):
             assert (shown["hand"], shown["seat"], shown["face_up"]) == (
