@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cardroom.core.events import BankPut, HandCard, Staked
@@ -82,9 +82,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from chemmy_server(tmp_path_factory.mktemp("chemmy-browser"), time_limit=20, pause=1)
 
 
-def person(browser: Browser, server: Server) -> tuple[BrowserContext, Page]:
+def person(
+    browser: Browser, server: Server, viewport: ViewportSize = DESKTOP
+) -> tuple[BrowserContext, Page]:
     context = browser.new_context(
-        viewport=DESKTOP, base_url=server.url, reduced_motion="reduce", device_scale_factor=1
+        viewport=viewport, base_url=server.url, reduced_motion="reduce", device_scale_factor=1
     )
     context.set_default_timeout(15_000)
     context.add_init_script(OBSERVER)
@@ -122,6 +124,7 @@ def act(page: Page, banked: set[str], name: str) -> bool:
     turn that changed under the click is tried again on the next call)."""
     if page.locator("#table").get_attribute("data-state") != "your_turn":
         return False
+    in_view(page)
     enabled = set(
         page.eval_on_selector_all(
             ".choice", "buttons => buttons.filter(b => !b.disabled).map(b => b.dataset.action)"
@@ -149,6 +152,59 @@ def act(page: Page, banked: set[str], name: str) -> bool:
     return True
 
 
+#: How many times each viewport's hands, result and choices were found in view together,
+#: on a turn (the choices there) and after a coup (its result there).
+VIEWS: dict[tuple[int, str], int] = {}
+
+BOXES = """() => {
+  const box = (el) => {
+    if (!el || el.closest("[hidden]")) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const choices = [...document.querySelectorAll("#decide .choice")].filter((b) => !b.disabled);
+  return {
+    width: window.innerWidth,
+    height: window.innerHeight,
+    hands: box(document.querySelector("#table .hands")),
+    result: box(document.getElementById("result")),
+    choices: choices.map(box).filter(Boolean),
+    decide: box(document.getElementById("decide")),
+  };
+}"""
+
+
+def in_view(page: Page) -> None:
+    """The hands, the result (once shown) and the choices (on a turn) are inside the
+    viewport together, and the choices (a bar at the foot of a phone) cover neither."""
+    boxes = page.evaluate(BOXES)
+    width, height = boxes["width"], boxes["height"]
+    assert boxes["hands"] is not None
+    shown = [boxes["hands"], *([boxes["result"]] if boxes["result"] else []), *boxes["choices"]]
+    for left, top, right, bottom in shown:
+        inside = left >= 0 and right <= width and top >= 0 and bottom <= height
+        assert inside, (width, boxes)
+    if boxes["decide"] is not None:
+        d_left, d_top, d_right, d_bottom = boxes["decide"]
+        for left, top, right, bottom in shown[: len(shown) - len(boxes["choices"])]:
+            apart = bottom <= d_top or top >= d_bottom or right <= d_left or left >= d_right
+            assert apart, boxes
+    what = "turn" if boxes["choices"] else "result" if boxes["result"] else "hands"
+    VIEWS[(width, what)] = VIEWS.get((width, what), 0) + 1
+    # what a person sees at once on a turn: the first, until one right after a coup
+    first = (width, "shot") not in VIEWS
+    if boxes["choices"] and (first or (boxes["result"] and VIEWS[(width, "shot")] < 2)):
+        VIEWS[(width, "shot")] = 2 if boxes["result"] else 1
+        page.screenshot(path=str(ARTIFACTS / f"chemmy-turn-{width}x{height}.png"))
+
+
+def results_in_view(*pages: Page) -> None:
+    """On each page showing a coup's result, it is in view with the hands."""
+    for page in pages:
+        if page.locator("#result").is_visible() and page.locator("#table .hands img").count():
+            in_view(page)
+
+
 def seen(page: Page) -> dict[str, Any]:
     found: dict[str, Any] = page.evaluate("window.chemmySeen")
     return found
@@ -156,12 +212,17 @@ def seen(page: Page) -> dict[str, Any]:
 
 def narrow(page: Page) -> int:
     """How wide the page is at a phone's 390 px (it must not scroll sideways)."""
-    width: int = page.evaluate("document.documentElement.scrollWidth")
+    width: int = page.evaluate("document.scrollingElement.scrollWidth")
     return width
 
 
 def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Server) -> None:
-    (ann_context, ann), (bob_context, bob) = person(browser, server), person(browser, server)
+    # Ann on a desktop's screen, Bob on a phone's
+    (ann_context, ann), (bob_context, bob) = person(browser, server), person(browser, server, PHONE)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    VIEWS.clear()
+    for stale in ARTIFACTS.glob("chemmy-turn-*.png"):
+        stale.unlink()
     try:
         names = {}
         for page, name in ((ann, ANN), (bob, BOB)):
@@ -173,13 +234,20 @@ def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Ser
             page.get_by_role("button", name="Take a seat").click()
             if page is ann:
                 expect(page.locator("#you")).to_have_attribute("data-stack", "200")
+            # back to the top of the page, to look at the table: from here on only the page
+            # scrolls (a click does if what it clicks is out of view, and it is checked
+            # before, in view)
+            page.evaluate("window.scrollTo(0, 0)")
         banked: set[str] = set()
         give_up = time.monotonic() + 120
         while not each_way(server, names[ann], names[bob]):
             assert time.monotonic() < give_up, "no coup each way in 120 s"
             acted = act(ann, banked, names[ann]) | act(bob, banked, names[bob])
             if not acted:
+                results_in_view(ann, bob)
                 ann.wait_for_timeout(60)
+        for width in (1280, 390):  # (each checked on turns and after coups)
+            assert VIEWS.get((width, "turn")) and VIEWS.get((width, "result")), VIEWS
         # Bob has the bot's name: the bot took another, and nobody was refused
         seats = bob.request.get("/api/chemin-de-fer/tables/1").json()["seats"]
         bot = seats[2]["name"]
@@ -199,8 +267,6 @@ def screenshots(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) 
     """Screenshots of Ann's page (1280x800) and Bob's (390x844) each just after a coup,
     its cards checked, neither page wider than a phone at 390 px; then the stacks shown
     against the server's."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    bob.set_viewport_size(PHONE)
     shots = {ann: ARTIFACTS / "chemmy-1280x800.png", bob: ARTIFACTS / "chemmy-390x844.png"}
     for _ in range(600):
         for page, path in list(shots.items()):
@@ -227,7 +293,6 @@ def screenshots(ann: Page, bob: Page, names: dict[Page, str], banked: set[str]) 
     ann.set_viewport_size(PHONE)
     assert narrow(ann) <= 390  # and in her own header
     ann.set_viewport_size(DESKTOP)
-    bob.set_viewport_size(DESKTOP)
     for page in (ann, bob):  # the stack shown is the server's (once both have settled)
         for _ in range(100):
             table = page.request.get("/api/chemin-de-fer/tables/1").json()

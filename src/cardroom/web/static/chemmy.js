@@ -54,8 +54,9 @@ const SETTLEMENT = new Set(["seat_settled", "commission", "banker", "game_over",
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function say(text) {
-  status.textContent = text;
+// `parts`: text, or a line's pieces (strings and elements, such as a name cut short).
+function say(...parts) {
+  status.replaceChildren(...parts);
 }
 
 function refuse(text) {
@@ -94,6 +95,16 @@ function learnNames(data) {
   }
 }
 
+// A name inside a line, cut short on screen if it is too long for it (all of it in its
+// title and for a screen reader).
+function nameSpan(name) {
+  const span = document.createElement("span");
+  span.className = "name-cut";
+  span.textContent = name;
+  span.title = name;
+  return span;
+}
+
 // The person's own news (standing up, and with what), kept until they sit down again.
 function tell(text) {
   news.textContent = text;
@@ -112,6 +123,7 @@ function showTable(data) {
     const head = document.createElement("span");
     head.className = "seat-name";
     head.textContent = seat.kind === "empty" ? `Seat ${seat.seat + 1}: empty` : seat.name;
+    if (seat.kind !== "empty") head.title = seat.name; // (a long name is cut short on screen)
     item.append(head);
     if (seat.kind !== "empty") {
       const stack = document.createElement("span");
@@ -138,7 +150,7 @@ function showTable(data) {
   seatsList.replaceChildren(...items);
   if (data.playing && data.banker !== null) {
     const bank = data.bank ? `a bank of ${showMoney(data.bank)}` : "no bank put up yet";
-    bankLine.textContent = `Coup ${data.coup} · ${nameOf(data.banker)} holds the bank: ${bank}`;
+    bankLine.replaceChildren(`Coup ${data.coup} · `, nameSpan(nameOf(data.banker)), ` holds the bank: ${bank}`);
   } else if (data.people === 0) {
     bankLine.textContent = "Nobody plays yet: take a seat to start the game with the bots.";
   } else {
@@ -209,6 +221,7 @@ function drawnCard(event) {
   image.removeAttribute("role");
   const caption = document.createElement("figcaption");
   caption.textContent = name;
+  caption.title = name;
   caption.setAttribute("aria-hidden", "true");
   item.append(image, caption);
   return item;
@@ -249,6 +262,7 @@ async function showEvent(event, instant) {
     result.hidden = false;
     result.textContent = event.text;
     say(event.text);
+    keepInView();
   } else if (kind === "seat_settled" && event.seat === mySeat) {
     result.hidden = false;
     result.textContent += ` · You: ${showSigned(event.net)}`;
@@ -292,14 +306,27 @@ function showTurn(data, received, again = false) {
     amountInput.min = data.amount.low;
     amountInput.max = data.amount.high;
     amountInput.value = data.amount.suggested;
-    amountInput.focus();
+    amountInput.focus({ preventScroll: true });
   } else {
     amountRow.hidden = true;
     const first = decide.querySelector(".choice:not([disabled])");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
   }
   startClock(data.seconds_left, received);
   say(`Your turn: ${data.prompt.toLowerCase()}.`);
+  keepInView();
+}
+
+// The hands and the result in view, above the choices (a bar at the foot of a phone's
+// screen): scrolled to, if the page is scrolled away from them, when a turn comes or a
+// coup ends.
+function keepInView() {
+  const top = hands.getBoundingClientRect().top;
+  const bottom = (result.hidden ? hands : result).getBoundingClientRect().bottom;
+  const fixed = !decide.hidden && getComputedStyle(decide).position === "fixed";
+  const floor = fixed ? decide.getBoundingClientRect().top : window.innerHeight;
+  if (top < 0) window.scrollBy(0, top - 8);
+  else if (bottom > floor) window.scrollBy(0, Math.min(top - 8, bottom - floor + 8));
 }
 
 function startClock(seconds, since) {
@@ -338,9 +365,8 @@ function showWaiting(data, received) {
   const ends = received + waited.seconds_left * 1000;
   const tick = () => {
     const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-    waiting.textContent = away
-      ? `${waited.name} is away: the table plays for them in ${left} s.`
-      : `${waited.name} has ${left} s to decide.`;
+    const rest = away ? ` is away: the table plays for them in ${left} s.` : ` has ${left} s to decide.`;
+    waiting.replaceChildren(nameSpan(waited.name), rest);
     waiting.dataset.left = String(left);
   };
   tick();
@@ -349,7 +375,7 @@ function showWaiting(data, received) {
   waiting.dataset.away = String(away);
   waiting.hidden = false;
   const text = away ? `Waiting for ${waited.name}, who is away.` : `Waiting for ${waited.name}.`;
-  if (status.textContent !== text) say(text);
+  if (status.textContent !== text) say("Waiting for ", nameSpan(waited.name), away ? ", who is away." : ".");
 }
 
 function choose(action) {
