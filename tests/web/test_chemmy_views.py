@@ -17,6 +17,7 @@ from cardroom.core.events import (
     Points,
     SeatSettled,
 )
+from cardroom.names import name_skeleton
 from cardroom.web.chemmy import BOT_NAMES, bot_name, event_json
 from cardroom.web.routes.chemmy import same_site
 from cardroom.words import ChemmyNarrator
@@ -76,3 +77,6 @@ def test_a_bot_takes_a_name_nobody_at_the_table_has() -> None:
     assert bot_name(["aino", "EERO"]) == "Helmi"  # (without regard to case)
     assert bot_name(BOT_NAMES) == "Aino 2"
     assert bot_name([*BOT_NAMES, "Aino 2", "Eero 2"], 1) == "Helmi 2"
+    # a name that looks like a bot's (a Cyrillic А) is one with it, as at registration
+    assert bot_name(["\u0410ino"]) == "Aino"
+    assert bot_name(["\u0410ino"], alike=name_skeleton) == "Eero"

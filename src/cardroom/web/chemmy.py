@@ -66,6 +66,7 @@ from cardroom.games.chemin_de_fer import (
     SimpleMoney,
     TableauBot,
 )
+from cardroom.names import name_key, name_skeleton
 from cardroom.storage import StorageError
 from cardroom.tables.chemmy import (
     ChemmyTable,
@@ -409,9 +410,9 @@ class LiveChemmy:
         never share a name, and a bot's name never keeps a person out."""
         table = self.table
         for seat, held in enumerate(table.seats):
-            if held.kind == "bot" and held.name.casefold() == name.casefold():
+            if held.kind == "bot" and name_skeleton(held.name) == name_skeleton(name):
                 old = held.name
-                new = bot_name([*_seated_names(table), name])
+                new = bot_name([*_seated_names(table), name], alike=name_skeleton)
                 table.rename_bot(seat, new)
                 self.notices.append(f"{old} (a bot) is now called {new}, to make way for {name}")
 
@@ -838,7 +839,7 @@ class LiveChemmy:
                     if table.game is not None and table.game.is_over:
                         self._new_game()
                 if table.seats[seat].kind == "empty":
-                    name = bot_name(_seated_names(table), n)
+                    name = bot_name(_seated_names(table), n, alike=name_skeleton)
                     logged = self._logged()
                     table.sit_bot(seat, name, self.bot_stack, table_bot(self.rules))
                     if self._logged() == logged:
@@ -1601,19 +1602,20 @@ class ChemmyTables:
 
 
 # -- names ----------------------------------------------------------------------------------
-def bot_name(taken: Iterable[str], n: int = 0) -> str:
-    """A name for a bot that no name in ``taken`` is (without regard to case): the
-    ``n``-th of :data:`BOT_NAMES` if it is free, else the next free one, else the first
-    with a number ("Aino 2")."""
-    used = {name.casefold() for name in taken}
+def bot_name(taken: Iterable[str], n: int = 0, alike: Callable[[str], str] = name_key) -> str:
+    """A name for a bot that no name in ``taken`` is (``alike``: what two names that are
+    one have in common, their case folded by default; :func:`name_skeleton` for two names
+    that look alike, as registration has it): the ``n``-th of :data:`BOT_NAMES` if it is
+    free, else the next free one, else the first with a number ("Aino 2")."""
+    used = {alike(name) for name in taken}
     names = [BOT_NAMES[(n + k) % len(BOT_NAMES)] for k in range(len(BOT_NAMES))]
     for name in names:
-        if name.casefold() not in used:
+        if alike(name) not in used:
             return name
     for number in itertools.count(2):
         for name in names:
             numbered = f"{name} {number}"
-            if numbered.casefold() not in used:
+            if alike(numbered) not in used:
                 return numbered
     raise AssertionError("unreachable")  # pragma: no cover
 
