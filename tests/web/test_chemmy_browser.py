@@ -140,6 +140,17 @@ def act(page: Page, banked: set[str], name: str) -> bool:
         elif "stake" in enabled:
             amount = page.locator("#amount")
             expect(amount).to_be_focused(timeout=2000)
+            size = page.viewport_size or {"width": 0, "height": 0}
+            width, height = size["width"], size["height"]
+            if (width, "refused") not in VIEWS:  # a refusal is said in view, with the choices
+                amount.fill("0", timeout=2000)
+                amount.press("Enter", timeout=2000)
+                refusal = page.locator("#turn-message")
+                expect(refusal).to_contain_text("Write an amount from", timeout=2000)
+                box = refusal.bounding_box()
+                assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+                in_view(page)
+                VIEWS[(width, "refused")] = 1
             amount.fill(amount.get_attribute("min") or "10", timeout=2000)
             amount.press("Enter", timeout=2000)
         elif enabled & {"stand", "draw"}:
@@ -246,8 +257,9 @@ def test_two_people_and_a_bot_play_a_coup_each_way(browser: Browser, server: Ser
             if not acted:
                 results_in_view(ann, bob)
                 ann.wait_for_timeout(60)
-        for width in (1280, 390):  # (each checked on turns and after coups)
+        for width in (1280, 390):  # (each checked on turns and after coups, and a refusal)
             assert VIEWS.get((width, "turn")) and VIEWS.get((width, "result")), VIEWS
+            assert VIEWS.get((width, "refused")), VIEWS
         # Bob has the bot's name: the bot took another, and nobody was refused
         seats = bob.request.get("/api/chemin-de-fer/tables/1").json()["seats"]
         bot = seats[2]["name"]

@@ -30,6 +30,7 @@ const amountRow = document.getElementById("amount-row");
 const amountInput = document.getElementById("amount");
 const amountLabel = document.getElementById("amount-label");
 const message = document.getElementById("message");
+const turnMessage = document.getElementById("turn-message");
 const log = document.getElementById("log");
 const balance = document.getElementById("balance");
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -59,8 +60,13 @@ function say(...parts) {
   status.replaceChildren(...parts);
 }
 
+// A refusal, said where the person looks: under the choices on a turn (a bar at the
+// foot of a phone's screen), else in the seat's box.
 function refuse(text) {
-  message.textContent = text;
+  const here = decide.hidden ? message : turnMessage;
+  message.textContent = "";
+  turnMessage.textContent = "";
+  here.textContent = text;
 }
 
 function setBalance(text) {
@@ -298,6 +304,7 @@ function showTurn(data, received, again = false) {
   }
   decide.hidden = false;
   if (same) return; // (a refusal: the choices are back, the amount as typed)
+  turnMessage.textContent = "";
   const banco = data.banco ? ` Banco covers the whole bank: ${showMoney(data.banco)}.` : "";
   asked.textContent = `${data.prompt}.${banco}`;
   if (data.amount) {
