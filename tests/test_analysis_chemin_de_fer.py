@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardroom.analysis.baccarat import expectations, shoe_composition
 from cardroom.analysis.chemin_de_fer import (
     ChemmySolution,
     EquilibriumBot,
@@ -46,6 +45,7 @@ from cardroom.core.events import Decision, HandShown
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.baccarat import STANDARD_TABLEAU, card_value
+from cardroom.games.baccarat.analysis import expectations, shoe_composition
 from cardroom.games.chemin_de_fer import (
     ChemmyGame,
     ChemmyRules,

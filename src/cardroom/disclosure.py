@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.core.money import format_amount, format_decimal, format_odds
-from cardroom.games.baccarat import BaccaratRules, Tableau
+from cardroom.games.baccarat import WAGERS, BaccaratRules, Tableau
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.finnish27 import BonusTable, Finnish27Rules
 from cardroom.games.hands import TargetRow
@@ -122,33 +122,10 @@ def paytable(game_id: str, rules: Any) -> list[PayRow]:
 
 
 def _baccarat_pays(rules: BaccaratRules) -> list[PayRow]:
-    banker = _odds(rules.banker_pays)
-    special = "; ".join(
-        f"{_odds(p.pays)} when it wins with {p.total}" for p in rules.banker_pays_by_total
-    )
-    short = ", ".join(f"{_odds(p.pays)} on a {p.total}" for p in rules.banker_pays_by_total)
-    rows = [
-        PayRow("player", _odds(rules.player_pays), "the player's hand wins; a tie returns it"),
-        PayRow(
-            "banker",
-            banker,
-            "the banker's hand wins" + (f" ({special})" if special else "") + "; a tie returns it",
-            f"{banker}; {short}" if short else "",
-        ),
-        PayRow("tie", _odds(rules.tie_pays), "both hands have the same total"),
+    return [
+        PayRow(w, _odds(WAGERS[w].odds(rules)), WAGERS[w].when(rules), WAGERS[w].spot(rules))
+        for w in rules.wager_ids
     ]
-    for wager in rules.wager_ids[3:]:
-        if wager in ("player_pair", "banker_pair"):
-            hand = wager.removesuffix("_pair")
-            rows.append(
-                PayRow(wager, _odds(rules.pair_pays), f"the {hand}'s first two cards are a pair")
-            )
-        elif wager == "b27":
-            totals = " or ".join(str(t) for t in rules.b27_totals)
-            rows.append(
-                PayRow(wager, _odds(rules.b27_pays), f"the banker wins with a total of {totals}")
-            )
-    return rows
 
 
 def bonus_rows(bonus: BonusTable, minimum: Fraction) -> list[list[str]]:

@@ -68,7 +68,7 @@ def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
     from cardroom.games.baccarat import BaccaratRules
 
     if isinstance(rules, BaccaratRules):
-        from cardroom.simulation.baccarat import BaccaratKernel
+        from cardroom.games.baccarat.kernel import BaccaratKernel
 
         kernel: Kernel = BaccaratKernel(rules)
         return kernel
@@ -393,7 +393,7 @@ def _exact_means(game_id: str, rules: Any, strategy: str, finite: bool) -> dict[
         banker, player = bot_values(rules)
         return {"player": player, "banker": banker}
     if isinstance(rules, BaccaratRules):
-        from cardroom.analysis.baccarat import analyze_baccarat
+        from cardroom.games.baccarat.analysis import analyze_baccarat
 
         report = analyze_baccarat(rules, game_id)
     elif isinstance(rules, Finnish27Rules):

@@ -57,7 +57,6 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
     from cardroom.analysis.finnish import (
         DrawOdds,
         analyze_21_24_27,
@@ -77,6 +76,7 @@ def analyze(
     )
     from cardroom.analysis.report import GameReport
     from cardroom.games.baccarat import BaccaratRules
+    from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
     from cardroom.games.finnish27 import Finnish27Rules
     from cardroom.terminal import analysis_view
 

@@ -34,12 +34,13 @@ from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import CardDealt, Decision, Event, Fact, Points, Why
 from cardroom.core.rules import ODDS, Between, check_ranges
 from cardroom.core.shoe import ShoeRules
+from cardroom.games.baccarat.wagers import MAIN_WAGERS, WAGERS, CoupFacts, side_wagers
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 
-MAIN_WAGERS = ("player", "banker", "tie")
 #: a hand's total, or the value of a card
 TOTAL = Between(0, 9)
-SIDE_WAGERS = ("player_pair", "banker_pair", "b27")
+#: the side wagers of the game as it ships (a test or a designer may register more)
+SIDE_WAGERS = side_wagers()
 
 
 def card_value(card: Card) -> int:
@@ -185,15 +186,16 @@ class BaccaratRules:
         twice = [total for i, total in enumerate(totals) if total in totals[:i]]
         if twice:
             raise ValueError(f"banker_pays_by_total: the total {twice[0]} is given twice")
-        unknown = [w for w in self.side_wagers if w not in SIDE_WAGERS]
+        sides = side_wagers()
+        unknown = [w for w in self.side_wagers if w not in sides]
         if unknown:
             raise ValueError(
-                f"side_wagers: unknown {', '.join(unknown)} (choose from {', '.join(SIDE_WAGERS)})"
+                f"side_wagers: unknown {', '.join(unknown)} (choose from {', '.join(sides)})"
             )
 
     @property
     def wager_ids(self) -> tuple[str, ...]:
-        return MAIN_WAGERS + tuple(w for w in SIDE_WAGERS if w in self.side_wagers)
+        return MAIN_WAGERS + tuple(w for w in side_wagers() if w in self.side_wagers)
 
     def banker_odds(self, total: int) -> Fraction:
         for special in self.banker_pays_by_total:
@@ -333,29 +335,19 @@ class BaccaratRound(Round):
         player, banker = self.total("player"), self.total("banker")
         self._finish(*showdown(player, banker, natural))
 
+    def facts(self) -> CoupFacts:
+        """What the finished coup tells its wagers."""
+        assert self.outcome is not None
+        return CoupFacts(
+            self.outcome,
+            self.total("player"),
+            self.total("banker"),
+            self.pair("player"),
+            self.pair("banker"),
+        )
+
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
-        rules, outcome = self.rules, self.outcome
-        if wager in ("player", "banker"):
-            if outcome == "tie":
-                return Fraction(0), Why("returned_on_tie")
-            if outcome != wager:
-                return -stake, Why.of("won_by", winner=outcome)
-            odds = rules.player_pays if wager == "player" else rules.banker_odds(self.total(wager))
-            return stake * odds, Why.of("pays", wager=wager, odds=odds)
-        if wager == "tie":
-            if outcome == "tie":
-                return stake * rules.tie_pays, Why.of("pays", wager="tie", odds=rules.tie_pays)
-            return -stake, Why("no_tie")
-        if wager in ("player_pair", "banker_pair"):
-            hand = wager.removesuffix("_pair")
-            if self.pair(hand):
-                return stake * rules.pair_pays, Why.of("pair_pays", hand=hand, odds=rules.pair_pays)
-            return -stake, Why.of("no_pair", hand=hand)
-        assert wager == "b27"
-        banker = self.total("banker")
-        if outcome == "banker" and banker in rules.b27_totals:
-            return stake * rules.b27_pays, Why.of("b27_pays", total=banker, odds=rules.b27_pays)
-        return -stake, Why.of("no_b27", totals=rules.b27_totals)
+        return WAGERS[wager].settle(self.rules, self.facts(), stake)
 
 
 class PuntoBancoRound(BaccaratRound):

@@ -21,7 +21,7 @@ against the generic walk over the engine (:func:`cardroom.analysis.walk.exact`),
 and how :func:`effects_of_removal` is computed.
 
 >>> from cardroom.analysis.report import decimal_text
->>> from cardroom.games.baccarat import punto_banco_rules
+>>> from cardroom.games.baccarat.engine import punto_banco_rules
 >>> report = analyze_baccarat(punto_banco_rules(), "punto-banco")
 >>> report.combinations["banker"], report.total_combinations
 (2292252566437888, 4998398275503360)
@@ -39,8 +39,8 @@ from functools import lru_cache
 from cardroom.analysis.report import GameReport, Line, WagerReport
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.core.money import format_odds
-from cardroom.games.baccarat import BaccaratRules, Tableau, card_value
+from cardroom.games.baccarat.engine import BaccaratRules, Tableau, card_value
+from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
 
 __all__ = [
     "CoupCounts",
@@ -219,71 +219,38 @@ def coup_counts(rules: BaccaratRules, counts: Counts) -> CoupCounts:
     return CoupCounts(n, table, pairs)
 
 
-def _win_totals(totals: Sequence[int]) -> list[int]:
-    """Distinct totals in their first order (a repeated total only counts once)."""
-    return [t for i, t in enumerate(totals) if t not in totals[:i] and 0 <= t <= 9]
+#: What the counts below hold jointly: the final totals (and so the outcome) of every
+#: coup; a hand's pair is counted apart (its chance does not depend on the draws).
+TOTAL_FACTS = frozenset({"outcome", "player_total", "banker_total"})
 
 
-def _wager_lines(rules: BaccaratRules, coup: CoupCounts, wager: str) -> WagerReport:
-    total = coup.total
-
-    def p(count: int) -> Fraction:
-        return Fraction(count, total)
-
-    outcomes = coup.outcomes()
-    push, loss = Fraction(0), Fraction(-1)
-    lines: tuple[Line, ...]
-    tie_line = Line("push on a tie", p(outcomes["tie"]), push)
-    if wager == "player":
-        lines = (
-            Line("win", p(outcomes["player"]), rules.player_pays),
-            tie_line,
-            Line("loss", p(outcomes["banker"]), loss),
-        )
-        notes = (f"pays {format_odds(rules.player_pays)}; a tie returns the wager",)
-    elif wager == "banker":
-        special = _win_totals([pay.total for pay in rules.banker_pays_by_total])
-        wins = [
-            Line(f"win with {t}", p(coup.banker_wins_with(t)), rules.banker_odds(t))
-            for t in special
-        ]
-        rest = outcomes["banker"] - sum(coup.banker_wins_with(t) for t in special)
-        wins.append(Line("win otherwise" if special else "win", p(rest), rules.banker_pays))
-        lines = (*wins, tie_line, Line("loss", p(outcomes["player"]), loss))
-        odds = ", ".join(f"{format_odds(rules.banker_odds(t))} with {t}" for t in special)
-        notes = (
-            f"pays {format_odds(rules.banker_pays)}"
-            + (f" ({odds})" if odds else "")
-            + "; a tie returns the wager",
-        )
-    elif wager == "tie":
-        lines = (
-            Line("win", p(outcomes["tie"]), rules.tie_pays),
-            Line("loss", p(total - outcomes["tie"]), loss),
-        )
-        notes = (f"pays {format_odds(rules.tie_pays)}",)
-    elif wager in ("player_pair", "banker_pair"):
-        lines = (
-            Line("win", p(coup.pair), rules.pair_pays),
-            Line("loss", p(total - coup.pair), loss),
-        )
-        notes = (
-            f"pays {format_odds(rules.pair_pays)} when the hand's first two cards share a "
-            "rank (K-K, not K-Q)",
-        )
-    elif wager == "b27":
-        targets = _win_totals(rules.b27_totals)
-        wins = [
-            Line(f"banker wins with {t}", p(coup.banker_wins_with(t)), rules.b27_pays)
-            for t in targets
-        ]
-        won = sum(coup.banker_wins_with(t) for t in targets)
-        lines = (*wins, Line("loss", p(total - won), loss))
-        named = " or ".join(str(t) for t in targets) or "no total"
-        notes = (f"pays {format_odds(rules.b27_pays)} when the banker wins with {named}",)
+def _wager_lines(rules: BaccaratRules, coup: CoupCounts, wager_id: str) -> WagerReport:
+    """The wager's lines, each with its exact probability, from its own description."""
+    wager = WAGERS[wager_id]
+    lines = wager.lines_for(rules)
+    counts = [0] * len(lines)
+    if wager.reads <= TOTAL_FACTS:
+        for player in range(10):
+            for banker in range(10):
+                outcome = "player" if player > banker else "banker" if banker > player else "tie"
+                facts = CoupFacts(outcome, player, banker)
+                line = next(i for i, line in enumerate(lines) if line.holds(facts))
+                counts[line] += coup.final(player, banker)
+    elif len(wager.reads) == 1 and wager.reads <= {"player_pair", "banker_pair"}:
+        hand = next(iter(wager.reads)).removesuffix("_pair")
+        for paired, ways in ((True, coup.pair), (False, coup.total - coup.pair)):
+            facts = CoupFacts("tie", 0, 0, paired and hand == "player", paired and hand == "banker")
+            counts[next(i for i, line in enumerate(lines) if line.holds(facts))] += ways
     else:
-        raise ValueError(f"unknown wager {wager!r}")
-    return WagerReport(wager, lines, notes)
+        raise ValueError(
+            f"wager: {wager_id} reads {', '.join(sorted(wager.reads))} together, which the "
+            "exact count does not hold (a pair is counted apart from the totals)"
+        )
+    report_lines = tuple(
+        Line(line.label, Fraction(count, coup.total), line.net)
+        for line, count in zip(lines, counts, strict=True)
+    )
+    return WagerReport(wager_id, report_lines, (wager.analysis_note(rules),))
 
 
 def analyze_composition(

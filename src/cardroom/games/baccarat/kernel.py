@@ -3,7 +3,8 @@
 The kernel's tables come from the engine: card points from
 :func:`~cardroom.games.baccarat.card_value`, the draws from the rules'
 :class:`~cardroom.games.baccarat.Tableau` methods, and each wager's net result by
-outcome, banker total and pairs from the rules' paytable.  The flow of a coup
+outcome, banker total and pairs from the wager itself
+(:data:`~cardroom.games.baccarat.wagers.WAGERS`).  The flow of a coup
 (deal P B P B, naturals, the player's draw, the banker's) is re-expressed, and
 the differential test plays it against the engine on the same shoes.
 """
@@ -17,7 +18,8 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from cardroom.games.baccarat import BaccaratRules, card_value, card_with_value
+from cardroom.games.baccarat.engine import BaccaratRules, card_value, card_with_value
+from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
 from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
@@ -29,9 +31,11 @@ from cardroom.simulation.common import (
     units,
 )
 
-__all__ = ["BaccaratKernel"]
+__all__ = ["CELL_FACTS", "BaccaratKernel"]
 
 OUTCOMES = ("player", "banker", "tie")
+#: What a coup's cell holds: a wager that reads anything else cannot be simulated here.
+CELL_FACTS = frozenset({"outcome", "banker_total", "player_pair", "banker_pair"})
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,18 @@ class BaccaratKernel:
     def wager_ids(self) -> tuple[str, ...]:
         return self.rules.wager_ids
 
+    def __post_init__(self) -> None:
+        for wager in self.wager_ids:
+            beyond = sorted(WAGERS[wager].reads - CELL_FACTS)
+            if beyond:
+                raise ValueError(
+                    f"wager: {wager} reads {', '.join(beyond)}, which the kernel's cells do "
+                    "not hold"
+                )
+
     @property
     def unit(self) -> int:
-        r = self.rules
-        pays = [r.player_pays, r.banker_pays, r.tie_pays, r.pair_pays, r.b27_pays]
-        return units(pays + [special.pays for special in r.banker_pays_by_total])
+        return units([line.net for w in self.wager_ids for line in WAGERS[w].lines_for(self.rules)])
 
     def tables(self) -> tuple[np.ndarray, ...]:
         """Card codes, points, naturals, the draws, and each wager's net by cell."""
@@ -116,21 +127,10 @@ def _tables(rules: BaccaratRules, wager_ids: tuple[str, ...], unit: int) -> tupl
 def _net(
     rules: BaccaratRules, wager: str, outcome: str, banker: int, ppair: bool, bpair: bool
 ) -> Fraction:
-    """A wager's net result per unit staked (the paytable of BaccaratRound.settle)."""
-    if wager in ("player", "banker"):
-        if outcome == "tie":
-            return Fraction(0)
-        if outcome != wager:
-            return Fraction(-1)
-        return rules.player_pays if wager == "player" else rules.banker_odds(banker)
-    if wager == "tie":
-        return rules.tie_pays if outcome == "tie" else Fraction(-1)
-    if wager in ("player_pair", "banker_pair"):
-        return rules.pair_pays if (ppair if wager == "player_pair" else bpair) else Fraction(-1)
-    if wager == "b27":
-        win = outcome == "banker" and banker in rules.b27_totals
-        return rules.b27_pays if win else Fraction(-1)
-    raise ValueError(f"wager: {wager} is not a punto banco wager")
+    """A wager's net result per unit staked in a cell (a tie's player total is the
+    banker's; otherwise the cells do not hold it, and no simulated wager reads it)."""
+    coup = CoupFacts(outcome, banker if outcome == "tie" else -1, banker, ppair, bpair)
+    return WAGERS[wager].net(rules, coup)
 
 
 @njit(cache=True)
