@@ -26,20 +26,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardroom.analysis.chemin_de_fer import (
-    ChemmySolution,
-    EquilibriumBot,
-    EquilibriumDraws,
-    InfoSet,
-    coup_lines,
-    equilibrium_bot,
-    solution_text,
-    solve_counts,
-    solve_infinite,
-    solve_shoe,
-    solve_table,
-    value_counts,
-)
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import Decision, HandShown
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
@@ -53,6 +39,20 @@ from cardroom.games.chemin_de_fer import (
     Phase,
     SimpleMoney,
     TableauBot,
+)
+from cardroom.games.chemin_de_fer.analysis import (
+    ChemmySolution,
+    EquilibriumBot,
+    EquilibriumDraws,
+    InfoSet,
+    coup_lines,
+    equilibrium_bot,
+    solution_text,
+    solve_counts,
+    solve_infinite,
+    solve_shoe,
+    solve_table,
+    value_counts,
 )
 
 F = Fraction

@@ -15,8 +15,8 @@ import pytest
 from cardroom.core.cards import RANKS, Card, Suit
 from cardroom.core.events import CardDealt, Decision, Points
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
-from cardroom.games.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
-from cardroom.games.hands import TargetTable, Total, initial_totals
+from cardroom.games.finnish.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
+from cardroom.games.finnish.hands import TargetTable, Total, initial_totals
 from cardroom.words import points_text
 from tests.conftest import play
 

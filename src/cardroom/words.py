@@ -54,23 +54,7 @@ from cardroom.core.events import (
     Why,
 )
 from cardroom.core.money import format_amount, format_odds
-from cardroom.games.finnish27 import BonusTable
-
-#: The names of named hands and of finnish27's bonuses (the bonuses' as its paytable
-#: labels them).
-NAMES: dict[str, str] = {
-    "finnish_27": "Finnish 27",
-    "joanca": "Joanca",
-    "jo_jo": "Jo Jo",
-    "natural": "natural",
-    **BonusTable.LABELS,
-}
-
-
-def name_of(key: str) -> str:
-    """A named hand's or bonus's name (``finnish_27`` -> ``Finnish 27``)."""
-    return NAMES.get(key, key.replace("_", " "))
-
+from cardroom.games.finnish.words import name_of as name_of
 
 #: Every wager (and outcome) of the house games in words, as a sentence says it; a label
 #: starts it with a capital (:func:`wager_label`).  The one place a wager id becomes words.

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from cardroom.analysis.chemin_de_fer import ChemmySolution, solve_table
 from cardroom.core.cards import RANKS, Card, Suit
 from cardroom.games.baccarat import Tableau
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import CasinoTableauBanker, ChemmyRules
+from cardroom.games.chemin_de_fer.analysis import ChemmySolution, solve_table
 from cardroom.storage import Database
 from cardroom.wallet import Wallet
 from cardroom.web.app import create_app

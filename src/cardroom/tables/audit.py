@@ -34,7 +34,7 @@ from sqlalchemy import select
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError
 from cardroom.core.shoe import ShoeExhausted
-from cardroom.games import UnknownGame, get_game
+from cardroom.games import GAMES, UnknownGame, get_game
 from cardroom.games.base import CardWanted, IllegalAction, Turn, WagerError
 from cardroom.storage.schema import house_tables, rounds
 from cardroom.tables.chemmy import COUP_STATE_VERSION
@@ -81,7 +81,11 @@ def audit(wallet: Wallet) -> AuditReport:
     for round_id in ids:
         stored = wallet.round(round_id)
         version = (stored.state or {}).get("version")
-        if stored.game == "chemin-de-fer" and version == COUP_STATE_VERSION:
+        if (
+            stored.game in GAMES
+            and GAMES[stored.game].kind == "seats"
+            and version == COUP_STATE_VERSION
+        ):
             report.coups_in_progress += 1
             continue
         report.rounds_in_progress += 1

@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 from sqlalchemy import select, union
 
-from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
 from cardroom.core.money import format_amount
@@ -51,6 +50,7 @@ from cardroom.games.chemin_de_fer import (
     TableView,
     chemmy_rules,
 )
+from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 from cardroom.games.chemin_de_fer.bots import bot_choice
 from cardroom.history import Decided, RoundRecord, WagerResult
 from cardroom.storage.schema import rounds, seats

@@ -21,7 +21,6 @@ from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.core.events import (
     Announcement,
     BankPut,
@@ -38,6 +37,7 @@ from cardroom.core.shoe import CardSource, ShoeExhausted
 from cardroom.games import GameInfo
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, SimpleMoney
+from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups
 from cardroom.terminal import render
 from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError

@@ -57,16 +57,20 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    from cardroom.analysis.finnish import (
+    from cardroom.analysis.report import GameReport
+    from cardroom.games.baccarat import BaccaratRules
+    from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
+    from cardroom.games.finnish.analysis import (
         DrawOdds,
         analyze_21_24_27,
         analyze_finnish27,
         solve_21_24_27,
     )
-    from cardroom.analysis.finnish import (
+    from cardroom.games.finnish.analysis import (
         effects_of_removal as effects_of_removal_with_replacement,
     )
-    from cardroom.analysis.finnish_shoe import (
+    from cardroom.games.finnish.finnish27 import Finnish27Rules
+    from cardroom.games.finnish.shoe import (
         ShoeMakeup,
         analyze_21_24_27_shoe,
         analyze_finnish27_shoe,
@@ -74,10 +78,6 @@ def analyze(
         solve_21_24_27_shoe,
         twentyone_effects_of_removal,
     )
-    from cardroom.analysis.report import GameReport
-    from cardroom.games.baccarat import BaccaratRules
-    from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
-    from cardroom.games.finnish27 import Finnish27Rules
     from cardroom.terminal import analysis_view
 
     effects = None
@@ -188,9 +188,9 @@ def strategy(
 ) -> None:
     """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
     finnish27's best table (with replacement), chemin de fer solved."""
-    from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
-    from cardroom.analysis.finnish import strategy_comparison
-    from cardroom.analysis.finnish_shoe import ShoeMakeup, strategy_comparison_shoe
+    from cardroom.games.chemin_de_fer.analysis import solution_text, solve_infinite, solve_shoe
+    from cardroom.games.finnish.analysis import strategy_comparison
+    from cardroom.games.finnish.shoe import ShoeMakeup, strategy_comparison_shoe
     from cardroom.terminal import analysis_view
 
     with person_errors():

@@ -3,7 +3,7 @@
 A bot decides through a :class:`ChemmyStrategy`: the player's draw at a free total, the
 banker's draw, and the money (its bank, its stake).  :class:`TableauBot` is the simple
 default; the game-theoretic solution's bot is made by
-:func:`cardroom.analysis.chemin_de_fer.equilibrium_bot`.  :class:`ChemmySession` deals
+:func:`cardroom.games.chemin_de_fer.analysis.equilibrium_bot`.  :class:`ChemmySession` deals
 from a card source, reshuffles where the shoe says so, and lets the bots act until a
 person must decide.
 """

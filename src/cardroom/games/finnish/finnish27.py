@@ -43,7 +43,7 @@ from cardroom.games.base import (
     TableLimits,
     check_wagers,
 )
-from cardroom.games.hands import (
+from cardroom.games.finnish.hands import (
     TARGET,
     TOTAL_LIMIT,
     FinnishRound,
@@ -54,7 +54,7 @@ from cardroom.games.hands import (
     initial_27,
     initial_totals,
 )
-from cardroom.games.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, best_category
 
 GAME_ID = "finnish27"
 

@@ -3,7 +3,7 @@
 finnish27 pays a poker bonus on winning hands of five or more cards, Jokers
 wild.  Its exact value needs, for a hand whose *ranks* are known, the chance of
 each category when every card's suit is drawn uniformly and independently (the
-model of :mod:`cardroom.analysis.finnish`, where cards are drawn with
+model of :mod:`cardroom.games.finnish.analysis`, where cards are drawn with
 replacement).  A hand of fifteen cards has 4**15 suit assignments, so they are
 counted, not enumerated:
 
@@ -17,7 +17,7 @@ counted, not enumerated:
   so the count runs inclusion-exclusion over sets of suits, each term a small
   dynamic programme over the ranks from the low Ace to the high Ace;
 * anything else (quads down to high card) depends on the ranks alone, and is
-  read from the game's own evaluator (:func:`cardroom.games.poker.best_category`)
+  read from the game's own evaluator (:func:`cardroom.games.finnish.poker.best_category`)
   on a suit assignment that makes no flush.
 
 The counts are exact integers out of ``4**m`` (``m`` the cards that are not
@@ -37,7 +37,7 @@ from functools import cache
 from math import comb
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, best_category
 
 __all__ = ["category_counts", "counts_by_value", "value_counts"]
 

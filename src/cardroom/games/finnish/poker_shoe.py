@@ -8,7 +8,7 @@ one rank follow a multivariate hypergeometric law, and different ranks are
 independent given the ranks.  (The dealer's cards take some of each rank's cards
 too, but which ones is exchangeable: the player's ``x`` cards of a rank are still
 a uniformly random ``x`` of all its cards.)  So, as in
-:mod:`cardroom.analysis.poker_odds`, only five of a kind, straight flush and
+:mod:`cardroom.games.finnish.poker_odds`, only five of a kind, straight flush and
 flush depend on the suits, and the rest on the ranks alone:
 
 * **five of a kind**: the largest group of a rank plus the Jokers reaches five;
@@ -25,8 +25,8 @@ flush depend on the suits, and the rest on the ranks alone:
   ``sum_{U <= T} (-1)**|T - U| C(c(U) + c(not S), x)`` ways;
 * anything else is the evaluator's category for the ranks on a hand without a
   flush (the compiled copy of the evaluator the simulator uses,
-  :func:`cardroom.simulation.finnish.poker_category`, tested against
-  :func:`cardroom.games.poker.best_category`).
+  :func:`cardroom.games.finnish.kernel.poker_category`, tested against
+  :func:`cardroom.games.finnish.poker.best_category`).
 
 Counts are of sets of physical cards (``prod_r C(n_r, x_r)`` in all), as residues
 modulo the primes of a :class:`~cardroom.analysis.modular.Modulus` (they do not
@@ -40,8 +40,8 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
-from cardroom.games.poker import PokerCategory
-from cardroom.simulation.finnish import poker_category
+from cardroom.games.finnish.kernel import poker_category
+from cardroom.games.finnish.poker import PokerCategory
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
 

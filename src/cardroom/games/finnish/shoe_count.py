@@ -1,7 +1,7 @@
 """Counting every round of a Finnish game dealt off the top of a finite shoe.
 
-This is the machinery of :mod:`cardroom.analysis.finnish_shoe`; the compiled loops
-are in :mod:`cardroom.analysis.finnish_kernel`.
+This is the machinery of :mod:`cardroom.games.finnish.shoe`; the compiled loops
+are in :mod:`cardroom.games.finnish.shoe_kernel`.
 
 **What is counted.**  A round's cards are a sequence of distinct physical cards;
 every sequence of ``L`` cards has chance ``1/(cards)_L``, so every chance is a
@@ -22,7 +22,7 @@ bonus) their number in the player's hand is put back with its chance.
 **The hands as multisets.**  Each hand draws by a table keyed on its total, which
 depends only on which ranks it holds; so a hand is followed as a multiset of
 ranks, with the number of card orders in which its rules draw it
-(:func:`~cardroom.analysis.finnish_kernel.hand_states`).  The player's table
+(:func:`~cardroom.games.finnish.shoe_kernel.hand_states`).  The player's table
 depends on the dealer's two-card total (one table per *class*), the dealer's on
 nothing.
 
@@ -59,12 +59,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from cardroom.analysis import finnish_kernel as kernel
 from cardroom.analysis.modular import Modulus
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
-from cardroom.games.hands import Total, finnish_total, total_from
+from cardroom.games.finnish import shoe_kernel as kernel
+from cardroom.games.finnish.hands import Total, finnish_total, total_from
 
 __all__ = [
     "Counts",
@@ -253,7 +253,7 @@ def ordinary_counts(pair: tuple[int, int]) -> tuple[tuple[int, ...], int]:
 @dataclass(frozen=True)
 class GameShape:
     """What the count needs of a Finnish game's rules, each taken from the engine's
-    own functions by the game's analysis (:mod:`cardroom.analysis.finnish_shoe`).
+    own functions by the game's analysis (:mod:`cardroom.games.finnish.shoe`).
 
     ``initial(pair)``: is this two-card hand (rank indices) an initial 27;
     ``settle_deal(player, dealer)``: the result (a label of ``labels``, and a bonus)

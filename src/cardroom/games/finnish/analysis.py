@@ -14,12 +14,12 @@ built: their hands are long (Jokers count 0, Aces 1), and the coupling of the
 two hands through the cards they share makes the exact sum far too large for
 the engine walk.
 
-**One source of rules.**  Totals come from :func:`~cardroom.games.hands.total_from`,
-the player's play from the rules' own table (:class:`~cardroom.games.hands.TargetTable`)
+**One source of rules.**  Totals come from :func:`~cardroom.games.finnish.hands.total_from`,
+the player's play from the rules' own table (:class:`~cardroom.games.finnish.hands.TargetTable`)
 or forced-play rules, the comparison of final hands from each game's ``compare``,
-the bonuses of hands of up to four cards from :func:`~cardroom.games.finnish27.find_bonus`
+the bonuses of hands of up to four cards from :func:`~cardroom.games.finnish.finnish27.find_bonus`
 applied to every suit assignment, and the poker categories of longer hands from
-:mod:`cardroom.analysis.poker_odds` (counted over suits, checked against the
+:mod:`cardroom.games.finnish.poker_odds` (counted over suits, checked against the
 game's evaluator).  The order of events (initial 27s, the player's hand, the
 dealer's draw) is re-expressed here, so the tests check these figures, every
 bonus line included, against the generic walk of the engine itself
@@ -48,27 +48,27 @@ from itertools import product
 from math import comb, lcm
 from typing import Any
 
-from cardroom.analysis.poker_odds import counts_by_value, value_counts
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.core.money import format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action
-from cardroom.games.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
-from cardroom.games.finnish27 import compare as compare27
-from cardroom.games.hands import (
+from cardroom.games.finnish.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
+from cardroom.games.finnish.finnish27 import compare as compare27
+from cardroom.games.finnish.hands import (
     TARGET,
     Initial27,
     Total,
     initial_27,
     total_from,
 )
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.poker_odds import counts_by_value, value_counts
+from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
 )
-from cardroom.games.twentyone_24_27 import compare as compare2124
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 
 __all__ = [
     "DrawOdds",
@@ -505,7 +505,7 @@ def finnish27_report(
 ) -> GameReport:
     """finnish27's report from the chance of each (outcome, bonus key or None): the
     lines of every wager (also read by the finite-shoe analysis,
-    :mod:`cardroom.analysis.finnish_shoe`, which replaces the model line)."""
+    :mod:`cardroom.games.finnish.shoe`, which replaces the model line)."""
     return _finnish27_report(rules, results, minimum, stake, label)
 
 
@@ -840,7 +840,7 @@ def twentyone_report(
     label: str,
 ) -> GameReport:
     """21-24-27's report from each outcome's chance and each line's (also read by the
-    finite-shoe analysis, :mod:`cardroom.analysis.finnish_shoe`, which replaces the
+    finite-shoe analysis, :mod:`cardroom.games.finnish.shoe`, which replaces the
     model line)."""
     order = [
         ("player's initial 27", "player"),

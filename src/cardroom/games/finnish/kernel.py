@@ -1,14 +1,14 @@
 """The kernels of the two Finnish 27 games (``finnish27`` and ``21-24-27``).
 
 Every rule a kernel needs comes as a table built from the engine's own functions:
-card points, :func:`~cardroom.games.hands.total_from`, the two-card 27s of
-:func:`~cardroom.games.hands.initial_27`, the player's hit/stand table (the
+card points, :func:`~cardroom.games.finnish.hands.total_from`, the two-card 27s of
+:func:`~cardroom.games.finnish.hands.initial_27`, the player's hit/stand table (the
 rules' nine-rule table, or 21-24-27's forced plays and the chosen strategy), the
 dealer's limits, each game's ``compare``, and each wager's net result read from
 the engine's own ``settle``.  What the kernel re-expresses is the flow of a round
 (deal order, initial 27s, hits, the immediate results at 27 and over 35) and
 finnish27's bonus patterns, including a compiled copy of the poker evaluator
-(:mod:`cardroom.games.poker`); the differential tests play kernel and engine on
+(:mod:`cardroom.games.finnish.poker`); the differential tests play kernel and engine on
 the same shoes.
 
 A round's *cell* is its outcome and (finnish27) its bonus:
@@ -27,7 +27,7 @@ from numba import njit
 
 from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
-from cardroom.games.finnish27 import (
+from cardroom.games.finnish.finnish27 import (
     POKER_BONUS,
     BonusTable,
     Finnish27Round,
@@ -35,14 +35,14 @@ from cardroom.games.finnish27 import (
     compare,
     find_bonus,
 )
-from cardroom.games.hands import Total, initial_27, total_from
-from cardroom.games.poker import PokerCategory
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.hands import Total, initial_27, total_from
+from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
-from cardroom.games.twentyone_24_27 import compare as compare2124
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.simulation.common import (
     JOKER_CODE,
     BatchResult,
@@ -259,7 +259,7 @@ def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarr
                    jokers: int) -> int:  # fmt: skip
     """The best category (a :class:`PokerCategory` value) of five or more cards:
     ``counts`` per value (2-14), cards and value masks per suit, and Jokers wild.
-    The same tests, in the same order, as :func:`cardroom.games.poker.best_category`."""
+    The same tests, in the same order, as :func:`cardroom.games.finnish.poker.best_category`."""
     top = 0
     pairs = 0
     mask = 0
@@ -470,7 +470,7 @@ class TwentyOne2427Kernel:
             def hits(player: Total, dealer: Total) -> bool:
                 return table.decide(player, dealer) is Action.HIT
         elif strategy == "optimal":
-            from cardroom.analysis.finnish import solve_21_24_27
+            from cardroom.games.finnish.analysis import solve_21_24_27
 
             hits = solve_21_24_27(rules).hits
         else:

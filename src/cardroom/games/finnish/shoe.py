@@ -2,19 +2,19 @@
 shoe, without replacement.
 
 ``finnish27`` and ``21-24-27`` are dealt from a shoe of 324 cards (6 decks of 54).
-:mod:`cardroom.analysis.finnish` analyses them with cards drawn *with replacement*
+:mod:`cardroom.games.finnish.analysis` analyses them with cards drawn *with replacement*
 (every rank always has its share of the full shoe), which is exact for that model
 but not for the game: in the real shoe each card dealt changes the chances of the
 next, and repeated ranks and suits are rarer.  This module counts every round of
-the real shoe exactly (:mod:`cardroom.analysis.shoe_count` explains how): every
+the real shoe exactly (:mod:`cardroom.games.finnish.shoe_count` explains how): every
 outcome's chance, every wager's lines (the bonus of finnish27 with its suits), all
 as fractions, with the number of ordered card sequences behind each outcome.
 
-**One source of rules.**  Totals come from :func:`~cardroom.games.hands.total_from`,
-the initial 27s from :func:`~cardroom.games.hands.initial_27`, a deal with a 27 is
+**One source of rules.**  Totals come from :func:`~cardroom.games.finnish.hands.total_from`,
+the initial 27s from :func:`~cardroom.games.finnish.hands.initial_27`, a deal with a 27 is
 settled by the engine's own round, the player's play from the rules' table (or
 forced plays and strategy), the comparison of final hands from each game's
-``compare`` and the bonuses from :func:`~cardroom.games.finnish27.find_bonus` and the
+``compare`` and the bonuses from :func:`~cardroom.games.finnish.finnish27.find_bonus` and the
 poker evaluator.  What the count re-expresses is the order of a round (the deal,
 the player's hand, the dealer's draw) and the dealer's drawing limits; the tests
 check every line against the generic walk of the engine itself
@@ -36,17 +36,30 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.analysis import finnish_kernel as kernel
-from cardroom.analysis import poker_shoe
-from cardroom.analysis.finnish import (
+from cardroom.analysis.report import GameReport
+from cardroom.analysis.walk import RANK_ORDER
+from cardroom.core.cards import JOKER, Card, Rank
+from cardroom.games.base import Action
+from cardroom.games.finnish import poker_shoe
+from cardroom.games.finnish import shoe_kernel as kernel
+from cardroom.games.finnish.analysis import (
     StrategyComparison,
     StrategyRow,
     finnish27_report,
     summarise,
     twentyone_report,
 )
-from cardroom.analysis.report import GameReport
-from cardroom.analysis.shoe_count import (
+from cardroom.games.finnish.finnish27 import (
+    POKER_BONUS,
+    BonusTable,
+    Finnish27Round,
+    Finnish27Rules,
+    compare,
+    find_bonus,
+)
+from cardroom.games.finnish.hands import TARGET, TargetRow, TargetTable, Total, initial_27
+from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.shoe_count import (
     SUITS,
     Counts,
     DealerHands,
@@ -70,28 +83,15 @@ from cardroom.analysis.shoe_count import (
     total_of,
     totals_of,
 )
-from cardroom.analysis.shoe_count import (
+from cardroom.games.finnish.shoe_count import (
     falling as _falling,
 )
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank
-from cardroom.games.base import Action
-from cardroom.games.finnish27 import (
-    POKER_BONUS,
-    BonusTable,
-    Finnish27Round,
-    Finnish27Rules,
-    compare,
-    find_bonus,
-)
-from cardroom.games.hands import TARGET, TargetRow, TargetTable, Total, initial_27
-from cardroom.games.poker import PokerCategory
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
-from cardroom.games.twentyone_24_27 import compare as compare2124
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 
 __all__ = [
     "ShoeMakeup",
@@ -171,8 +171,8 @@ class Finnish27Bonus:
     """The chance of each bonus of a winning finnish27 hand, as the kernel reads it.
 
     A hand of five cards or more takes its poker category's bonus, with the suits
-    of its ordinary cards counted from the shoe (:mod:`cardroom.analysis.poker_shoe`);
-    a shorter one the bonus :func:`~cardroom.games.finnish27.find_bonus` gives it on
+    of its ordinary cards counted from the shoe (:mod:`cardroom.games.finnish.poker_shoe`);
+    a shorter one the bonus :func:`~cardroom.games.finnish.finnish27.find_bonus` gives it on
     each assignment of suits, weighed by its chance (hands of four cards get one
     assignment: find_bonus pays them nothing whatever their suits).  The Jokers a
     hand drew are put back with their chance (:meth:`jokers`).
@@ -447,7 +447,7 @@ TWENTYONE_LABELS: tuple[tuple[str, str], ...] = (
 
 def twentyone_shape(rules: TwentyOne2427Rules, play: Hits) -> GameShape:
     """21-24-27's rules as the count reads them: the forced plays from the rules'
-    :class:`~cardroom.games.twentyone_24_27.ForcedPlay`, the free ones by ``play``."""
+    :class:`~cardroom.games.finnish.twentyone_24_27.ForcedPlay`, the free ones by ``play``."""
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]
@@ -768,7 +768,7 @@ def _always(total: Total, dealer: Total) -> bool:
 @dataclass
 class _Universe:
     """Every state of the player's hand (hitting wherever the rules let him) under one
-    table of the rules, as :func:`~cardroom.analysis.finnish_kernel.decide_pass` reads
+    table of the rules, as :func:`~cardroom.games.finnish.shoe_kernel.decide_pass` reads
     them."""
 
     keys: np.ndarray
@@ -900,7 +900,7 @@ def _exactly_best(
 # -- strategy comparison ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class ShoeStrategyComparison(StrategyComparison):
-    """:class:`~cardroom.analysis.finnish.StrategyComparison` for the finite shoe."""
+    """:class:`~cardroom.games.finnish.analysis.StrategyComparison` for the finite shoe."""
 
     model: str = ""
     reports: dict[str, GameReport] = field(default_factory=dict, compare=False)

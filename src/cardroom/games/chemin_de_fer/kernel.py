@@ -2,7 +2,7 @@
 
 What it plays is what a :class:`~cardroom.games.chemin_de_fer.ChemmySession` plays at a
 table of two seats (or the fewest the rules allow) whose bots are
-:func:`~cardroom.analysis.chemin_de_fer.equilibrium_bot` and whose stacks never run
+:func:`~cardroom.games.chemin_de_fer.analysis.equilibrium_bot` and whose stacks never run
 short: one draw for the bank at the start of the game (a card each in seat order, the
 seats tied for the highest card drawing again; the cards are discarded), then coups in
 which the seat after the banker calls "Banco", so every coup is one stake against one
@@ -16,7 +16,7 @@ wagers are reported per unit staked: ``player`` (the punter's side: 1:1) and ``b
 The tables come from the engine and the bot: naturals from
 :meth:`~cardroom.games.chemin_de_fer.ChemmyRules.is_natural`, the player's forced plays
 from :meth:`~cardroom.games.chemin_de_fer.ChemmyRules.player_rule`, the free ones and the
-banker's from the bot's :class:`~cardroom.analysis.chemin_de_fer.EquilibriumDraws` (or the
+banker's from the bot's :class:`~cardroom.games.chemin_de_fer.analysis.EquilibriumDraws` (or the
 rules' tableau when ``banker_forced_by_tableau``).  A mixed decision with chance ``x`` draws
 when ``k < ceil(x * 2**53)`` for the next 53-bit number ``k`` of a second xoshiro stream
 (the batch's state jumped 2**128 ahead): exactly the bot's ``rng.random() < x`` when its
@@ -33,9 +33,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules
+from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,

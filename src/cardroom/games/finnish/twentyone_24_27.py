@@ -32,7 +32,7 @@ from cardroom.core.events import NO_REASON, Decision, Event, Why
 from cardroom.core.rules import ODDS, Between, Ref, check_ranges
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
-from cardroom.games.hands import (
+from cardroom.games.finnish.hands import (
     TARGET,
     TOTAL_LIMIT,
     FinnishRound,

@@ -1,6 +1,6 @@
 """Compiled kernels of the exact finite-shoe analysis of the Finnish games.
 
-See :mod:`cardroom.analysis.finnish_shoe` for the method; this module holds the
+See :mod:`cardroom.games.finnish.shoe` for the method; this module holds the
 loops that Numba compiles.
 
 * :func:`hand_states` plays a hand from its starts by a hit/stand table keyed on

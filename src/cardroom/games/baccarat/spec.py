@@ -1,0 +1,66 @@
+"""punto-banco and baccarat27 as the other floors see them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from cardroom.games.baccarat import disclosure
+from cardroom.games.baccarat.engine import (
+    Baccarat27Round,
+    BaccaratRules,
+    PuntoBancoRound,
+    baccarat27_rules,
+    punto_banco_rules,
+)
+from cardroom.games.spec import GameSpec, Kernel
+
+__all__ = ["BACCARAT27", "PUNTO_BANCO"]
+
+
+def _kernel(rules: BaccaratRules, strategy: str) -> Kernel:
+    from cardroom.games.baccarat.kernel import BaccaratKernel  # Numba: loaded when asked for
+
+    return BaccaratKernel(rules)
+
+
+def _exact_means(rules: BaccaratRules, strategy: str, finite: bool) -> dict[str, Fraction]:
+    from cardroom.games.baccarat.analysis import analyze_baccarat
+
+    report = analyze_baccarat(rules, "punto banco")
+    return {wager: -w.house_edge for wager, w in report.wagers.items()}
+
+
+PUNTO_BANCO: GameSpec[BaccaratRules] = GameSpec(
+    id="punto-banco",
+    name="Punto banco",
+    description="Casino baccarat: bet on player 1:1, banker 19:20 or tie 8:1; the tableau draws",
+    default_rules=punto_banco_rules,
+    new_round=lambda rules, wagers: PuntoBancoRound(rules, wagers),
+    wager_ids=punto_banco_rules().wager_ids,
+    outcomes=("player", "banker", "tie"),
+    hands=("player", "banker"),
+    decisions=False,
+    paytable=disclosure.paytable,
+    rules_text=disclosure.rules_text,
+    kernel=_kernel,
+    exact_means=_exact_means,
+    rules_type=BaccaratRules,
+)
+
+BACCARAT27: GameSpec[BaccaratRules] = GameSpec(
+    id="baccarat27",
+    name="Baccarat 27",
+    description="Punto banco without commission: banker pays 2:1 on a 2 and 1:2 on a 7; "
+    "pairs 11:1, B-27 8:1",
+    default_rules=baccarat27_rules,
+    new_round=lambda rules, wagers: Baccarat27Round(rules, wagers),
+    wager_ids=baccarat27_rules().wager_ids,
+    outcomes=("player", "banker", "tie"),
+    hands=("player", "banker"),
+    decisions=False,
+    paytable=disclosure.paytable,
+    rules_text=disclosure.rules_text,
+    kernel=_kernel,
+    exact_means=_exact_means,
+    rules_type=BaccaratRules,
+)
