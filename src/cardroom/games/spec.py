@@ -16,7 +16,7 @@ from cardroom.core.rules import load_rules_file
 from cardroom.games.base import PLAYER_SEAT, Action, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
 
-__all__ = ["GameSpec", "Kernel", "R", "UnknownGame"]
+__all__ = ["Analysis", "AnalysisAsk", "GameSpec", "Kernel", "R", "StrategyAsk", "UnknownGame"]
 
 #: a game's rules type
 R = TypeVar("R")
@@ -25,6 +25,42 @@ R = TypeVar("R")
 #: (:class:`cardroom.simulation.runner.Kernel`); typed loosely here so that this module
 #: stays free of NumPy and Numba
 Kernel = Any
+
+
+@dataclass(frozen=True)
+class AnalysisAsk:
+    """What an exact analysis is asked for: the shoe (``decks`` overrides the rules'; the
+    real shoe, or with ``infinite`` cards drawn with replacement), the player's
+    ``strategy``, finnish27's ``table_min`` and ``stake`` (for its flat bonuses), and the
+    effects of removal.  A game refuses what it cannot count with a ValueError naming
+    the option, never a wrong figure."""
+
+    decks: int | None = None
+    infinite: bool = False
+    strategy: str = "basic"
+    table_min: Fraction | None = None
+    stake: Fraction | None = None
+    effects: bool = False
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An exact analysis: the report (a :class:`cardroom.analysis.report.GameReport`),
+    and when asked each wager's effects of removal by rank, with the model said."""
+
+    report: Any
+    effects: Mapping[str, Mapping[Any, Fraction]] | None = None
+    effects_note: str | None = None
+
+
+@dataclass(frozen=True)
+class StrategyAsk:
+    """What a strategy is asked for: the shoe (``decks``; ``infinite``: with replacement)
+    and, between two deciding sides, whether the banker sees only his total."""
+
+    decks: int | None = None
+    infinite: bool = False
+    total_only: bool = False
 
 
 class UnknownGame(KeyError):
@@ -70,6 +106,18 @@ class GameSpec(Generic[R]):
     rules_type: type | None = None
     #: the strategies a simulation of the game may play ("basic" always)
     strategies: tuple[str, ...] = ("basic",)
+    #: what the exact column beside a simulation is
+    exact_note: Callable[[R], str] = lambda rules: (
+        "exact: off the top of a full shoe (cardroom analyze)"
+    )
+    #: the exact analysis of every wager (None: the game has none of that kind; chemin
+    #: de fer is solved as a game between two sides, see ``strategy``)
+    analyze: Callable[[R, AnalysisAsk], Analysis] | None = None
+    #: the best play (a strategy comparison, or a solved game between two sides); None
+    #: for a game where nobody decides
+    strategy: Callable[[R, StrategyAsk], Any] | None = None
+    #: the options of an analysis only this game takes ("table_min", "stake", "infinite")
+    analysis_options: frozenset[str] = frozenset()
     #: checks rules read from a file beyond their ranges (a ValueError saying why), for
     #: what a game needs of them before a table deals (chemin de fer's bots: a solvable coup)
     check: Callable[[R], None] | None = None

@@ -20,8 +20,8 @@ from cardroom.core.events import (
     event_to_json,
 )
 from cardroom.core.money import AmountError, format_amount, format_decimal, parse_exact
+from cardroom.games import GAMES
 from cardroom.games.base import Turn
-from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.tables.house import HouseRound
 from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
@@ -104,7 +104,7 @@ def stored_round_json(
     """A finished (or void) round from the database, from its record; a chemin de fer
     coup as its person saw it (:mod:`cardroom.web.coups`; ``tables``: the tables' names
     by their ``table_ref``)."""
-    if stored.game == CHEMMY:
+    if stored.game in GAMES and GAMES[stored.game].kind == "seats":
         return coup_json(stored, balance, tables)
     record = stored.record or {}
     events: list[Event] = []

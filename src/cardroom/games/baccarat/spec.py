@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from cardroom.games.baccarat import disclosure
+from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
 from cardroom.games.baccarat.engine import (
     Baccarat27Round,
     BaccaratRules,
@@ -12,7 +14,7 @@ from cardroom.games.baccarat.engine import (
     baccarat27_rules,
     punto_banco_rules,
 )
-from cardroom.games.spec import GameSpec, Kernel
+from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, Kernel
 
 __all__ = ["BACCARAT27", "PUNTO_BANCO"]
 
@@ -24,10 +26,17 @@ def _kernel(rules: BaccaratRules, strategy: str) -> Kernel:
 
 
 def _exact_means(rules: BaccaratRules, strategy: str, finite: bool) -> dict[str, Fraction]:
-    from cardroom.games.baccarat.analysis import analyze_baccarat
-
     report = analyze_baccarat(rules, "punto banco")
     return {wager: -w.house_edge for wager, w in report.wagers.items()}
+
+
+def _analyze(game_id: str) -> Callable[[BaccaratRules, AnalysisAsk], Analysis]:
+    def analyze(rules: BaccaratRules, ask: AnalysisAsk) -> Analysis:
+        report = analyze_baccarat(rules, game_id, ask.decks)
+        effects = effects_of_removal(rules, game_id, ask.decks) if ask.effects else None
+        return Analysis(report, effects)
+
+    return analyze
 
 
 PUNTO_BANCO: GameSpec[BaccaratRules] = GameSpec(
@@ -45,6 +54,7 @@ PUNTO_BANCO: GameSpec[BaccaratRules] = GameSpec(
     kernel=_kernel,
     exact_means=_exact_means,
     rules_type=BaccaratRules,
+    analyze=_analyze("punto-banco"),
 )
 
 BACCARAT27: GameSpec[BaccaratRules] = GameSpec(
@@ -63,4 +73,5 @@ BACCARAT27: GameSpec[BaccaratRules] = GameSpec(
     kernel=_kernel,
     exact_means=_exact_means,
     rules_type=BaccaratRules,
+    analyze=_analyze("baccarat27"),
 )

@@ -438,6 +438,10 @@ class ChemmySolution:
                 f"no information set of the banker ({key!r}, {third!r}) in this solution"
             ) from None
 
+    def text(self) -> str:
+        """The solution in words and tables, as ``cardroom strategy`` prints it."""
+        return solution_text(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": GAME_ID,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from cardroom.games.base import Round
 from cardroom.games.chemin_de_fer import disclosure
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
-from cardroom.games.spec import GameSpec, Kernel, UnknownGame
+from cardroom.games.spec import GameSpec, Kernel, StrategyAsk, UnknownGame
 
 __all__ = ["CHEMIN_DE_FER"]
 
@@ -39,6 +40,29 @@ def _check(rules: ChemmyRules) -> None:
     check_solvable(rules)  # its tables' bots play the solved coup
 
 
+def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
+    """The coup solved as a game between the banker and the player (an equilibrium)."""
+    from cardroom.games.chemin_de_fer.analysis import solve_infinite, solve_shoe
+
+    if ask.infinite and ask.decks is not None:
+        raise ValueError("give --infinite or --decks, not both")
+    if ask.infinite:
+        return solve_infinite(rules)
+    return solve_shoe(rules, ask.decks, banker_sees_cards=not ask.total_only)
+
+
+def _exact_note(rules: ChemmyRules) -> str:
+    banker = (
+        "the banker draws by the casino tableau"
+        if rules.banker_forced_by_tableau
+        else "both sides play the solved equilibrium"
+    )
+    return (
+        f"{banker} (cardroom strategy {GAME_ID}); exact: the value of that play off the top "
+        "of a full shoe"
+    )
+
+
 CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
     id=GAME_ID,
     name="Chemin de fer",
@@ -58,4 +82,7 @@ CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
     resume=lambda rules, start: ChemmyGame.resume(rules, start),
     rules_type=ChemmyRules,
     check=_check,
+    strategy=_strategy,
+    exact_note=_exact_note,
+    analysis_options=frozenset({"total_only"}),
 )

@@ -251,7 +251,7 @@ def play(request: Request, game_id: str) -> Response:
 
 @router.get("/rules/{game_id}")
 def rules_page(request: Request, game_id: str) -> Response:
-    if game_id == CHEMMY:
+    if game_id in GAMES and GAMES[game_id].kind == "seats":
         return _chemmy_rules_page(request)
     game = _house_game(request, game_id)
     svc = services(request)
