@@ -9,6 +9,7 @@ from cardroom.games.baccarat import disclosure
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
 from cardroom.games.baccarat.engine import (
     Baccarat27Round,
+    BaccaratRound,
     BaccaratRules,
     PuntoBancoRound,
     baccarat27_rules,
@@ -39,39 +40,44 @@ def _analyze(game_id: str) -> Callable[[BaccaratRules, AnalysisAsk], Analysis]:
     return analyze
 
 
-PUNTO_BANCO: GameSpec[BaccaratRules] = GameSpec(
-    id="punto-banco",
-    name="Punto banco",
-    description="Casino baccarat: bet on player 1:1, banker 19:20 or tie 8:1; the tableau draws",
-    default_rules=punto_banco_rules,
-    new_round=lambda rules, wagers: PuntoBancoRound(rules, wagers),
-    wager_ids=punto_banco_rules().wager_ids,
-    outcomes=("player", "banker", "tie"),
-    hands=("player", "banker"),
-    decisions=False,
-    paytable=disclosure.paytable,
-    rules_text=disclosure.rules_text,
-    kernel=_kernel,
-    exact_means=_exact_means,
-    rules_type=BaccaratRules,
-    analyze=_analyze("punto-banco"),
-)
+def _spec(
+    game_id: str,
+    name: str,
+    description: str,
+    rules: Callable[[], BaccaratRules],
+    round_class: type[BaccaratRound],
+) -> GameSpec[BaccaratRules]:
+    """A punto banco game: the two share everything but their rules and names."""
+    return GameSpec(
+        id=game_id,
+        name=name,
+        description=description,
+        default_rules=rules,
+        new_round=lambda rules, wagers: round_class(rules, wagers),
+        wager_ids=rules().wager_ids,
+        outcomes=("player", "banker", "tie"),
+        hands=("player", "banker"),
+        decisions=False,
+        paytable=disclosure.paytable,
+        rules_text=disclosure.rules_text,
+        kernel=_kernel,
+        exact_means=_exact_means,
+        rules_type=BaccaratRules,
+        analyze=_analyze(game_id),
+    )
 
-BACCARAT27: GameSpec[BaccaratRules] = GameSpec(
-    id="baccarat27",
-    name="Baccarat 27",
-    description="Punto banco without commission: banker pays 2:1 on a 2 and 1:2 on a 7; "
-    "pairs 11:1, B-27 8:1",
-    default_rules=baccarat27_rules,
-    new_round=lambda rules, wagers: Baccarat27Round(rules, wagers),
-    wager_ids=baccarat27_rules().wager_ids,
-    outcomes=("player", "banker", "tie"),
-    hands=("player", "banker"),
-    decisions=False,
-    paytable=disclosure.paytable,
-    rules_text=disclosure.rules_text,
-    kernel=_kernel,
-    exact_means=_exact_means,
-    rules_type=BaccaratRules,
-    analyze=_analyze("baccarat27"),
+
+PUNTO_BANCO = _spec(
+    "punto-banco",
+    "Punto banco",
+    "Casino baccarat: bet on player 1:1, banker 19:20 or tie 8:1; the tableau draws",
+    punto_banco_rules,
+    PuntoBancoRound,
+)
+BACCARAT27 = _spec(
+    "baccarat27",
+    "Baccarat 27",
+    "Punto banco without commission: banker pays 2:1 on a 2 and 1:2 on a 7; pairs 11:1, B-27 8:1",
+    baccarat27_rules,
+    Baccarat27Round,
 )
