@@ -35,7 +35,7 @@ from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import Event, Reshuffled, event_from_json, event_to_json
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
-from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
+from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe, draw_or_reshuffle
 from cardroom.games import GameInfo, get_game
 from cardroom.games.base import (
     PLAYER_SEAT,
@@ -336,17 +336,14 @@ class HouseTable:
         return list(peek(self.source.remaining)) if peek is not None else []
 
     def _deal(self, live: HouseRound) -> None:
-        try:
-            card = self.source.draw()
-        except ShoeExhausted:
-            if isinstance(self.source, StackedShoe):
-                raise
-            event = self.source.shuffle("ran_out", in_play=live.engine.cards_in_play())
-            live.engine.events.append(event)
+        def new_shoe() -> None:
             live.shoe.append([c.code for c in self._upcoming()])
             if live.id:  # (a round dealt before it is written keeps it in its state then)
                 self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
-            card = self.source.draw()
+
+        card = draw_or_reshuffle(
+            self.source, live.engine.cards_in_play, live.engine.events.append, new_shoe
+        )
         live.cards.append(card)
         live.engine.deal(card)
 
