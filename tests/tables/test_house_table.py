@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import parse_cards
-from cardroom.core.events import Settled
+from cardroom.core.events import Reshuffled, Settled
+from cardroom.core.rules import apply_rules
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
@@ -222,3 +223,25 @@ def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: W
     assert wallet.count_rounds(t.account_id) == 1
     with pytest.raises(OverBalance):
         t.place_bets({"player": "1000"}, idempotency_key="k3")
+
+
+def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_and_the_round_replays(
+    wallet: Wallet,
+) -> None:
+    game = get_game("punto-banco")
+    rules = apply_rules(game.load_rules(), {"shoe": {"decks": 1, "reshuffle_after": 52}})
+    account = wallet.account_or_open("Ann")
+    t = HouseTable(game, rules, Shoe(rules.shoe, SeededShuffler(5)), wallet, account.id, name="Ann")
+    for _ in range(40):
+        live = t.place_bets({"banker": "10"})
+        t.advance(live)
+        assert live.is_over
+        events = live.engine.events
+        mid = [e for e in events if isinstance(e, Reshuffled) and e.cause == "ran_out"]
+        if mid:
+            record = live.record
+            assert record is not None
+            assert replay(record).same  # the new shoe is in its record
+            assert len(live.shoe) == 2  # and in its saved state: the old shoe, then the new
+            return
+    pytest.fail("no coup ran the 1-deck shoe dry in 40 coups")
