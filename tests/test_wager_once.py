@@ -11,9 +11,9 @@ from fractions import Fraction
 import pytest
 
 from cardroom.analysis.walk import exact
+from cardroom.app.disclosure import paytable
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Why
-from cardroom.disclosure import paytable
 from cardroom.games.baccarat import (
     WAGERS,
     BaccaratRound,

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.tables.house import HouseTable, finish_interrupted
+from cardroom.app.wallet import Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.core.events import Reshuffled, Settled
 from cardroom.core.rules import apply_rules
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database
-from cardroom.tables.house import HouseTable, finish_interrupted
-from cardroom.wallet import Wallet
 
 F = Fraction
 # 21-24-27: player 9s 8h (hard 17) against dealer 5d 9c (hard 14) is a free choice; a stand
@@ -186,7 +186,7 @@ def test_random_rounds_balance_the_books_and_replay(
 
 
 def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) -> None:
-    from cardroom.tables.house import restore_round
+    from cardroom.app.tables.house import restore_round
 
     t = table(wallet, "21-24-27", T21)
     live = t.place_bets({"player": "10"})
@@ -202,7 +202,7 @@ def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) ->
 
 
 def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: Wallet) -> None:
-    from cardroom.tables.house import ExistingRound, KeyReused, OverBalance, RoundUnfinished
+    from cardroom.app.tables.house import ExistingRound, KeyReused, OverBalance, RoundUnfinished
 
     t = table(wallet, "21-24-27", T21)
     live = t.place_bets({"player": "10"}, idempotency_key="k1")

@@ -6,7 +6,7 @@ at the rules' reshuffle point between rounds (a ``reshuffled`` event in the roun
 in mid-round when a variant's shoe runs dry (the cards on the table stay out).  It is
 the reference play the simulator's kernels are checked against, and what benchmarks
 and property tests drive; a table with people and money is
-:class:`~cardroom.tables.house.HouseTable`.
+:class:`~cardroom.app.tables.house.HouseTable`.
 """
 
 from __future__ import annotations

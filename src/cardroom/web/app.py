@@ -22,12 +22,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardroom.app.sessions import Sessions
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GAMES
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
-from cardroom.sessions import Sessions
 from cardroom.storage import Database, StorageError
-from cardroom.wallet import Wallet
 from cardroom.web import views
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services

@@ -22,8 +22,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
+from cardroom.app.disclosure import percent_of
 from cardroom.core.rules import rules_to_toml
-from cardroom.disclosure import percent_of
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third, solve_table
 

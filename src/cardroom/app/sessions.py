@@ -40,9 +40,9 @@ from argon2 import PasswordHasher
 from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import bindparam, delete, select
 
+from cardroom.app.wallet import Account, Wallet, WalletError, from_cents
 from cardroom.storage.db import Database, Fast
 from cardroom.storage.schema import accounts, web_sessions
-from cardroom.wallet import Account, Wallet, WalletError, from_cents
 
 __all__ = [
     "LIFETIME",

@@ -2,7 +2,7 @@
 
 Both are made from one shoe's outcomes in order (``player``, ``banker``, ``tie``; the
 Finnish games' ``dealer`` and ``push`` too), as :attr:`HouseTable.beads
-<cardroom.tables.house.HouseTable.beads>` keeps them.  They are data here (cells with
+<cardroom.app.tables.house.HouseTable.beads>` keeps them.  They are data here (cells with
 a column and a row); how they look is the presentation's business.
 
 The bead plate is every outcome in order, down columns of six, then across.

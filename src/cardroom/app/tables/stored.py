@@ -17,7 +17,7 @@ deadlock or a busy database) that
    back before anything else is checked;
 3. refuses a new round while one is in play, and one whose stakes are above the
    balance;
-4. sets the :class:`~cardroom.tables.house.HouseTable` up from the row and plays as far
+4. sets the :class:`~cardroom.app.tables.house.HouseTable` up from the row and plays as far
    as it goes without the person: to a decision, or to the end, when the round is
    written finished with its stakes and payouts in a few statements (the update of
    the balance locks the account's row and checks that it covers the stakes);
@@ -26,7 +26,7 @@ deadlock or a busy database) that
 If anything fails, nothing of it is written: no stake is taken for a round that is not
 dealt, no round is left in play that cannot go on, and the same shoe deals the next
 try.  A round in play is set up again from its saved state on each decision
-(:func:`~cardroom.tables.house.restore_round`), in whichever process the decision comes.
+(:func:`~cardroom.app.tables.house.restore_round`), in whichever process the decision comes.
 
 Nothing here reads the account's whole ledger or history: every statement finds its
 rows by key, so a round costs the same for a new account and for one with 100,000
@@ -47,13 +47,7 @@ from sqlalchemy import Connection, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from cardroom.core.cards import Card, parse_cards
-from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
-from cardroom.games import GameInfo, get_game
-from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.storage.db import Fast, StorageConflict
-from cardroom.storage.schema import accounts, house_tables
-from cardroom.tables.house import (
+from cardroom.app.tables.house import (
     HouseRound,
     HouseTable,
     KeyReused,
@@ -61,7 +55,13 @@ from cardroom.tables.house import (
     RoundUnfinished,
     restore_round,
 )
-from cardroom.wallet import StoredRound, Wallet, WalletError, from_cents
+from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
+from cardroom.core.cards import Card, parse_cards
+from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
+from cardroom.games import GameInfo, get_game
+from cardroom.games.base import IllegalAction, Turn, WagerError
+from cardroom.storage.db import Fast, StorageConflict
+from cardroom.storage.schema import accounts, house_tables
 
 __all__ = ["NotYours", "Played", "StoredTables", "TableState", "table_ref"]
 

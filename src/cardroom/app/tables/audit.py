@@ -31,15 +31,15 @@ from fractions import Fraction
 
 from sqlalchemy import select
 
+from cardroom.app.tables.chemmy import COUP_STATE_VERSION
+from cardroom.app.tables.house import STATE_VERSION, Segments, saved_rules
+from cardroom.app.wallet import AuditError, StoredRound, Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError
 from cardroom.core.shoe import ShoeExhausted
 from cardroom.games import GAMES, UnknownGame, get_game
 from cardroom.games.base import CardWanted, IllegalAction, Turn, WagerError
 from cardroom.storage.schema import house_tables, rounds
-from cardroom.tables.chemmy import COUP_STATE_VERSION
-from cardroom.tables.house import STATE_VERSION, Segments, saved_rules
-from cardroom.wallet import AuditError, StoredRound, Wallet
 
 __all__ = ["AuditReport", "audit", "awaited_turn"]
 

@@ -34,6 +34,8 @@ from typing import Any
 import numpy as np
 from sqlalchemy import select, union
 
+from cardroom.app.history import Decided, RoundRecord, WagerResult
+from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
 from cardroom.core.money import format_amount
@@ -52,9 +54,7 @@ from cardroom.games.chemin_de_fer import (
 )
 from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 from cardroom.games.chemin_de_fer.bots import bot_choice
-from cardroom.history import Decided, RoundRecord, WagerResult
 from cardroom.storage.schema import rounds, seats
-from cardroom.wallet import InsufficientFunds, StoredRound, Wallet
 
 __all__ = [
     "COUP_STATE_VERSION",

@@ -31,6 +31,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from cardroom.app.history import Decided, RoundRecord, WagerResult
+from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import Event, Reshuffled, event_from_json, event_to_json
 from cardroom.core.money import format_amount
@@ -46,8 +48,6 @@ from cardroom.games.base import (
     Turn,
     WagerError,
 )
-from cardroom.history import Decided, RoundRecord, WagerResult
-from cardroom.wallet import InsufficientFunds, StoredRound, Wallet
 
 __all__ = [
     "STATE_VERSION",

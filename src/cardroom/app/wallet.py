@@ -79,9 +79,9 @@ from typing import Any, NoReturn
 from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
+from cardroom.app.names import clean_name, name_skeleton
+from cardroom.app.names import name_key as _name_key
 from cardroom.core.money import MAX_AMOUNT, format_amount
-from cardroom.names import clean_name, name_skeleton
-from cardroom.names import name_key as _name_key
 from cardroom.storage.db import Database, Fast, StorageConflict, StorageError
 from cardroom.storage.schema import accounts, ledger, rounds, seats
 
@@ -105,7 +105,7 @@ class InsufficientFunds(WalletError):
 
 class NameTaken(WalletError):
     """An account of that name (compared without case) exists already, or one whose
-    name looks like it (:func:`cardroom.names.name_skeleton`)."""
+    name looks like it (:func:`cardroom.app.names.name_skeleton`)."""
 
 
 class TopUpRefused(WalletError):
@@ -232,11 +232,11 @@ def to_cents(amount: object, what: str = "an amount") -> int:
     >>> to_cents(Fraction(1, 3), "the stake on banker")
     Traceback (most recent call last):
     ...
-    cardroom.wallet.WalletError: the stake on banker: 1/3 is not a whole number of cents
+    cardroom.app.wallet.WalletError: the stake on banker: 1/3 is not a whole number of cents
     >>> to_cents(0.5)
     Traceback (most recent call last):
     ...
-    cardroom.wallet.WalletError: an amount must be exact (a Fraction), not 0.5
+    cardroom.app.wallet.WalletError: an amount must be exact (a Fraction), not 0.5
     """
     if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
         raise WalletError(f"{what} must be exact (a Fraction), not {amount!r}")
@@ -275,7 +275,7 @@ def _not_negative(amount: object, what: str) -> int:
 
 def account_name(name: str) -> str:
     """An account's name, checked: one line of 1 to 40 characters, no ``,``, in Unicode's
-    compatibility form (:func:`cardroom.names.clean_name`: a full-width "ＡＮＮ" is
+    compatibility form (:func:`cardroom.app.names.clean_name`: a full-width "ＡＮＮ" is
     "ANN").
 
     >>> account_name("  Ann "), account_name("ＡＮＮ")
@@ -293,7 +293,7 @@ def account_name(name: str) -> str:
 
 def name_key(name: str) -> str:
     """How names are matched, at registration and sign-in alike: NFKC, without regard
-    to case (:func:`cardroom.names.name_key`)."""
+    to case (:func:`cardroom.app.names.name_key`)."""
     return _name_key(name)
 
 
@@ -694,7 +694,7 @@ class Wallet:
         written).  With an ``idempotency_key`` this account has used before: the round
         opened then, ``existing=True``, and no money taken (looked up before anything is
         checked).  ``checked``: the caller's transaction has looked the key up already
-        and holds its own lock (a house table's row, :mod:`cardroom.tables.stored`); the
+        and holds its own lock (a house table's row, :mod:`cardroom.app.tables.stored`); the
         account's row is then locked by the update of the balance, which checks it.
         """
         return self._begin_round(
@@ -1221,7 +1221,7 @@ class Wallet:
         transactions do not block; SQLite's write transaction holds the whole database
         already), so two transactions of one account wait for each other there and
         cannot deadlock.  (A transaction that deals at a house table locks that table's
-        row before the account's: see :mod:`cardroom.tables.stored`.)  With ``key``, a
+        row before the account's: see :mod:`cardroom.app.tables.stored`.)  With ``key``, a
         second statement, read once the lock is held, finds the round that idempotency
         key opened (``key_round``): on PostgreSQL a statement that waited for a lock
         still sees the other rows as they were when it began.
