@@ -12,8 +12,8 @@ from fractions import Fraction
 import httpx
 import pytest
 
-from cardroom.names import name_skeleton
-from cardroom.wallet import Wallet
+from cardroom.app.names import name_skeleton
+from cardroom.app.wallet import Wallet
 from cardroom.web.chemmy import BOT_NAMES
 from tests.web.browser import Server
 from tests.web.chemmy_clients import Someone, chemmy_server

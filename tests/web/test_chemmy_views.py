@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from cardroom.app.names import name_skeleton
+from cardroom.app.words import ChemmyNarrator
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     Announcement,
@@ -17,10 +19,8 @@ from cardroom.core.events import (
     Points,
     SeatSettled,
 )
-from cardroom.names import name_skeleton
 from cardroom.web.chemmy import BOT_NAMES, bot_name, event_json
 from cardroom.web.routes.chemmy import same_site
-from cardroom.words import ChemmyNarrator
 
 NAMES = ("Ann", "Bob", "Aino")
 
