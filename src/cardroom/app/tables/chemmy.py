@@ -40,7 +40,7 @@ from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
-from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
+from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import (
     GAME_ID,
@@ -471,22 +471,21 @@ class ChemmyTable:
         game = self._game()
         source = self.source
         coup = self._coup if self._coup is not None and game.coup == self._coup.coup else None
-        if game.at_deal_start and source.needs_reshuffle:
-            game.record(source.shuffle(source.next_cause))
-            if coup is not None:  # the coup deals from the new shoe
+
+        def new_shoe() -> None:  # the coup deals from the new shoe
+            if coup is not None:
                 coup.shoe = [[c.code for c in _upcoming(source)]]
                 self._save_coup()
-        self._start_coup_rounds()
-        try:
-            card = source.draw()
-        except ShoeExhausted:
-            if isinstance(source, StackedShoe):
-                raise
-            game.record(source.shuffle("ran_out", in_play=game.cards_in_play()))
+
+        def more_shoe() -> None:  # the rest of the coup from a shoe shuffled in its middle
             if coup is not None:
                 coup.shoe.append([c.code for c in _upcoming(source)])
                 self._save_coup()
-            card = source.draw()
+
+        if game.at_deal_start:
+            reshuffle_if_due(source, game.record, new_shoe)
+        self._start_coup_rounds()
+        card = draw_or_reshuffle(source, game.cards_in_play, game.record, more_shoe)
         if coup is not None:
             coup.cards.append(card)
         game.deal(card)
