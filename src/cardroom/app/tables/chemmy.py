@@ -53,7 +53,7 @@ from cardroom.games.chemin_de_fer import (
     chemmy_rules,
 )
 from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
-from cardroom.games.chemin_de_fer.bots import bot_choice
+from cardroom.games.chemin_de_fer.bots import advance_coup, bot_choice
 from cardroom.storage.schema import rounds, seats
 
 __all__ = [
@@ -389,24 +389,20 @@ class ChemmyTable:
         ``moved`` is called after each card and each decision (a caller that tells
         people the table as it stands after each of them)."""
         game = self._game()
-        coup = game.coup
-        while not game.is_over and game.coup == coup:
-            if game.next_card_for is not None:
-                self._deal()
-            else:
-                turn = game.to_act
-                assert turn is not None
-                held = self.seats[turn.seat]
-                if held.is_person and not held.leaving:
-                    return turn
-                policy = held.bot if held.bot is not None else self.absent
-                action, amount = bot_choice(policy, game, turn, self.rng)
-                by = "bot" if held.bot is not None else "default"
-                self._apply(turn.seat, action, amount, by)
-            if moved is not None:
-                moved()
-        self._coup_ended()
-        return None
+
+        def played_for(turn: Turn) -> bool:
+            held = self.seats[turn.seat]
+            if held.is_person and not held.leaving:
+                return False
+            policy = held.bot if held.bot is not None else self.absent
+            action, amount = bot_choice(policy, game, turn, self.rng)
+            self._apply(turn.seat, action, amount, "bot" if held.bot is not None else "default")
+            return True
+
+        turn = advance_coup(game, self._deal, played_for, moved)
+        if turn is None:
+            self._coup_ended()
+        return turn
 
     def waiting_for(self) -> Turn | None:
         """The present person's turn the table waits for now (None otherwise)."""

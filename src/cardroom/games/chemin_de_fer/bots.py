@@ -10,7 +10,7 @@ person must decide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -232,19 +232,14 @@ class ChemmySession:
 
     def advance(self) -> Turn | None:
         """Deal and let bots act until a person must decide (their Turn) or the coup ends (None)."""
-        game = self.game
-        coup = game.coup
-        while not game.is_over and game.coup == coup:
-            if game.next_card_for is not None:
-                self.deal_one()
-                continue
-            turn = game.to_act
-            assert turn is not None
+
+        def bot_plays(turn: Turn) -> bool:
             bot = self.bots.get(turn.seat)
-            if bot is None:
-                return turn
-            self.bot_acts(bot, turn)
-        return None
+            if bot is not None:
+                self.bot_acts(bot, turn)
+            return bot is not None
+
+        return advance_coup(self.game, self.deal_one, bot_plays)
 
     def play_coups(self, count: int) -> int:
         """Play up to ``count`` coups with bots only; returns how many ended."""
@@ -279,3 +274,28 @@ class ChemmySession:
         events = self.game.visible_events(seat, start)
         self._seen[seat] = start + len(events)
         return events
+
+
+def advance_coup(
+    game: ChemmyGame,
+    deal: Callable[[], object],
+    plays_for: Callable[[Turn], bool],
+    moved: Callable[[], object] | None = None,
+) -> Turn | None:
+    """Deal the coup on (``deal``: one card) and let the seats that are played for act
+    (``plays_for`` makes the decision and says True, or says False for a person who
+    decides) until a person must decide (their Turn) or the coup ends (None); ``moved``
+    is called after each card and each decision.  The bots' driver and the table with
+    people both go on this way."""
+    coup = game.coup
+    while not game.is_over and game.coup == coup:
+        if game.next_card_for is not None:
+            deal()
+        else:
+            turn = game.to_act
+            assert turn is not None
+            if not plays_for(turn):
+                return turn
+        if moved is not None:
+            moved()
+    return None
