@@ -8,6 +8,7 @@ deal that chemin de fer plays too.
 """
 
 from cardroom.games.baccarat.engine import (
+    DEAL_ORDER,
     SIDE_WAGERS,
     STANDARD_TABLEAU,
     TOTAL,
@@ -18,6 +19,7 @@ from cardroom.games.baccarat.engine import (
     BankerRow,
     PuntoBancoRound,
     Tableau,
+    after_card,
     baccarat27_rules,
     baccarat_total,
     card_value,
@@ -28,6 +30,7 @@ from cardroom.games.baccarat.engine import (
 from cardroom.games.baccarat.wagers import MAIN_WAGERS, WAGERS, CoupFacts, PayLine, Wager, register
 
 __all__ = [
+    "DEAL_ORDER",
     "MAIN_WAGERS",
     "SIDE_WAGERS",
     "STANDARD_TABLEAU",
@@ -43,6 +46,7 @@ __all__ = [
     "PuntoBancoRound",
     "Tableau",
     "Wager",
+    "after_card",
     "baccarat27_rules",
     "baccarat_total",
     "card_value",

@@ -25,7 +25,7 @@ when the banker wins with 2 or 7.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
@@ -216,6 +216,23 @@ def baccarat27_rules() -> BaccaratRules:
     )
 
 
+#: the first four cards of a coup, in order
+DEAL_ORDER = ("player", "banker", "player", "banker")
+
+
+def after_card(hands: Mapping[str, Sequence[Card]], hand: str) -> str:
+    """What a coup does once a card went to ``hand`` (chemin de fer's too): the hand of
+    the next of the first four cards, ``"drawing"`` once the four are out (naturals, then
+    the player's third card), ``"banker"`` after the player's third card (the banker's
+    turn), ``"showdown"`` after the banker's."""
+    dealt = len(hands["player"]) + len(hands["banker"])
+    if dealt < 4:
+        return DEAL_ORDER[dealt]
+    if dealt == 4:
+        return "drawing"
+    return "banker_turn" if hand == "player" else "showdown"
+
+
 def showdown(player: int, banker: int, natural: bool = False) -> tuple[str, Why]:
     """The outcome of two complete baccarat hands, and why (chemin de fer's too)."""
     if player == banker:
@@ -232,7 +249,7 @@ class BaccaratRound(Round):
     game = "punto-banco"
     wager_ids = MAIN_WAGERS + SIDE_WAGERS  # those the rules offer: ``rules.wager_ids``
     hand_names = ("player", "banker")
-    DEAL_ORDER = ("player", "banker", "player", "banker")
+    DEAL_ORDER = DEAL_ORDER
 
     def __init__(
         self,
@@ -293,15 +310,15 @@ class BaccaratRound(Round):
         start = len(self.events)
         self.hands[hand].append(card)
         self.events.append(CardDealt(hand, card, Points(self.total(hand))))
-        dealt = len(self.hands["player"]) + len(self.hands["banker"])
-        if dealt < 4:
-            self._next = self.DEAL_ORDER[dealt]
-        elif dealt == 4:
+        step = after_card(self.hands, hand)
+        if step == "drawing":
             self._after_deal()
-        elif hand == "player":
+        elif step == "banker_turn":
             self._banker_turn()
-        else:
+        elif step == "showdown":
             self._showdown()
+        else:
+            self._next = step
         return self.events[start:]
 
     def _after_deal(self) -> None:

@@ -81,6 +81,7 @@ True
 
 from __future__ import annotations
 
+from cardroom.games.baccarat import DEAL_ORDER
 from cardroom.games.chemin_de_fer.bots import (
     AlwaysDrawAtFive,
     BankerDrawStrategy,
@@ -96,7 +97,6 @@ from cardroom.games.chemin_de_fer.bots import (
 )
 from cardroom.games.chemin_de_fer.engine import Amount, ChemmyGame, Phase, TableView
 from cardroom.games.chemin_de_fer.rules import (
-    DEAL_ORDER,
     GAME_ID,
     HANDS,
     MAX_SEATS,

@@ -47,10 +47,9 @@ from cardroom.core.events import (
     Why,
 )
 from cardroom.core.money import AmountError, format_amount, parse_amount, to_unit
-from cardroom.games.baccarat import baccarat_total, showdown
+from cardroom.games.baccarat import after_card, baccarat_total, showdown
 from cardroom.games.base import CardWanted, IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer.rules import (
-    DEAL_ORDER,
     GAME_ID,
     HANDS,
     ChemmyAction,
@@ -293,15 +292,15 @@ class ChemmyGame:
         cards = self.hands[hand]
         total = Points(self.total(hand)) if len(cards) >= 2 else None
         self._emit(HandCard(hand, seat, card, wanted.face_up, total))
-        dealt = len(self.hands["player"]) + len(self.hands["banker"])
-        if dealt < 4:
-            self._want(DEAL_ORDER[dealt], face_up=False)
-        elif dealt == 4:
+        step = after_card(self.hands, hand)
+        if step == "drawing":
             self._after_deal()
-        elif hand == "player":
+        elif step == "banker_turn":
             self._banker_turn()
-        else:
+        elif step == "showdown":
             self._showdown()
+        else:
+            self._want(step, face_up=False)
         return self.log[start:]
 
     def _want(self, hand: str, face_up: bool) -> None:

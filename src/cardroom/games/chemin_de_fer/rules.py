@@ -22,7 +22,6 @@ GAME_ID = "chemin-de-fer"
 #: the most seats at a table
 MAX_SEATS = 12
 HANDS = ("player", "banker")
-DEAL_ORDER = ("player", "banker", "player", "banker")
 
 
 class ChemmyAction(StrEnum):
