@@ -68,6 +68,7 @@ Two processes at once
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -76,7 +77,7 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, bindparam, func, select, union_all, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from cardroom.app.names import clean_name, name_skeleton
@@ -387,6 +388,32 @@ _ROUND_COLUMNS = (
 _NEW_ROUND = Fast(
     rounds.insert().values({c: bindparam(f"p_{c}") for c in _ROUND_COLUMNS}).returning(rounds.c.id)
 )
+
+
+@functools.lru_cache(maxsize=16)
+def _new_round_with_rows(count: int) -> Fast:
+    """PostgreSQL: a new round and its ``count`` ledger rows in one statement (the
+    round's INSERT in a ``WITH``, whose id each row takes), the rows in order; returns
+    the round's id (once for each row).  One round trip fewer than :data:`_NEW_ROUND`
+    and :func:`_add_rows`, with the same rows."""
+    new = (
+        rounds.insert()
+        .values({c: bindparam(f"p_{c}") for c in _ROUND_COLUMNS})
+        .returning(rounds.c.id)
+        .cte("new_round")
+    )
+    columns = [c for c in _LEDGER_COLUMNS if c != "round_id"]
+    rows = [
+        select(*[bindparam(f"p_{c}_{n}", type_=ledger.c[c].type) for c in columns], new.c.id)
+        for n in range(count)
+    ]
+    source = rows[0] if count == 1 else union_all(*rows)
+    return Fast(
+        ledger.insert()
+        .add_cte(new)
+        .from_select([*columns, "round_id"], source)
+        .returning(ledger.c.round_id)
+    )
 
 
 # -- the wallet ----------------------------------------------------------------------------------
@@ -768,30 +795,38 @@ class Wallet:
                 balance = row.balance
             now = _now()
             status = "in_progress" if paid is None else "finished"
-            [(round_id,)] = self.db.fast(
-                conn,
-                _NEW_ROUND,
-                {
-                    "p_account_id": account_id,
-                    "p_game": game,
-                    "p_table_ref": table_ref,
-                    "p_status": status,
-                    "p_created_at": now,
-                    "p_updated_at": now,
-                    "p_state": state_text,
-                    "p_record": record_text,
-                    "p_idempotency_key": idempotency_key,
-                },
-            )
-            round_id = int(round_id)
-            links: dict[str, Any] = {"round_id": round_id, "table_ref": table_ref}
+            new_round = {
+                "p_account_id": account_id,
+                "p_game": game,
+                "p_table_ref": table_ref,
+                "p_status": status,
+                "p_created_at": now,
+                "p_updated_at": now,
+                "p_state": state_text,
+                "p_record": record_text,
+                "p_idempotency_key": idempotency_key,
+            }
+            links: dict[str, Any] = {"round_id": None, "table_ref": table_ref}
             moves = [
                 Movement("stake", -cents, f"stake on {wager}", wager=wager, **links)
                 for wager, cents in amounts.items()
             ]
             if paid is not None:
                 moves += _payouts(amounts, paid, links)
-            balance = self._move(conn, account_id, balance, moves)
+            if self.db.is_sqlite:
+                [(round_id,)] = self.db.fast(conn, _NEW_ROUND, new_round)
+                round_id = int(round_id)
+                moves = [dataclasses.replace(m, round_id=round_id) for m in moves]
+                balance = self._move(conn, account_id, balance, moves)
+            else:
+                # the balance first (locking the account's row, and refusing stakes it
+                # does not cover), then the round and its rows in one statement
+                start = self._take(conn, account_id, balance, moves)
+                values, balance = _row_values(account_id, start, moves, now)
+                [(round_id,), *_] = self.db.fast(
+                    conn, _new_round_with_rows(len(moves)), {**new_round, **values}
+                )
+                round_id = int(round_id)
             stored = StoredRound(
                 id=round_id,
                 account_id=account_id,
@@ -1262,6 +1297,17 @@ class Wallet:
         """
         if not moves:
             return 0 if balance is None else balance
+        start = self._take(conn, account_id, balance, moves)
+        values, running = _row_values(account_id, start, moves, _now())
+        self.db.fast(conn, _add_rows(len(moves)), values)
+        return running
+
+    def _take(
+        self, conn: Connection, account_id: int, balance: int | None, moves: Sequence[Movement]
+    ) -> int:
+        """The update of the balance of :meth:`_move` (``moves`` not empty): the balance
+        before the moves.  :class:`InsufficientFunds` if a debit would take the balance
+        below 0 at any row."""
         net = 0
         lowest = 0
         for move in moves:
@@ -1286,27 +1332,7 @@ class Wallet:
             if not done:
                 raise WalletError(f"the balance of account {account_id} moved under the wallet")
             start = balance
-        now = _now()
-        running = start
-        values: dict[str, Any] = {}
-        for n, move in enumerate(moves):
-            running += move.cents
-            values.update(
-                {
-                    f"p_account_id_{n}": account_id,
-                    f"p_created_at_{n}": now,
-                    f"p_kind_{n}": move.kind,
-                    f"p_amount_{n}": move.cents,
-                    f"p_balance_after_{n}": running,
-                    f"p_round_id_{n}": move.round_id,
-                    f"p_seat_id_{n}": move.seat_id,
-                    f"p_table_ref_{n}": move.table_ref,
-                    f"p_wager_{n}": move.wager,
-                    f"p_memo_{n}": move.memo,
-                }
-            )
-        self.db.fast(conn, _add_rows(len(moves)), values)
-        return running
+        return start
 
     def _refuse(self, conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn:
         row = conn.execute(
@@ -1503,6 +1529,32 @@ class LockedAccount:
     name: str
     balance: int
     key_round: int | None = None
+
+
+def _row_values(
+    account_id: int, start: int, moves: Sequence[Movement], now: datetime
+) -> tuple[dict[str, Any], int]:
+    """The parameters of the ledger rows of ``moves`` (as :func:`_add_rows` names them),
+    each with the running balance it leaves from ``start``; and the balance at the end."""
+    running = start
+    values: dict[str, Any] = {}
+    for n, move in enumerate(moves):
+        running += move.cents
+        values.update(
+            {
+                f"p_account_id_{n}": account_id,
+                f"p_created_at_{n}": now,
+                f"p_kind_{n}": move.kind,
+                f"p_amount_{n}": move.cents,
+                f"p_balance_after_{n}": running,
+                f"p_round_id_{n}": move.round_id,
+                f"p_seat_id_{n}": move.seat_id,
+                f"p_table_ref_{n}": move.table_ref,
+                f"p_wager_{n}": move.wager,
+                f"p_memo_{n}": move.memo,
+            }
+        )
+    return values, running
 
 
 def _payouts(

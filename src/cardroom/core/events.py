@@ -532,6 +532,11 @@ def _hints(cls: type[Any]) -> dict[str, Any]:
 def _encode(value: Any) -> Any:
     """A field's value as JSON (cards by code, money as exact decimals); inside a
     :class:`Why`'s facts, cards, amounts and totals are tagged so they read back."""
+    kind = type(value)
+    if kind in _PLAIN:  # (most fields: looked up by their exact type first)
+        return value
+    if kind is Card:
+        return value.code
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, Card):
@@ -547,7 +552,14 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"an event cannot hold {value!r}")  # pragma: no cover
 
 
+#: The types a field holds that are JSON as they are (by exact type: a subclass, such as
+#: an enum of strings, goes through :func:`_encode`'s checks).
+_PLAIN = frozenset({type(None), bool, int, str})
+
+
 def _encode_fact(value: Fact) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Card):
         return {"card": value.code}
     if isinstance(value, Fraction):

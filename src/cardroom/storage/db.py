@@ -281,7 +281,7 @@ class Database:
                 cursor = raw.execute(compiled.sql, compiled.params(params))
             else:
                 cursor = raw.execute(compiled.sql, compiled.params(params), prepare=True)
-            if cursor.description is None:
+            if not compiled.results:  # (no rows: asking the cursor would describe them)
                 return []
             return [compiled.row(row) for row in cursor.fetchall()]
         except Exception as err:
@@ -314,10 +314,14 @@ class Database:
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[Connection]:
         """A new transaction that inner ones on this thread join; raw database errors."""
+        sqlite = self.is_sqlite
         with self.engine.connect() as conn:
             if write:
-                conn.execution_options(**{WRITE_OPTION: True})
-            elif not self.is_sqlite:
+                # (only SQLite's BEGIN reads it: setting an option costs SQLAlchemy a walk
+                # through its dialect's options, on every transaction)
+                if sqlite:
+                    conn.execution_options(**{WRITE_OPTION: True})
+            elif not sqlite:
                 conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
             token = self._current.set(conn)
             try:
@@ -419,7 +423,7 @@ class _Compiled:
             if convert is not None:
                 self.binds[bind.key] = convert
                 self.binds[name] = convert
-        # what a SELECT selects, or what an INSERT or UPDATE returns
+        # what a SELECT selects, or what an INSERT or UPDATE returns (nothing: no rows)
         columns: Any = getattr(statement, "exported_columns", ())
         self.results: list[Callable[[Any], Any] | None] = [
             column.type.result_processor(dialect, None) for column in columns

@@ -210,6 +210,7 @@ class HouseTable:
         idempotency_key: str | None = None,
         *,
         checked: bool = False,
+        engine: Round | None = None,
     ) -> HouseRound:
         """A whole round in one go, for a caller that holds one transaction around it
         (the web, inside ``db.run``) and has checked what :meth:`place_bets` checks
@@ -220,8 +221,11 @@ class HouseTable:
         the person must decide or the round is over, and only then is the round written:
         finished with its stakes and payouts at once (:meth:`Wallet.record_round`), or
         opened in progress with its state (:meth:`Wallet.open_round`).  Inside one
-        transaction this is all or nothing, as dealing after :meth:`place_bets` is."""
-        engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
+        transaction this is all or nothing, as dealing after :meth:`place_bets` is.
+        ``engine``: the engine's new round of these bets at this table's rules, when the
+        caller made one already to check them (nothing dealt to it yet)."""
+        if engine is None:
+            engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
@@ -386,10 +390,22 @@ class HouseTable:
 
 def _rules_toml(rules: Any) -> str:
     """The rules as a record keeps them, written once per rules (they are frozen)."""
+    # by identity first: a server deals every round of a game with the same rules,
+    # and hashing them (every field, nested) cost more than the rest of a table's setup
+    known = _TOML_BY_ID.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
     try:
-        return _cached_toml(rules)
+        text = _cached_toml(rules)
     except TypeError:  # rules that cannot be a key (not hashable): written each time
         return rules_to_toml(rules)
+    if len(_TOML_BY_ID) >= 64:
+        _TOML_BY_ID.clear()
+    _TOML_BY_ID[id(rules)] = (rules, text)  # (holding the rules: their id stays theirs)
+    return text
+
+
+_TOML_BY_ID: dict[int, tuple[Any, str]] = {}
 
 
 @lru_cache(maxsize=64)

@@ -154,6 +154,8 @@ class StoredTables:
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
+        # that round is dealt by the first try (a try again makes its own: it is dealt to)
+        unused = [engine]
 
         def work(conn: Connection) -> Played:
             row = self._read(conn, account_id, game.id)
@@ -174,7 +176,8 @@ class StoredTables:
                         f"({_amount(balance)})"
                     )
             table = self._table(row, account_id, name, game, rules)
-            live = table.deal_round(bets, key, checked=True)
+            fresh = unused.pop() if unused else None
+            live = table.deal_round(bets, key, checked=True, engine=fresh)
             self._write(conn, account_id, game.id, row, table, live)
             assert live.balance is not None
             return Played(live.balance, live=live, reshuffle_due=table.reshuffle_due)
