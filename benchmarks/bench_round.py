@@ -39,9 +39,9 @@ def main() -> int:
 
     from argon2 import Parameters, PasswordHasher, Type
 
-    from cardroom.sessions import Sessions
+    from cardroom.app.sessions import Sessions
+    from cardroom.app.wallet import Wallet
     from cardroom.storage import Database
-    from cardroom.wallet import Wallet
     from cardroom.web.app import create_app
     from cardroom.web.edges import HouseEdges, analyser_means
     from tests.storage import pgserver
