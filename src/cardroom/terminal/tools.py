@@ -81,7 +81,10 @@ def analyze(
         ):
             if given and option not in game.analysis_options:
                 raise CliError(f"{name} is for {_takers(option)} only")
-        if strategy_name != "basic" and strategy_name not in game.strategies:
+        if len(game.strategies) > 1 and strategy_name not in game.strategies:
+            known = " or ".join(game.strategies)
+            raise CliError(f"--strategy: {known}, not {strategy_name!r}")
+        if strategy_name not in game.strategies:
             raise CliError(f"--strategy is for {_strategists()} only")
         ask = AnalysisAsk(
             decks=decks,
