@@ -174,8 +174,8 @@ def test_a_baccarat27_round_through_play_and_rounds(bank: Path, tmp_path: Path) 
     assert "Banker draws on 2 when the player's third card is a 0" in out
     assert "Banker wins: banker's 2 beats player's 0" in out
     assert "Bet on banker 10: +20 (banker pays 2:1)" in out
-    assert "Bet on b27 10: +80 (banker won with 2: B-27 pays 8:1)" in out
-    assert "Bet on player_pair 10: -10 (no player pair)" in out
+    assert "Bet on B-27 10: +80 (banker won with 2: B-27 pays 8:1)" in out
+    assert "Bet on player pair 10: -10 (no player pair)" in out
     assert "Bankroll 1000 → 1060 (+60)" in out
     [saved] = stored(bank)
     [line] = lab("baccarat27", BANKER_2)
@@ -203,10 +203,10 @@ def test_several_wagers_in_one_baccarat27_round(bank: Path, tmp_path: Path) -> N
     assert "…" not in out
     assert "Banker wins: banker's natural 8 beats player's 0" in out
     assert "draws" not in out and "stands" not in out  # a natural: nobody draws
-    assert "Bet on player_pair 20: +220 (player pair pays 11:1)" in out
-    assert "Bet on banker_pair 10: +110 (banker pair pays 11:1)" in out
+    assert "Bet on player pair 20: +220 (player pair pays 11:1)" in out
+    assert "Bet on banker pair 10: +110 (banker pair pays 11:1)" in out
     assert "Bet on banker 10: +10 (banker pays 1:1)" in out
-    assert "Bet on b27 15: -15 (the banker did not win with 2 or 7)" in out
+    assert "Bet on B-27 15: -15 (the banker did not win with 2 or 7)" in out
     assert "Bet on tie 10: -10" in out and "Bet on player 10: -10" in out
     [saved] = stored(bank)
     net = nets(saved)
@@ -280,7 +280,7 @@ def test_a_rules_variant_can_offer_pairs_at_punto_banco(bank: Path, tmp_path: Pa
     )
     assert result.exit_code == 0, result.output
     assert "player_pair (pp), banker_pair (bp)" in result.stdout
-    assert "Bet on player_pair 10: +110" in result.stdout
+    assert "Bet on player pair 10: +110" in result.stdout
     [line] = lab("punto-banco", PAIRS, rules=rules)
     assert line["net"] == {
         "player": -10,
@@ -373,7 +373,7 @@ def test_history_shows_baccarat_rounds(bank: Path, tmp_path: Path) -> None:
     assert "Banker draws on 5 when the player's third card is a 4" in out
     assert "Player wins: player's 6 beats banker's 0" in out
     assert "Bet on banker 20: -20 (player won)" in out
-    assert "Bet on b27 10: +80 (banker won with 7: B-27 pays 8:1)" in out
+    assert "Bet on B-27 10: +80 (banker won with 7: B-27 pays 8:1)" in out
     assert "13♥ 12♦ 5♥" in out
     assert "Net -20 (staked 20, paid back 0)" in out and "Net +80 (staked 10, paid back 90)" in out
     only = run("history", "--bankroll-file", str(bank), "--game", "baccarat27", "--json")

@@ -30,11 +30,20 @@ __all__ = ["PayRow", "RulesText", "paytable", "percent_of", "rules_text", "table
 
 @dataclass(frozen=True)
 class PayRow:
-    """One line of a paytable: the wager, what it pays, and when."""
+    """One line of a paytable: the wager, what it pays, and when; ``spot``, what a bet
+    spot says in short where the odds alone would mislead (a banker paying otherwise on
+    some totals, a bonus)."""
 
     wager: str
     pays: str
     when: str
+    spot: str = ""
+
+    @property
+    def on_spot(self) -> str:
+        """What the wager pays, as its bet spot says it: ``1:1; 2:1 on a 2, 1:2 on a 7``
+        (the banker's winning total)."""
+        return self.spot or self.pays
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,12 @@ def paytable(game_id: str, rules: Any) -> list[PayRow]:
         return _baccarat_pays(rules)
     if isinstance(rules, Finnish27Rules):
         return [
-            PayRow("player", _odds(rules.player_pays), "the player's hand wins; plus a bonus"),
+            PayRow(
+                "player",
+                _odds(rules.player_pays),
+                "the player's hand wins; plus a bonus",
+                f"{_odds(rules.player_pays)} + bonus",
+            ),
             PayRow("dealer", _odds(rules.dealer_pays), "the dealer's hand wins"),
             PayRow("push", _odds(rules.push_pays), "the round is a push"),
         ]
@@ -112,12 +126,14 @@ def _baccarat_pays(rules: BaccaratRules) -> list[PayRow]:
     special = "; ".join(
         f"{_odds(p.pays)} when it wins with {p.total}" for p in rules.banker_pays_by_total
     )
+    short = ", ".join(f"{_odds(p.pays)} on a {p.total}" for p in rules.banker_pays_by_total)
     rows = [
         PayRow("player", _odds(rules.player_pays), "the player's hand wins; a tie returns it"),
         PayRow(
             "banker",
             banker,
             "the banker's hand wins" + (f" ({special})" if special else "") + "; a tie returns it",
+            f"{banker}; {short}" if short else "",
         ),
         PayRow("tie", _odds(rules.tie_pays), "both hands have the same total"),
     ]

@@ -303,6 +303,12 @@ def _compare(
     if outcome != record.outcome:
         problems.append(f"the outcome is {outcome!r}, the record says {record.outcome!r}")
     recorded = {(w.seat, w.wager): w.net for w in record.wagers}
+    if record.start:
+        # a coup: one wager a seat, named by the part it played ("bank" or "stake"),
+        # which the records of older cardrooms named wrong where the bank was passed
+        # on: what each seat won or lost is what must agree
+        nets = {(seat, ""): net for (seat, _), net in nets.items()}
+        recorded = {(seat, ""): net for (seat, _), net in recorded.items()}
     if dict(nets) != recorded:
         problems.append(
             f"the payouts are {_nets_text(nets)}, the record says {_nets_text(recorded)}"
@@ -319,7 +325,8 @@ def _compare(
 
 
 def _nets_text(nets: Mapping[tuple[int, str], Fraction]) -> str:
-    return ", ".join(f"{w} {format_decimal(n)}" for (_, w), n in sorted(nets.items())) or "none"
+    named = [f"{w or f'seat {s + 1}'} {format_decimal(n)}" for (s, w), n in sorted(nets.items())]
+    return ", ".join(named) or "none"
 
 
 def rules_text(rules: Any) -> str:

@@ -38,17 +38,30 @@ NO_WINNER = frozenset({"tie", "push"})
 
 @dataclass(frozen=True)
 class Cell:
-    """One mark: its place (from the top left), the outcome, and the ties counted on it."""
+    """One mark: its place (from the top left), the outcome, the ties counted on it, and
+    the hands whose first two cards were a pair (baccarat's pair wagers)."""
 
     column: int
     row: int
     outcome: str
     ties: int = 0
+    pairs: tuple[str, ...] = ()
 
 
-def bead_plate(outcomes: Sequence[str], rows: int = ROWS) -> list[Cell]:
-    """Every outcome, down columns of ``rows``, then across."""
-    return [Cell(i // rows, i % rows, outcome) for i, outcome in enumerate(outcomes)]
+def bead_plate(
+    outcomes: Sequence[str], rows: int = ROWS, pairs: Sequence[Sequence[str]] | None = None
+) -> list[Cell]:
+    """Every outcome, down columns of ``rows``, then across; ``pairs``, round by round,
+    the hands that were dealt a pair (marked on the bead, as baccarat tables do).
+
+    >>> [c.pairs for c in bead_plate(["banker", "tie"], pairs=[("player",), ()])]
+    [('player',), ()]
+    """
+    found = list(pairs or ())
+    return [
+        Cell(i // rows, i % rows, outcome, pairs=tuple(found[i]) if i < len(found) else ())
+        for i, outcome in enumerate(outcomes)
+    ]
 
 
 def big_road(outcomes: Sequence[str], rows: int = ROWS) -> list[Cell]:

@@ -72,7 +72,7 @@ import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -80,6 +80,8 @@ from sqlalchemy import Connection, bindparam, func, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from cardroom.core.money import MAX_AMOUNT, format_amount
+from cardroom.names import clean_name, name_skeleton
+from cardroom.names import name_key as _name_key
 from cardroom.storage.db import Database, Fast, StorageConflict, StorageError
 from cardroom.storage.schema import accounts, ledger, rounds, seats
 
@@ -102,7 +104,17 @@ class InsufficientFunds(WalletError):
 
 
 class NameTaken(WalletError):
-    """An account of that name (compared without case) exists already."""
+    """An account of that name (compared without case) exists already, or one whose
+    name looks like it (:func:`cardroom.names.name_skeleton`)."""
+
+
+class TopUpRefused(WalletError):
+    """A top-up of play money that may not be made now (the balance is enough to play,
+    or the account had one less than a day ago)."""
+
+
+#: How often an account may be topped up.
+TOP_UP_EVERY = timedelta(days=1)
 
 
 class AuditError(Exception):
@@ -159,6 +171,29 @@ class StoredRound:
     def net(self) -> Fraction:
         """What the round won (or lost, negative) for the account."""
         return sum(self.paid.values(), Fraction(0)) - sum(self.stakes.values(), Fraction(0))
+
+
+@dataclass(frozen=True)
+class LedgerPage:
+    """One page of an account's ledger, newest first: ``older`` is the ``before`` of the
+    page before it in time and ``newer`` the ``after`` of the page after it (None where
+    there is none); ``balance_before`` is the balance before the page's oldest row, so
+    that the page adds up from it to its newest row's balance."""
+
+    rows: list[LedgerRow]
+    older: int | None
+    newer: int | None
+    balance_before: Fraction
+
+
+@dataclass(frozen=True)
+class RoundsPage:
+    """One page of an account's rounds, newest first, with the cursors of the pages
+    around it (as :class:`LedgerPage`)."""
+
+    rounds: list[StoredRound]
+    older: int | None
+    newer: int | None
 
 
 @dataclass(frozen=True)
@@ -239,14 +274,16 @@ def _not_negative(amount: object, what: str) -> int:
 
 
 def account_name(name: str) -> str:
-    """An account's name, checked: one line of 1 to 40 characters, no ``,``.
+    """An account's name, checked: one line of 1 to 40 characters, no ``,``, in Unicode's
+    compatibility form (:func:`cardroom.names.clean_name`: a full-width "ＡＮＮ" is
+    "ANN").
 
-    >>> account_name("  Ann ")
-    'Ann'
+    >>> account_name("  Ann "), account_name("ＡＮＮ")
+    ('Ann', 'ANN')
     """
     if not isinstance(name, str):
         raise WalletError(f"{name!r} cannot name an account")
-    clean = name.strip()
+    clean = clean_name(name)
     if not clean:
         raise WalletError("an account needs a name")
     if len(clean) > NAME_LENGTH or "," in clean or not clean.isprintable():
@@ -255,8 +292,9 @@ def account_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """How names are matched: without regard to case."""
-    return name.casefold()
+    """How names are matched, at registration and sign-in alike: NFKC, without regard
+    to case (:func:`cardroom.names.name_key`)."""
+    return _name_key(name)
 
 
 def _dump(value: Mapping[str, Any], what: str) -> str:
@@ -388,15 +426,17 @@ class Wallet:
         clean = account_name(name)
         cents = _not_negative(deposit, "the opening deposit")
 
+        skeleton = name_skeleton(clean)
+
         def work(conn: Connection) -> Account:
-            if self._account_id(conn, clean) is not None:
-                raise NameTaken(f"there is an account called {clean!r} already")
+            self._check_name_free(conn, clean, skeleton)
             account_id = int(
                 conn.execute(
                     accounts.insert()
                     .values(
                         name=clean,
                         name_key=name_key(clean),
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         balance=0,
                         created_at=_now(),
@@ -415,7 +455,36 @@ class Wallet:
         try:
             return self.db.run(work)
         except StorageConflict:
+            # another process registered it (or one alike) a moment ago: say which
+            with self.db.read() as conn:
+                self._check_name_free(conn, clean, skeleton)
             raise NameTaken(f"there is an account called {clean!r} already") from None
+
+    @staticmethod
+    def _check_name_free(conn: Connection, clean: str, skeleton: str) -> None:
+        """:class:`NameTaken` if an account has this name's key or skeleton."""
+        found = conn.execute(
+            select(accounts.c.name, accounts.c.name_key)
+            .where(
+                (accounts.c.name_key == name_key(clean)) | (accounts.c.name_skeleton == skeleton)
+            )
+            .limit(1)
+        ).first()
+        if found is None:
+            return
+        if found.name_key == name_key(clean):
+            raise NameTaken(f"there is an account called {clean!r} already")
+        raise NameTaken(
+            f"the name {clean!r} looks too much like {found.name!r}, who plays here already: "
+            "choose another"
+        )
+
+    def check_name_free(self, name: str) -> None:
+        """:class:`NameTaken` if an account has this name, or one that looks like it (a
+        look before spending a password's hash on it; opening the account checks again)."""
+        clean = account_name(name)
+        with self.db.read() as conn:
+            self._check_name_free(conn, clean, name_skeleton(clean))
 
     def account(self, name: str) -> Account | None:
         """The account of that name (compared without case), or None."""
@@ -440,15 +509,17 @@ class Wallet:
         return Account(int(row.id), row.name, from_cents(row.balance))
 
     def account_or_open(self, name: str) -> Account:
-        """The account of that name, opened with :data:`START_BALANCE` if there is none."""
+        """The account of that name, opened with :data:`START_BALANCE` if there is none
+        (:class:`NameTaken` for a name that looks like another account's)."""
         found = self.account(name)
         if found is not None:
             return found
         try:
             return self.open_account(name)
-        except NameTaken:  # another process opened it a moment ago
+        except NameTaken:  # another process opened it a moment ago, or one alike
             found = self.account(name)
-            assert found is not None
+            if found is None:
+                raise
             return found
 
     def accounts(self) -> list[Account]:
@@ -521,6 +592,82 @@ class Wallet:
             return from_cents(target)
 
         return self.db.run(work)
+
+    def top_up_due(
+        self, account_id: int, below: Fraction, now: datetime | None = None
+    ) -> tuple[bool, datetime | None]:
+        """May the account be topped up now (:meth:`top_up`), and if not for want of a
+        day, when it may be: its balance and stacks at the tables together are below
+        ``below``, and its last top-up was a day ago or more."""
+        now = now or _now()
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(accounts.c.balance, accounts.c.topped_up_at).where(
+                    accounts.c.id == account_id
+                )
+            ).first()
+            if row is None:
+                raise WalletError(f"there is no account {account_id}")
+            held = int(row.balance) + self._stacks_held(conn, account_id)
+        if held >= to_cents(below, "the top-up's threshold"):
+            return False, None
+        last = row.topped_up_at
+        if last is not None and now - last < TOP_UP_EVERY:
+            return False, last + TOP_UP_EVERY
+        return True, None
+
+    def top_up(
+        self,
+        account_id: int,
+        below: Fraction,
+        to: Fraction = START_BALANCE,
+        now: datetime | None = None,
+    ) -> Fraction:
+        """Play money: bring the balance back to ``to`` (a ``top_up`` row) when the
+        balance and the stacks the account has at the tables together are below
+        ``below`` (every table's minimum), at most once a day; the new balance.
+
+        One transaction, which locks the account's row before it reads anything: two
+        requests at once, on any server processes, make one top-up, and the other is
+        refused (:class:`TopUpRefused`, which says why and when the next may be).
+        """
+        target = _positive(to, "the top-up's balance")
+        threshold = to_cents(below, "the top-up's threshold")
+        now = now or _now()
+
+        def work(conn: Connection) -> Fraction:
+            balance = int(self._lock_account(conn, account_id).balance)
+            last = conn.execute(
+                select(accounts.c.topped_up_at).where(accounts.c.id == account_id)
+            ).scalar_one()
+            held = balance + self._stacks_held(conn, account_id)
+            if held >= threshold:
+                at_tables = " with what you have at the tables" if held > balance else ""
+                raise TopUpRefused(
+                    f"a top-up is for a balance below every table's minimum "
+                    f"({_money(threshold)}): yours is {_money(held)}{at_tables}"
+                )
+            if last is not None and now - last < TOP_UP_EVERY:
+                again = (last + TOP_UP_EVERY).strftime("%Y-%m-%d %H:%M")
+                raise TopUpRefused(f"one top-up a day: the next one may be made from {again} UTC")
+            conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(topped_up_at=now)
+            )
+            memo = f"top-up of play money to {_money(target)}"
+            moves = [Movement("top_up", target - balance, memo)] if target > balance else []
+            return from_cents(self._move(conn, account_id, balance, moves) if moves else balance)
+
+        return self.db.run(work)
+
+    @staticmethod
+    def _stacks_held(conn: Connection, account_id: int) -> int:
+        """The cents the account has at chemin de fer tables (its open seats)."""
+        held = conn.execute(
+            select(func.coalesce(func.sum(seats.c.stack), 0)).where(
+                seats.c.account_id == account_id, seats.c.status == "open"
+            )
+        ).scalar_one()
+        return int(held)
 
     def _one(self, account_id: int, movement: Movement) -> Fraction:
         def work(conn: Connection) -> Fraction:
@@ -778,6 +925,51 @@ class Wallet:
         with self.db.read() as conn:
             return self._rounds(conn, *where, limit=max(0, limit))
 
+    def rounds_page(
+        self,
+        account_id: int,
+        limit: int = 10,
+        game: str | None = None,
+        statuses: Iterable[str] = ("finished", "void"),
+        before: int | None = None,
+        after: int | None = None,
+    ) -> RoundsPage:
+        """A page of :meth:`rounds`: the ``limit`` newest (older than ``before``, or the
+        ``limit`` oldest newer than ``after``), newest first.  Each query walks the index
+        on (account, game, id) or (account, id) from the cursor and stops at the page's
+        end, so a page costs the same however long the history."""
+        where = [rounds.c.account_id == account_id, rounds.c.status.in_(list(statuses))]
+        if game is not None:
+            where.append(rounds.c.game == game)
+        limit = max(1, limit)
+        with self.db.read() as conn:
+            if after is not None:
+                found = self._rounds(
+                    conn, *where, rounds.c.id > after, limit=limit + 1, newest_first=False
+                )
+                more_newer = len(found) > limit
+                page = list(reversed(found[:limit]))
+                more_older = bool(page) and self._exists(
+                    conn, rounds, [*where, rounds.c.id < page[-1].id]
+                )
+            else:
+                upper = [] if before is None else [rounds.c.id < before]
+                found = self._rounds(conn, *where, *upper, limit=limit + 1)
+                more_older = len(found) > limit
+                page = found[:limit]
+                more_newer = bool(page) and self._exists(
+                    conn, rounds, [*where, rounds.c.id > page[0].id]
+                )
+        return RoundsPage(
+            page,
+            page[-1].id if page and more_older else None,
+            page[0].id if page and more_newer else None,
+        )
+
+    @staticmethod
+    def _exists(conn: Connection, table: Any, where: list[ColumnElement[bool]]) -> bool:
+        return conn.execute(select(table.c.id).where(*where).limit(1)).first() is not None
+
     def count_rounds(
         self,
         account_id: int,
@@ -942,22 +1134,54 @@ class Wallet:
             query = query.where(ledger.c.id < before)
         with self.db.read() as conn:
             rows = conn.execute(query.order_by(ledger.c.id.desc()).limit(max(0, limit))).all()
-        return [
-            LedgerRow(
-                id=int(r.id),
-                account_id=int(r.account_id),
-                created_at=r.created_at,
-                kind=r.kind,
-                amount=from_cents(r.amount),
-                balance_after=from_cents(r.balance_after),
-                round_id=r.round_id,
-                seat_id=r.seat_id,
-                table_ref=r.table_ref,
-                wager=r.wager,
-                memo=r.memo,
-            )
-            for r in rows
-        ]
+        return [_ledger_row(r) for r in rows]
+
+    def ledger_page(
+        self,
+        account_id: int,
+        limit: int = 50,
+        before: int | None = None,
+        after: int | None = None,
+    ) -> LedgerPage:
+        """A page of the ledger, newest first: the ``limit`` newest rows (older than
+        ``before``), or the ``limit`` oldest newer than ``after``; with the balance before
+        its oldest row.  Each query walks the index on (account, id) from the cursor, so
+        a page costs the same however long the ledger."""
+        limit = max(1, limit)
+        mine = ledger.c.account_id == account_id
+        with self.db.read() as conn:
+            if after is not None:
+                found = conn.execute(
+                    select(ledger)
+                    .where(mine, ledger.c.id > after)
+                    .order_by(ledger.c.id)
+                    .limit(limit + 1)
+                ).all()
+                more_newer = len(found) > limit
+                page = [_ledger_row(r) for r in reversed(found[:limit])]
+                more_older = bool(page) and self._exists(
+                    conn, ledger, [mine, ledger.c.id < page[-1].id]
+                )
+            else:
+                query = select(ledger).where(mine)
+                if before is not None:
+                    query = query.where(ledger.c.id < before)
+                found = conn.execute(query.order_by(ledger.c.id.desc()).limit(limit + 1)).all()
+                more_older = len(found) > limit
+                page = [_ledger_row(r) for r in found[:limit]]
+                more_newer = bool(page) and self._exists(
+                    conn, ledger, [mine, ledger.c.id > page[0].id]
+                )
+        if page:
+            balance_before = page[-1].balance_after - page[-1].amount
+        else:
+            balance_before = self.balance(account_id)
+        return LedgerPage(
+            page,
+            page[-1].id if page and more_older else None,
+            page[0].id if page and more_newer else None,
+            balance_before,
+        )
 
     def audit(self, account_id: int) -> None:
         """Check the account's books (:class:`AuditError` if they do not add up):
@@ -1299,6 +1523,22 @@ def _payouts(
             kind, memo = "return", f"part of the stake on {wager} back"
         moves.append(Movement(kind, cents, memo, wager=wager, **links))
     return moves
+
+
+def _ledger_row(r: Any) -> LedgerRow:
+    return LedgerRow(
+        id=int(r.id),
+        account_id=int(r.account_id),
+        created_at=r.created_at,
+        kind=r.kind,
+        amount=from_cents(r.amount),
+        balance_after=from_cents(r.balance_after),
+        round_id=r.round_id,
+        seat_id=r.seat_id,
+        table_ref=r.table_ref,
+        wager=r.wager,
+        memo=r.memo,
+    )
 
 
 def _seat(row: Any) -> Seat:

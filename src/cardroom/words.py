@@ -72,6 +72,30 @@ def name_of(key: str) -> str:
     return NAMES.get(key, key.replace("_", " "))
 
 
+#: Every wager (and outcome) of the house games in words, as a sentence says it; a label
+#: starts it with a capital (:func:`wager_label`).  The one place a wager id becomes words.
+WAGER_NAMES: dict[str, str] = {
+    "player": "player",
+    "banker": "banker",
+    "dealer": "dealer",
+    "tie": "tie",
+    "push": "push",
+    "player_pair": "player pair",
+    "banker_pair": "banker pair",
+    "b27": "B-27",
+}
+
+
+def wager_name(wager: str) -> str:
+    """A wager in words, inside a sentence: ``player_pair`` -> ``player pair``."""
+    return WAGER_NAMES.get(wager, wager.replace("_", " "))
+
+
+def wager_label(wager: str) -> str:
+    """A wager's name as a label: ``player_pair`` -> ``Player pair``, ``b27`` -> ``B-27``."""
+    return capital(wager_name(wager))
+
+
 def points_text(points: Points | None) -> str:
     """``soft 25``, ``hard 17``, ``27 (Finnish 27)``, ``7`` (baccarat), '' for None."""
     if points is None:
@@ -137,7 +161,7 @@ def _bonus(why: Why) -> str:
 
 
 def _pays(why: Why) -> str:
-    text = f"{why['wager']} pays {_odds(why['odds'])}"
+    text = f"{wager_name(str(why['wager']))} pays {_odds(why['odds'])}"
     if why.get("bonus") is not None:
         text += f" + bonus {_bonus(why)}"
     return text
@@ -441,7 +465,7 @@ def settlement_line(event: Settled) -> Line:
     if event.breakage:
         note += f"; {format_amount(event.breakage)} kept as breakage"
     return (
-        Span(f"Bet on {event.wager} {format_amount(event.stake)}: "),
+        Span(f"Bet on {wager_name(event.wager)} {format_amount(event.stake)}: "),
         Span(signed(event.net), net_tone(event.net)),
     ) + ((Span(f" ({note})", Tone.QUIET),) if note else ())
 

@@ -43,8 +43,8 @@ def test_opening_again_changes_nothing(db_url: str) -> None:
     with Database.open(db_url) as first, first.write() as conn:
         conn.execute(
             text(
-                "INSERT INTO accounts (name, name_key, balance, created_at) "
-                "VALUES ('Ann', 'ann', 5, CURRENT_TIMESTAMP)"
+                "INSERT INTO accounts (name, name_key, name_skeleton, balance, created_at) "
+                "VALUES ('Ann', 'ann', 'ann', 5, CURRENT_TIMESTAMP)"
             )
         )
     with Database.open(db_url) as again, again.read() as conn:
@@ -118,8 +118,8 @@ def test_a_failed_write_transaction_leaves_nothing(db: Database) -> None:
     with pytest.raises(ZeroDivisionError), db.write() as conn:
         conn.execute(
             text(
-                "INSERT INTO accounts (name, name_key, balance, created_at) "
-                "VALUES ('Ann', 'ann', 5, CURRENT_TIMESTAMP)"
+                "INSERT INTO accounts (name, name_key, name_skeleton, balance, created_at) "
+                "VALUES ('Ann', 'ann', 'ann', 5, CURRENT_TIMESTAMP)"
             )
         )
         _ = 1 / 0

@@ -10,6 +10,8 @@ Tasks:
 - ``stakes URL ACCOUNT NAME CENTS,CENTS,...``: open a round with one stake of each
   amount, one after the other; which were accepted (with the round's id) and refused.
 - ``keys URL ACCOUNT CENTS KEY,KEY,...``: open a round of CENTS with each idempotency key.
+- ``alike URL NAME ACCOUNT``: register NAME, then top ACCOUNT up (below 10); which of the
+  two were done.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from cardroom.storage import Database
 from cardroom.storage.migrate import current_revisions
-from cardroom.wallet import InsufficientFunds, Wallet
+from cardroom.wallet import InsufficientFunds, NameTaken, TopUpRefused, Wallet
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -122,6 +124,19 @@ def main(task: str, url: str, *args: str) -> None:
         elif task == "keys":
             account, cents, keys = args
             result = _keys(wallet, int(account), int(cents), keys.split(","))
+        elif task == "alike":
+            name, account = args
+            result = {}
+            try:
+                wallet.open_account(name)
+                result["registered"] = True
+            except NameTaken:
+                result["registered"] = False
+            try:
+                wallet.top_up(int(account), Fraction(10))
+                result["topped_up"] = True
+            except TopUpRefused:
+                result["topped_up"] = False
         else:
             raise SystemExit(f"no task {task!r}")
         print(json.dumps(result))

@@ -109,7 +109,7 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
     wallet.audit(ann.id)
 
 
-def test_leaving_after_passing_the_bank_calls_off_that_coup_for_the_person(
+def test_leaving_after_passing_the_bank_leaves_no_coup_for_the_person(
     wallet: Wallet,
 ) -> None:
     ann = wallet.open_account("Ann", F(1000))
@@ -139,6 +139,8 @@ def test_leaving_after_passing_the_bank_calls_off_that_coup_for_the_person(
     for person in (ann.id, bob.id):
         assert wallet.unfinished_rounds(person) == []
         wallet.audit(person)
+    leaver = ann.id if banker == 0 else bob.id
+    assert wallet.rounds(leaver, limit=1, game="chemin-de-fer", statuses=("void",)) == []
     other = bob.id if banker == 0 else ann.id
     [last] = wallet.rounds(other, limit=1, game="chemin-de-fer")
     assert replay(RoundRecord.from_json(last.record)).same

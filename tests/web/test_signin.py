@@ -50,6 +50,8 @@ VARIANTS = [
     "ANN\u2003",
     "  ann  ",
     "\u2003 aNn\t",
+    "ＡＮＮ",  # full width: one name with "Ann" in Unicode's compatibility form (NFKC)
+    "Ａｎｎ ",
 ]
 
 

@@ -76,7 +76,7 @@ NAMING = {
 }
 
 #: The kinds of ledger row that put money into an account (amount >= 0) ...
-CREDITS = ("deposit", "win", "return", "cash_out")
+CREDITS = ("deposit", "win", "return", "cash_out", "top_up")
 #: ... and those that take it out (amount <= 0).
 DEBITS = ("withdrawal", "stake", "buy_in")
 LEDGER_KINDS = CREDITS + DEBITS
@@ -99,7 +99,12 @@ accounts = Table(
     Column("password_hash", Text, nullable=True),
     Column("balance", BigInteger, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    # what the name looks like (cardroom.names.name_skeleton): no two accounts alike
+    Column("name_skeleton", Text, nullable=False),
+    # the last top-up of play money (one a day at most), null before the first
+    Column("topped_up_at", UTCDateTime, nullable=True),
     UniqueConstraint("name_key"),
+    Index(None, "name_skeleton", unique=True),
     CheckConstraint("balance >= 0", name="balance_not_negative"),
 )
 
@@ -120,6 +125,7 @@ rounds = Table(
     CheckConstraint(_one_of("status", ROUND_STATUSES), name="status"),
     Index(None, "account_id", "status"),
     Index(None, "account_id", "id"),
+    Index(None, "account_id", "game", "id"),
 )
 
 seats = Table(

@@ -36,7 +36,7 @@ from sqlalchemy import select, union
 
 from cardroom.analysis.chemin_de_fer import equilibrium_bot
 from cardroom.core.cards import Card, parse_cards
-from cardroom.core.events import CoupEvent, GameOver, Outcome, SeatSettled
+from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
@@ -468,7 +468,12 @@ class ChemmyTable:
 
     def _apply(self, seat: int, action: str, amount: Fraction | None, by: str) -> list[CoupEvent]:
         game = self._game()
-        self._start_coup_rounds()
+        if action != ChemmyAction.PASS_BANK:
+            # a bank passed on moves no money and may be followed by people standing up
+            # or sitting down before the coup starts: the coup is saved for each person
+            # from the bank put up (with the passes before it), so that nobody who
+            # stands up in between is left with a coup that never was
+            self._start_coup_rounds()
         coup = self._coup
         if coup is not None and game.coup == coup.coup:
             before = list(coup.decisions)
@@ -599,7 +604,8 @@ def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> Rou
     """The record of the coup that has just ended."""
     entries = [e for e in game.log[coup.log_start :] if e.coup == coup.coup]
     events = tuple(e.event for e in entries)
-    banker = coup.start.get("banker")
+    # the seat that put the bank up: the coup's first banker may have passed it on
+    banker = next((e.seat for e in events if isinstance(e, BankPut)), coup.start.get("banker"))
     wagers = tuple(
         WagerResult(e.seat, "bank" if e.seat == banker else "stake", e.stake, e.net, e.breakage)
         for e in events

@@ -224,6 +224,7 @@ def bankroll(
         with open_database(bankroll_file) as db:
             wallet = Wallet(db)
             account = wallet.account_or_open(name)
+            name = account.name  # as registered ("ＥＥＲＯ" finds "Eero")
             before = wallet.balance(account.id)
             if reset:
                 after = wallet.set_balance(

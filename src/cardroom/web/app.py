@@ -30,6 +30,7 @@ from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.sessions import Sessions
 from cardroom.storage import Database, StorageError
 from cardroom.wallet import Wallet
+from cardroom.web import views
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
@@ -80,6 +81,7 @@ def create_app(
     wallet = Wallet(db)
     edges = house_edges or HouseEdges()
     templates = Jinja2Templates(directory=str(WEB.joinpath("templates")))
+    views.add_filters(templates.env)
     chemmy_rules = rules_by_game.get(CHEMMY)
     tables = ChemmyTables(
         wallet,

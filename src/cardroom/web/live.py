@@ -8,12 +8,13 @@ one stops; this module turns what they answer into the JSON the pages and the AP
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cardroom.core.cards import Card, CardError
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GameInfo
-from cardroom.tables.stored import NotYours, Played, StoredTables
+from cardroom.tables.stored import NotYours, Played, StoredTables, table_ref
 from cardroom.wallet import Account, Wallet
 from cardroom.web import views
 
@@ -57,14 +58,51 @@ class LiveTables:
         """The person's table: this shoe's scoreboards, the reshuffle notice, the round
         in play (if any)."""
         state = self.stored.table(account.id, game)
+        pairs = None
+        if PAIR_WAGERS & set(game.wagers(self.rules[game.id])):
+            pairs = self._pairs(account, game, state.beads)
         return {
             "game": game.id,
             "balance": views.money(state.balance),
             "reshuffle_due": state.reshuffle_due,
             "rounds_played": state.rounds_played,
             "round_in_play": state.round_in_play,
-            **views.beads_json(state.beads, state.bead_shoe),
+            **views.beads_json(state.beads, state.bead_shoe, pairs),
         }
+
+    def _pairs(self, account: Account, game: GameInfo, beads: Sequence[str]) -> list[list[str]]:
+        """For each of this shoe's rounds, the hands dealt a pair: the shoe's rounds are
+        the person's last finished rounds at this table, one per bead (a round whose
+        outcome is not its bead's is left unmarked)."""
+        if not beads:
+            return []
+        stored = self.wallet.rounds(account.id, len(beads), game.id, statuses=("finished",))
+        ref = table_ref(game.id)
+        records = [r.record or {} for r in reversed(stored) if r.table_ref == ref]
+        records = [{}] * (len(beads) - len(records)) + records[-len(beads) :]
+        return [
+            _pairs_dealt(record) if record.get("outcome") == bead else []
+            for bead, record in zip(beads, records, strict=True)
+        ]
+
+
+#: The wagers on a pair: a table offering them marks pairs on its bead plate.
+PAIR_WAGERS = frozenset({"player_pair", "banker_pair"})
+
+
+def _pairs_dealt(record: Mapping[str, Any]) -> list[str]:
+    """The hands whose first two cards share a rank, from a round's record."""
+    first: dict[str, list[Card]] = {}
+    for event in record.get("events", []) or []:
+        if not isinstance(event, Mapping) or event.get("event") != "card":
+            continue
+        try:
+            first.setdefault(str(event.get("hand")), []).append(Card.parse(str(event["card"])))
+        except (KeyError, CardError):
+            continue
+    return [
+        hand for hand, cards in first.items() if len(cards) >= 2 and cards[0].rank is cards[1].rank
+    ]
 
 
 def _json(played: Played) -> dict[str, Any]:

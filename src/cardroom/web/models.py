@@ -48,6 +48,7 @@ from cardroom.games.base import Action
 from cardroom.sessions import PASSWORD_MAX, PASSWORD_MIN
 from cardroom.storage.schema import LEDGER_KINDS
 from cardroom.wallet import NAME_LENGTH
+from cardroom.web.coups import card_words
 from cardroom.web.views import says_card
 
 JsonDict = dict[str, Any]
@@ -212,6 +213,11 @@ def _no_default(schema: JsonDict) -> None:
     schema.pop("default", None)
 
 
+def _absent(description: str) -> Any:
+    """A key sent only where it applies (never null)."""
+    return Field(default=None, description=description, json_schema_extra=_no_default)
+
+
 def given_bets(body: BaseModel) -> dict[str, str]:
     """The stakes of a :func:`bets_model` body, by wager id, as sent."""
     stakes: BaseModel = body.bets  # type: ignore[attr-defined]
@@ -323,20 +329,31 @@ def _camel(kind: str) -> str:
 
 
 @cache
-def event_models() -> tuple[type[BaseModel], ...]:
+def event_models(coup: bool = False) -> tuple[type[BaseModel], ...]:
     """One model per event kind of the registry (``event`` says which), with the
     sentence a person reads (``text``) and, for a dealt card, the card in words
-    (``card_alt``): what :func:`cardroom.web.views.event_json` sends."""
+    (``card_alt``): what :func:`cardroom.web.views.event_json` sends.  With ``coup``:
+    an event of a chemin de fer coup from the history, with the coup's number, as
+    :func:`cardroom.web.coups.coup_json` sends it."""
     models = []
     for kind, cls in EVENT_KINDS.items():
         hints = typing.get_type_hints(cls)
-        fields: dict[str, Any] = {"event": (Literal[kind], ...)}
+        fields: dict[str, Any] = {"coup": (int, ...)} if coup else {}
+        fields["event"] = (Literal[kind], ...)
         for field in dataclasses.fields(cls):
             fields[field.name] = (_wire(hints[field.name]), ...)
         fields["text"] = (str, Field(description="the event in words"))
-        if says_card(cls):
+        if coup:
+            for key, null in card_words(cls).items():
+                tp: Any = str if key == "card_alt" else list[str]
+                words = "the card in words" if key == "card_alt" else "the cards in words"
+                if null:
+                    tp, words = tp | None, f"{words} (null for a card face down)"
+                fields[key] = (tp, Field(description=words))
+        elif says_card(cls):
             fields["card_alt"] = (str, Field(description="the card in words"))
-        model = create_model(f"{_camel(kind)}Event", __config__=_strict(), **fields)
+        name = f"{'Coup' if coup else ''}{_camel(kind)}Event"
+        model = create_model(name, __config__=_strict(), **fields)
         model.__doc__ = (cls.__doc__ or kind).strip().split("\n\n")[0]
         models.append(model)
     return tuple(models)
@@ -344,9 +361,15 @@ def event_models() -> tuple[type[BaseModel], ...]:
 
 if typing.TYPE_CHECKING:
     EventOut = dict[str, Any]
+    CoupEventOut = dict[str, Any]
 else:
     #: An event of any kind (``event`` says which).
     EventOut = Annotated[typing.Union[tuple(event_models())], Field(discriminator="event")]  # noqa: UP007
+    #: An event of a chemin de fer coup from the history.
+    CoupEventOut = Annotated[
+        typing.Union[tuple(event_models(coup=True))],  # noqa: UP007
+        Field(discriminator="event"),
+    ]
 
 
 # -- accounts ------------------------------------------------------------------------------
@@ -393,11 +416,6 @@ class Games(BaseModel):
     games: list[GameOut]
 
 
-def _absent(description: str) -> Any:
-    """A key sent only where it applies (never null)."""
-    return Field(default=None, description=description, json_schema_extra=_no_default)
-
-
 class EdgeOut(BaseModel):
     model_config = _strict()
     house_edge: Fraction_
@@ -423,6 +441,12 @@ class Cell(BaseModel):
     outcome: str
 
 
+class BeadCell(Cell):
+    pairs: list[Literal["player", "banker"]] = _absent(
+        "the hands whose first two cards were a pair (at a game with pair wagers)"
+    )
+
+
 class RoadCell(Cell):
     ties: int
 
@@ -437,7 +461,7 @@ class HouseTable(BaseModel):
     rounds_played: int
     round_in_play: int | None = Field(description="the round waiting for your decision")
     shoe: int | None = Field(description="which shuffle the scoreboards are of")
-    bead_plate: list[Cell]
+    bead_plate: list[BeadCell]
     big_road: list[RoadCell]
     counts: dict[str, int]
 
@@ -447,6 +471,54 @@ class DecisionOut(BaseModel):
     model_config = _strict()
     action: str
     by: str = Field(description='"person", or who played for them')
+    text: str = Field(description="the decision in words")
+
+
+# -- the history's chemin de fer coups, the top-up ---------------------------------------------
+class CardOut(BaseModel):
+    model_config = _strict()
+    card: CardCode | None = Field(description="the card's code; null for a card face down")
+    card_alt: str = Field(description="the card in words")
+
+
+class CoupHandOut(BaseModel):
+    model_config = _strict()
+    hand: Literal["player", "banker"]
+    seat: int
+    name: str
+    cards: list[CardOut]
+    total: int | None
+    shown: bool = Field(description="turned over at the end of the coup")
+
+
+class CoupOut(BaseModel):
+    """A chemin de fer coup as its person saw it."""
+
+    model_config = _strict()
+    table: str = Field(description="the table's name")
+    number: int | None = Field(description="the coup's number (null: not read)")
+    seat: int | None = Field(description="your seat, counted from 0")
+    name: str | None
+    part: Literal["banker", "punter", "watcher"] | None
+    part_text: str
+    hands: list[CoupHandOut]
+
+
+class TopUpOffer(BaseModel):
+    """A top-up of play money, offered while the balance is below every table's minimum."""
+
+    model_config = _strict()
+    due: bool = Field(description="it may be made now (else `next_at` says when)")
+    to: Money = Field(description="the balance it brings back")
+    minimum: Money = Field(description="the lowest table minimum")
+    next_at: DateTime | None
+    text: str
+
+
+class TopUpDone(BaseModel):
+    model_config = _strict()
+    balance: Money
+    amount: Money = Field(description="what the top-up added")
 
 
 class RoundOut(BaseModel):
@@ -455,12 +527,15 @@ class RoundOut(BaseModel):
     model_config = _strict()
     id: int
     game: str
-    state: Literal["awaiting_action", "finished", "void"] = Field(
-        description='"void": called off, the stakes returned'
+    state: Literal["awaiting_action", "finished", "void", "in_progress"] = Field(
+        description='"void": called off, the stakes returned; "in_progress": a chemin de '
+        "fer coup still being played"
     )
     legal_actions: list[ActionName]  # type: ignore[valid-type]
     asked: str = Field(description="why the decision is asked (empty when none is)")
-    events: list[EventOut]
+    events: list[EventOut | CoupEventOut] = Field(
+        description="a chemin de fer coup's events come with the coup's number"
+    )
     outcome: str | None
     stakes: dict[str, Money]
     net: dict[str, Money] = Field(description="each wager's result, once finished")
@@ -478,11 +553,16 @@ class RoundOut(BaseModel):
     decisions: list[DecisionOut] | None = Field(
         default=None, description="a round from the history: its decisions"
     )
+    coup: CoupOut | None = Field(
+        default=None, description="a chemin de fer coup from the history: as you saw it"
+    )
 
 
 class History(BaseModel):
     model_config = _strict()
     rounds: list[RoundOut]
+    older: int | None = Field(description="`before` for the page of older rounds")
+    newer: int | None = Field(description="`after` for the page of newer rounds")
 
 
 class Replayed(BaseModel):
@@ -508,6 +588,10 @@ class LedgerOut(BaseModel):
     model_config = _strict()
     balance: Money
     rows: list[LedgerRowOut]
+    older: int | None = Field(description="`before` for the page of older rows")
+    newer: int | None = Field(description="`after` for the page of newer rows")
+    balance_before: Money = Field(description="the balance before the page's oldest row")
+    top_up: TopUpOffer | None = Field(description="null when the balance is enough")
 
 
 # -- chemin de fer ------------------------------------------------------------------------------

@@ -115,9 +115,10 @@ async def register(svc: Services, name: str, password: str) -> Account:
         svc.passwords.refuse_when_full()
     except Busy as err:
         raise _busy(err) from None
-    if await _in_thread(lambda: svc.wallet.account(clean)) is not None:
-        # before the hash, not to spend a check on it
-        raise ApiError(409, f"there is an account called {clean!r} already")
+    try:  # before the hash, not to spend a check on a name that is taken or looks it
+        await _in_thread(lambda: svc.wallet.check_name_free(clean))
+    except NameTaken as err:
+        raise ApiError(409, str(err)) from None
     try:
         hashed = await svc.passwords.hash(password)
     except Busy as err:

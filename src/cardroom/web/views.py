@@ -19,17 +19,36 @@ from cardroom.core.events import (
     event_from_json,
     event_to_json,
 )
-from cardroom.core.money import format_decimal, parse_exact
+from cardroom.core.money import AmountError, format_amount, format_decimal, parse_exact
 from cardroom.games.base import Turn
+from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.tables.house import HouseRound
 from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
-from cardroom.words import explain, house_line, plain
+from cardroom.web.coups import coup_json
+from cardroom.words import explain, house_line, plain, wager_label
 
 
 def money(value: Fraction) -> str:
     """An amount on the wire: the shortest exact decimal (``"9.5"``)."""
     return format_decimal(value)
+
+
+def shown(amount: Fraction | str | int) -> str:
+    """An amount as a person reads it, whether from the wire (``"9.5"``) or exact:
+    :func:`~cardroom.core.money.format_amount` (``9.50``), the rule the pages' script
+    follows too (``showMoney`` in ``static/api.js``)."""
+    try:
+        return format_amount(amount if isinstance(amount, Fraction) else parse_exact(amount))
+    except AmountError:
+        return str(amount)
+
+
+def add_filters(env: Any) -> None:
+    """The templates' filters: ``money`` (an amount for a person) and ``wager`` (a wager
+    id in words, as a label: ``player_pair`` -> ``Player pair``)."""
+    env.filters["money"] = shown
+    env.filters["wager"] = wager_label
 
 
 def event_text(event: Event) -> str:
@@ -84,8 +103,14 @@ def live_round_json(game: str, live: HouseRound, balance: Fraction) -> dict[str,
     }
 
 
-def stored_round_json(stored: StoredRound, balance: Fraction) -> dict[str, Any]:
-    """A finished (or void) round from the database, from its record."""
+def stored_round_json(
+    stored: StoredRound, balance: Fraction, tables: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A finished (or void) round from the database, from its record; a chemin de fer
+    coup as its person saw it (:mod:`cardroom.web.coups`; ``tables``: the tables' names
+    by their ``table_ref``)."""
+    if stored.game == CHEMMY:
+        return coup_json(stored, balance, tables)
     record = stored.record or {}
     events: list[Event] = []
     for data in record.get("events", []) or []:
@@ -122,11 +147,21 @@ def stored_round_json(stored: StoredRound, balance: Fraction) -> dict[str, Any]:
         "played_at": stored.created_at.isoformat(),
         "cards": [str(c) for c in record.get("cards", []) or []],
         "decisions": [
-            {"action": str(d.get("action")), "by": str(d.get("by", "person"))}
+            {
+                "action": str(d.get("action")),
+                "by": str(d.get("by", "person")),
+                "text": _decision_text(str(d.get("action")), str(d.get("by", "person"))),
+            }
             for d in record.get("decisions", []) or []
             if isinstance(d, Mapping)
         ],
     }
+
+
+def _decision_text(action: str, by: str) -> str:
+    """A house round's decision in words: ``Hit``, ``Stand (played for you)``."""
+    text = action.replace("_", " ").capitalize()
+    return text if by == "person" else f"{text} (played for you)"
 
 
 def _bonus_name(key: str) -> str:
@@ -135,15 +170,22 @@ def _bonus_name(key: str) -> str:
     return name_of(key)
 
 
-def beads_json(beads: Sequence[str], shoe: int | None) -> dict[str, Any]:
-    """A table's scoreboards (see :mod:`cardroom.scoreboards`)."""
+def beads_json(
+    beads: Sequence[str], shoe: int | None, pairs: Sequence[Sequence[str]] | None = None
+) -> dict[str, Any]:
+    """A table's scoreboards (see :mod:`cardroom.scoreboards`); with ``pairs`` (the hands
+    whose first two cards were a pair, round by round), the bead plate's cells say them."""
     from cardroom.scoreboards import bead_plate, big_road, counts
 
+    plate = []
+    for c in bead_plate(beads, pairs=pairs):
+        cell: dict[str, Any] = {"column": c.column, "row": c.row, "outcome": c.outcome}
+        if pairs is not None:
+            cell["pairs"] = list(c.pairs)
+        plate.append(cell)
     return {
         "shoe": shoe,
-        "bead_plate": [
-            {"column": c.column, "row": c.row, "outcome": c.outcome} for c in bead_plate(beads)
-        ],
+        "bead_plate": plate,
         "big_road": [
             {"column": c.column, "row": c.row, "outcome": c.outcome, "ties": c.ties}
             for c in big_road(beads)

@@ -129,7 +129,11 @@ class ChemmyGame:
         names = tuple(str(name).strip() for name, _ in seats)
         if any(not name for name in names):
             raise ValueError("seats: every seat needs a name")
-        if len(set(names)) != count:
+        # an empty seat keeps the name of whoever sat there last (its events were told
+        # with it), which may sit again at another seat: only the taken seats must differ
+        empty_seats = set(empty)
+        taken = [name for seat, name in enumerate(names) if seat not in empty_seats]
+        if len(set(taken)) != len(taken):
             raise ValueError("seats: two seats have the same name")
         stacks: list[Fraction] = []
         for name, raw in seats:
@@ -149,7 +153,7 @@ class ChemmyGame:
         #: a coup set up again to be replayed: the table waits for nothing after it
         self._only_coup: int | None = None
         #: seats nobody sits at (their stack is 0): they wait for somebody to take them
-        self._empty: set[int] = set(empty)
+        self._empty: set[int] = empty_seats
         if any(not 0 <= seat < count or stacks[seat] for seat in self._empty):
             raise ValueError("seats: an empty seat is a seat of the table with no stack")
         self.log: list[CoupEvent] = []

@@ -24,9 +24,18 @@ from cardroom.history import RecordError, RoundRecord, replay
 from cardroom.sessions import LIFETIME
 from cardroom.storage import StorageConflict
 from cardroom.tables.house import KeyReused, OverBalance, RoundUnfinished
-from cardroom.wallet import WalletError
-from cardroom.web import models, signin, views
-from cardroom.web.deps import COOKIE, ApiError, Person, changing, secure, services, signed_in
+from cardroom.wallet import TopUpRefused, WalletError
+from cardroom.web import books, models, signin, topup, views
+from cardroom.web.deps import (
+    COOKIE,
+    ApiError,
+    Person,
+    changing,
+    person_or_none,
+    secure,
+    services,
+    signed_in,
+)
 from cardroom.web.live import NotFound
 from cardroom.web.models import CHANGES, NOBODY, SIGNED_IN, answers, links, merge
 
@@ -203,6 +212,7 @@ def edges(request: Request, game_id: Annotated[str, HOUSE_GAME]) -> dict[str, An
 @router.get(
     "/games/{game_id}/table",
     response_model=models.HouseTable,
+    response_model_exclude_unset=True,
     operation_id="house_table",
     responses=answers(401, 404, 503),
     openapi_extra=SIGNED_IN,
@@ -220,7 +230,13 @@ def table(
 
 # -- rounds --------------------------------------------------------------------------------
 #: The keys of :class:`models.RoundOut` a round may leave out, as the model writes them.
-ROUND_DEFAULTS = {"reshuffle_due": None, "played_at": None, "cards": None, "decisions": None}
+ROUND_DEFAULTS = {
+    "reshuffle_due": None,
+    "played_at": None,
+    "cards": None,
+    "decisions": None,
+    "coup": None,
+}
 
 
 def round_response(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -344,7 +360,13 @@ async def place_bets(
             # the same key at the same moment from elsewhere: its round is given back
             data, new = await run_in_threadpool(svc.db.run, work)
     except (WagerError, WalletError) as err:
-        raise _refusal(err) from None
+        refused = _refusal(err)
+        if isinstance(err, OverBalance):  # the way on, where the account may be topped up
+            person = person_or_none(request)
+            if person is not None:
+                message = await run_in_threadpool(topup.hint, svc, person.account.id, str(err))
+                refused = ApiError(refused.status, message)
+        raise refused from None
     answer = round_response(data, 201)
     if not new:
         answer.headers["Idempotent-Replayed"] = "true"
@@ -434,6 +456,14 @@ def replay_round(
     return models.Replayed(id=round_id, same=result.same, differences=list(result.differences))
 
 
+CURSOR = Query(ge=1, le=2**62, description="a cursor: the `older` or `newer` of a page")
+
+
+def _cursors(before: int | None, after: int | None) -> None:
+    if before is not None and after is not None:
+        raise ApiError(422, "ask for the page before one row or after one, not both")
+
+
 @router.get(
     "/history",
     response_model=models.History,
@@ -446,14 +476,26 @@ def history(
     person: Annotated[Person, Depends(signed_in)],
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
     game: Annotated[str | None, Query(max_length=40)] = None,
+    before: Annotated[int | None, CURSOR] = None,
+    after: Annotated[int | None, CURSOR] = None,
 ) -> dict[str, Any]:
-    """Your last rounds, newest first, each with every card, decision, wager and payout."""
+    """Your rounds, a page at a time, newest first, each with every card, decision, wager
+    and payout (a chemin de fer coup as you saw it): the newest, those before the round
+    ``before`` (the page's ``older``) or those after ``after`` (its ``newer``)."""
     svc = services(request)
+    _cursors(before, after)
     if game is not None and game not in GAMES:
         raise ApiError(404, f"there is no game {game!r}")
     balance = svc.wallet.balance(person.account.id)
-    rounds = svc.wallet.rounds(person.account.id, limit=limit, game=game)
-    return {"rounds": [views.stored_round_json(r, balance) for r in rounds]}
+    page = svc.wallet.rounds_page(
+        person.account.id, limit=limit, game=game, before=before, after=after
+    )
+    tables = books.table_names(svc)
+    return {
+        "rounds": [views.stored_round_json(r, balance, tables) for r in page.rounds],
+        "older": page.older,
+        "newer": page.newer,
+    }
 
 
 @router.get(
@@ -467,10 +509,17 @@ def ledger(
     request: Request,
     person: Annotated[Person, Depends(signed_in)],
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[int | None, CURSOR] = None,
+    after: Annotated[int | None, CURSOR] = None,
 ) -> models.LedgerOut:
-    """Your wallet's last movements, newest first, each with the balance it left."""
+    """Your wallet's movements, a page at a time, newest first, each with the balance it
+    left and what it was in words; ``balance_before`` is the balance before the page's
+    oldest row (the page adds up from it)."""
     svc = services(request)
-    rows = svc.wallet.ledger(person.account.id, limit)
+    _cursors(before, after)
+    page = svc.wallet.ledger_page(person.account.id, limit, before=before, after=after)
+    tables = books.table_names(svc)
+    offered = topup.offer(svc, person.account.id)
     return models.LedgerOut(
         balance=views.money(svc.wallet.balance(person.account.id)),
         rows=[
@@ -482,8 +531,40 @@ def ledger(
                 balance_after=views.money(row.balance_after),
                 round_id=row.round_id,
                 wager=row.wager,
-                memo=row.memo,
+                memo=books.row_words(row, tables),
             )
-            for row in rows
+            for row in page.rows
         ],
+        older=page.older,
+        newer=page.newer,
+        balance_before=views.money(page.balance_before),
+        top_up=None if offered is None else models.TopUpOffer(**offered),
     )
+
+
+@router.post(
+    "/wallet/top-up",
+    response_model=models.TopUpDone,
+    operation_id="top_up",
+    responses=answers(
+        400,
+        401,
+        403,
+        409,
+        413,
+        503,
+        why={409: "the balance is enough, or the day's top-up has been made (the line says when)"},
+    ),
+    openapi_extra=CHANGES,
+)
+def top_up(request: Request, person: Annotated[Person, Depends(changing)]) -> models.TopUpDone:
+    """Play money: your balance back to the starting balance, when it is below every
+    table's minimum (with what you have at the tables), at most once a day (409
+    otherwise, saying why and when)."""
+    svc = services(request)
+    before = svc.wallet.balance(person.account.id)
+    try:
+        balance = svc.wallet.top_up(person.account.id, topup.lowest_minimum(svc))
+    except TopUpRefused as err:
+        raise ApiError(409, str(err)) from None
+    return models.TopUpDone(balance=views.money(balance), amount=views.money(balance - before))

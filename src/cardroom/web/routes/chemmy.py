@@ -27,14 +27,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from cardroom.core.money import CENT, AmountError, parse_amount
 from cardroom.storage import StorageError
 from cardroom.wallet import WalletError
-from cardroom.web import models, views
-from cardroom.web.chemmy import (
-    DATABASE_FAILED,
-    ChemmyTables,
-    Connection,
-    LiveChemmy,
-    Refused,
-)
+from cardroom.web import models, topup, views
+from cardroom.web.chemmy import DATABASE_FAILED, ChemmyTables, Connection, LiveChemmy, Refused
 from cardroom.web.deps import (
     COOKIE,
     ApiError,
@@ -184,7 +178,12 @@ async def take_seat(
     try:
         seated = await table.sit(person.account, seat, buy_in)
     except Refused as err:
-        raise ApiError(err.status, err.message) from None
+        message = err.message
+        if err.status == 409:  # for want of money: the way on, where there is a top-up
+            svc = services(request)
+            if buy_in > await asyncio.to_thread(svc.wallet.balance, person.account.id):
+                message = await asyncio.to_thread(topup.hint, svc, person.account.id, message)
+        raise ApiError(err.status, message) from None
     except WalletError as err:
         raise ApiError(409, str(err)) from None
     balance = await asyncio.to_thread(services(request).wallet.balance, person.account.id)

@@ -8,9 +8,10 @@ session, the two forms carry a token that must equal the one in a cookie of thei
 from __future__ import annotations
 
 import secrets
+from fractions import Fraction
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Form, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -18,7 +19,9 @@ from cardroom.disclosure import paytable, rules_text, tableau_table
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import AlwaysDrawAtFive, CasinoTableauBanker, ChemmyRules
-from cardroom.web import chemmy, signin, views
+from cardroom.scoreboards import NO_WINNER
+from cardroom.wallet import TopUpRefused, WalletError
+from cardroom.web import books, chemmy, signin, topup, views
 from cardroom.web.cards import svg_for_code
 from cardroom.web.deps import (
     COOKIE,
@@ -30,7 +33,9 @@ from cardroom.web.deps import (
     secure,
     services,
 )
+from cardroom.web.live import PAIR_WAGERS
 from cardroom.web.routes.api import limits_json, set_session_cookie
+from cardroom.words import wager_label, wager_name
 
 router = APIRouter(include_in_schema=False)
 
@@ -216,18 +221,28 @@ def play(request: Request, game_id: str) -> Response:
     if person is None:
         return _must_sign_in(request)
     rules = services(request).rules[game.id]
+    wagers = game.wagers(rules)
+    pays = {row.wager: row.on_spot for row in paytable(game.id, rules)}
+    sides = [o for o in game.outcomes if o not in NO_WINNER]
     return _page(
         request,
         "game.html",
         person,
         game=game,
-        wagers=game.wagers(rules),
+        spots=[{"id": w, "name": wager_label(w), "pays": pays[w]} for w in wagers],
         limits=limits_json(rules),
-        pays={row.wager: row.pays for row in paytable(game.id, rules)},
-        baccarat=set(game.outcomes) == {"player", "banker", "tie"},
-        marks=MARKS,
+        # a table with bets on more than one outcome gets the big road beside its bead
+        # plate (the baccarats, finnish27); pairs are marked where they can be bet on
+        road=len(wagers) > 1,
+        road_sides=" or ".join(wager_name(o) for o in sides),
+        road_even=" or ".join(f"a {wager_name(o)}" for o in game.outcomes if o in NO_WINNER),
+        pairs=bool(PAIR_WAGERS & set(wagers)),
+        outcomes=[{"id": o, "name": wager_label(o), "mark": MARKS[o]} for o in game.outcomes],
         chips=[
-            views.money(rules.table.minimum * n)
+            {
+                "value": views.money(rules.table.minimum * n),
+                "label": views.shown(rules.table.minimum * n),
+            }
             for n in (1, 5, 10, 50)
             if rules.table.minimum * n <= rules.table.maximum
         ],
@@ -295,24 +310,139 @@ def _bots_play(rules: ChemmyRules) -> dict[str, Any]:
     }
 
 
+#: Rows of the ledger and rounds of the history on one page.
+LEDGER_PAGE = 50
+HISTORY_PAGE = 10
+Cursor = Annotated[int | None, Query(ge=1, le=2**62)]
+
+
+def _one_way(before: int | None, after: int | None) -> None:
+    if before is not None and after is not None:
+        raise ApiError(422, "ask for the page before one row or after one, not both")
+
+
 @router.get("/wallet")
-def wallet_page(request: Request) -> Response:
+def wallet_page(request: Request, before: Cursor = None, after: Cursor = None) -> Response:
+    return _wallet(request, before, after)
+
+
+def _wallet(
+    request: Request, before: int | None = None, after: int | None = None, error: str = ""
+) -> Response:
+    """The wallet page (``error``: a top-up refused, said at the top)."""
     person = person_or_none(request)
     if person is None:
         return _must_sign_in(request)
-    rows = services(request).wallet.ledger(person.account.id, 200)
-    return _page(request, "wallet.html", person, rows=rows, money=views.money)
+    _one_way(before, after)
+    svc = services(request)
+    page = svc.wallet.ledger_page(person.account.id, LEDGER_PAGE, before=before, after=after)
+    tables = books.table_names(svc)
+    rows = [
+        {
+            "row": row,
+            "what": books.row_words(row, tables),
+            "amount": _signed(row.amount),
+            "balance": views.money(row.balance_after),
+        }
+        for row in page.rows
+    ]
+    return _page(
+        request,
+        "wallet.html",
+        person,
+        rows=rows,
+        page=page,
+        first=before is None and after is None,
+        balance_before=views.money(page.balance_before),
+        top_up=topup.offer(svc, person.account.id),
+        error=error,
+        status=409 if error else 200,
+    )
+
+
+@router.post("/wallet/top-up")
+def top_up_form(request: Request, csrf_token: FormText) -> Response:
+    """The wallet page's top-up: back to the wallet, or the wallet with the refusal."""
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    if not csrf_ok(csrf_token, person.session.csrf_token):
+        raise ApiError(403, "the form had expired: reload the page and try again")
+    svc = services(request)
+    try:
+        svc.wallet.top_up(person.account.id, topup.lowest_minimum(svc))
+    except TopUpRefused as err:
+        return _wallet(request, error=str(err)[:1].upper() + str(err)[1:] + ".")
+    return RedirectResponse("/wallet", status_code=303)
+
+
+def _signed(value: Fraction) -> str:
+    """A result with its sign, as the tables show it: ``+19.5``, ``-10``, ``±0``."""
+    if value == 0:
+        return "±0"
+    return ("+" if value > 0 else "") + views.money(value)
+
+
+def _round_items(svc: Any, rounds: list[Any], balance: Any) -> list[dict[str, Any]]:
+    tables = books.table_names(svc)
+    items = []
+    for stored in rounds:
+        data = views.stored_round_json(stored, balance, tables)
+        data["signed"] = {w: _signed(Fraction(n)) for w, n in data["net"].items()}
+        data["signed_total"] = (
+            None if data["total_net"] is None else _signed(Fraction(data["total_net"]))
+        )
+        data["title"] = _round_title(data)
+        items.append(data)
+    return items
+
+
+def _round_title(data: dict[str, Any]) -> str:
+    coup = data.get("coup")
+    if coup:
+        number = f" · coup {coup['number']}" if coup.get("number") else ""
+        return f"Chemin de fer · {coup['table']}{number}"
+    game = GAMES.get(data["game"])
+    return game.name if game is not None else str(data["game"])
 
 
 @router.get("/history")
-def history_page(request: Request) -> Response:
+def history_page(request: Request, before: Cursor = None, after: Cursor = None) -> Response:
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    _one_way(before, after)
+    svc = services(request)
+    balance = svc.wallet.balance(person.account.id)
+    page = svc.wallet.rounds_page(person.account.id, HISTORY_PAGE, before=before, after=after)
+    return _page(
+        request,
+        "history.html",
+        person,
+        rounds=_round_items(svc, page.rounds, balance),
+        page=page,
+        first=before is None and after is None,
+        marks=MARKS,
+    )
+
+
+@router.get("/rounds/{round_id}")
+def round_page(request: Request, round_id: Annotated[int, Path(ge=1, le=2**62)]) -> Response:
+    """One of the person's rounds on a page of its own (what the wallet links to); any
+    other round is not found, whoever's it is."""
     person = person_or_none(request)
     if person is None:
         return _must_sign_in(request)
     svc = services(request)
+    try:
+        stored = svc.wallet.round(round_id)
+    except WalletError:
+        stored = None
+    if stored is None or stored.account_id != person.account.id:
+        raise ApiError(404, f"there is no round {round_id} of yours")
     balance = svc.wallet.balance(person.account.id)
-    rounds = [views.stored_round_json(r, balance) for r in svc.wallet.rounds(person.account.id, 10)]
-    return _page(request, "history.html", person, rounds=rounds, marks=MARKS)
+    [item] = _round_items(svc, [stored], balance)
+    return _page(request, "round.html", person, r=item, marks=MARKS)
 
 
 @router.get("/cards/{code}.svg")

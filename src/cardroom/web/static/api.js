@@ -41,20 +41,26 @@ export async function api(method, path, body, headers = {}) {
   return data;
 }
 
-/** An exact decimal string shown to people: whole numbers bare, else at least two places. */
+/**
+ * An exact decimal string shown to people, by the server's rule
+ * (cardroom.core.money.format_amount): whole amounts bare ("10"), others with at least
+ * two places ("9.50", "0.005"); "10.00" is "10". A value that is not a plain decimal
+ * (the server writes "1/3" for what is not money) is shown as it is.
+ */
 export function showMoney(text) {
   if (text === null || text === undefined) return "";
-  const negative = text.startsWith("-");
-  const bare = negative ? text.slice(1) : text;
-  const [whole, part = ""] = bare.split(".");
-  const shown = part ? `${whole}.${part.padEnd(2, "0")}` : whole;
-  return (negative ? "-" : "") + shown;
+  const found = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(text).trim());
+  if (!found) return String(text);
+  const whole = found[2].replace(/^0+(?=\d)/, "");
+  const part = (found[3] || "").replace(/0+$/, "");
+  if (!part) return whole === "0" ? "0" : found[1] + whole;
+  return `${found[1]}${whole}.${part.padEnd(2, "0")}`;
 }
 
-/** A result with its sign: +15, -10, ±0. */
+/** A result with its sign, as cardroom.words.signed writes it: +15, -10, ±0. */
 export function showSigned(text) {
   if (text === null || text === undefined) return "";
-  if (/^-/.test(text)) return showMoney(text);
-  if (/^0(\.0*)?$/.test(text)) return "±0";
-  return "+" + showMoney(text);
+  const shown = showMoney(text);
+  if (shown === "0") return "±0";
+  return shown.startsWith("-") ? shown : `+${shown}`;
 }

@@ -1,0 +1,161 @@
+"""The history, the wallet and the top-up through the API and the pages: pages by cursor
+that add up, a chemin de fer coup as its person saw it, a round's own page (nobody
+else's), names that pass for another refused, and a broke account's way on."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from cardroom.core.shoe import SeededShuffler, Shoe
+from cardroom.games.chemin_de_fer import ChemmyRules
+from cardroom.tables.chemmy import ChemmyTable
+from cardroom.wallet import Wallet
+from tests.tables.test_chemmy_records import decide
+from tests.tables.test_chemmy_table_seats import bot
+from tests.web.conftest import Person, Web
+
+F = Fraction
+
+
+def play_coups(web: Web, person: Person, coups: int) -> None:
+    """``person`` at a chemin de fer table with two bots for ``coups`` coups, then up."""
+    wallet = Wallet(web.db)
+    account = wallet.account(person.name)
+    assert account is not None
+    rules = ChemmyRules()
+    table = ChemmyTable(
+        rules,
+        Shoe(rules.shoe, SeededShuffler(8)),
+        wallet,
+        np.random.default_rng(8),
+        seat_count=3,
+        table_ref="web:chemin-de-fer:9",
+    )
+    table.sit_person(0, account.id, person.name, F(200))
+    table.sit_bot(1, "Bot A", F(1000), bot())
+    table.sit_bot(2, "Bot B", F(1000), bot())
+    table.start()
+    rng = np.random.default_rng(8)
+    while len(table.records) < coups:
+        while (turn := table.advance()) is not None:
+            decide(table, turn, rng)
+    table.leave(0)
+
+
+def bet(person: Person, amount: str = "10") -> int:
+    answer = person.post("/api/games/punto-banco/rounds", {"bets": {"banker": amount}})
+    assert answer.status_code == 201, answer.text
+    return int(answer.json()["id"])
+
+
+def test_pages_of_history_and_ledger_add_up_and_coups_show_as_seen(web: Web) -> None:
+    ann = web.person("Ann")
+    rounds = [bet(ann) for _ in range(12)]
+    play_coups(web, ann, 6)
+    # the history, newest first, a page at a time both ways
+    first = ann.http.get("/api/history", params={"limit": 10}).json()
+    assert first["newer"] is None and first["older"] == first["rounds"][-1]["id"]
+    older = ann.http.get("/api/history", params={"limit": 10, "before": first["older"]}).json()
+    assert older["older"] is None and older["newer"] == older["rounds"][0]["id"]
+    back = ann.http.get("/api/history", params={"limit": 10, "after": older["newer"]}).json()
+    assert back["rounds"] == first["rounds"]
+    listed = [r["id"] for r in first["rounds"] + older["rounds"]]
+    assert listed == sorted(listed, reverse=True) and set(rounds) <= set(listed)
+    both = ann.http.get("/api/history", params={"before": 5, "after": 1})
+    assert both.status_code == 422 and "not both" in both.json()["error"]
+    # a coup as Ann saw it: her seat, part, stake and result, her decisions in words
+    coups = [r for r in first["rounds"] if r["game"] == "chemin-de-fer"]
+    assert len(coups) >= 5
+    for coup in coups:
+        seen = coup["coup"]
+        assert seen["table"] == "Table 9" and seen["seat"] == 0 and seen["name"] == "Ann"
+        assert seen["part"] in {"banker", "punter", "watcher"}
+        assert F(coup["total_net"]) == sum((F(n) for n in coup["net"].values()), F(0))
+        assert all(d["text"].startswith("You ") for d in coup["decisions"])
+        assert all("text" in e and "_" not in e["text"] for e in coup["events"])
+        one = ann.http.get(f"/api/rounds/{coup['id']}").json()
+        assert one["coup"] == seen and one["total_net"] == coup["total_net"]
+        assert ann.http.get(f"/api/rounds/{coup['id']}/replay").json()["same"] is True
+    # the ledger a page at a time: each page adds up from the balance before it
+    seen_rows = []
+    cursor: dict[str, int] = {}
+    while True:
+        page = ann.http.get("/api/ledger", params={"limit": 7, **cursor}).json()
+        rows = page["rows"]
+        running = F(page["balance_before"])
+        for row in reversed(rows):
+            running += F(row["amount"])
+            assert running == F(row["balance_after"])
+        seen_rows += rows
+        if page["older"] is None:
+            break
+        cursor = {"before": page["older"]}
+    assert seen_rows[-1]["memo"] == "Opening deposit" and page["balance_before"] == "0"
+    assert F(seen_rows[0]["balance_after"]) == ann.balance()
+    memos = {row["memo"] for row in seen_rows}
+    assert {"Buy-in at Table 9", "Cash-out from Table 9", "Stake on banker"} <= memos
+    assert not any("web:" in memo for memo in memos)
+    # a round's own page, linked from the wallet; nobody else's
+    page_html = ann.http.get("/wallet").text
+    assert f'href="/rounds/{rounds[-1]}"' in page_html and "web:chemin" not in page_html
+    assert "Before your first row" in page_html  # (one page: fewer than 50 rows)
+    mine = ann.http.get(f"/rounds/{coups[0]['id']}")
+    assert mine.status_code == 200 and "Table 9" in mine.text and "You " in mine.text
+    bob = web.person("Bob")
+    for path in (f"/rounds/{rounds[0]}", f"/api/rounds/{rounds[0]}"):
+        assert bob.http.get(path).status_code == 404
+    assert bob.http.get("/rounds/0").status_code == 422
+    assert ann.http.get("/history", params={"before": first["older"]}).status_code == 200
+
+
+def test_a_broke_account_is_offered_a_top_up_once_a_day(web: Web) -> None:
+    eve = web.person("Eve")
+    refused = eve.post("/api/wallet/top-up", {})
+    assert refused.status_code == 409 and "below every table's minimum" in refused.json()["error"]
+    assert eve.http.get("/api/ledger").json()["top_up"] is None
+    wallet = Wallet(web.db)
+    account = wallet.account("Eve")
+    assert account is not None
+    wallet.withdraw(account.id, F(995))  # (as if lost at the tables)
+    # the bet refused says the way on; so do the wallet page and the API
+    broke = eve.post("/api/games/punto-banco/rounds", {"bets": {"banker": "10"}})
+    assert broke.status_code == 409
+    assert "top it up to 1000 on your Wallet page" in broke.json()["error"]
+    seat = eve.post("/api/chemin-de-fer/tables/1/seats", {"buy_in": "10"})
+    assert seat.status_code == 409 and "top it up to 1000" in seat.json()["error"]
+    offer = eve.http.get("/api/ledger").json()["top_up"]
+    assert offer["due"] is True and offer["to"] == "1000" and offer["minimum"] == "10"
+    assert "Top up to 1000" in eve.http.get("/wallet").text
+    done = eve.post("/api/wallet/top-up", {})
+    assert done.status_code == 200 and done.json() == {"balance": "1000", "amount": "995"}
+    wallet.withdraw(account.id, F(1000))
+    again = eve.post("/api/wallet/top-up", {})
+    assert again.status_code == 409 and "one top-up a day" in again.json()["error"]
+    offer = eve.http.get("/api/ledger").json()["top_up"]
+    assert offer["due"] is False and offer["next_at"]
+    page = eve.http.get("/wallet").text
+    assert "less than a day ago" in page and "Top up to" not in page
+    # the form on the wallet page, refused the same way, changes nothing
+    form = eve.http.post("/wallet/top-up", data={"csrf_token": eve.csrf})
+    assert form.status_code == 409 and "One top-up a day" in form.text
+    assert eve.balance() == 0
+    rows = eve.http.get("/api/ledger").json()["rows"]
+    assert [r["kind"] for r in rows[:2]] == ["withdrawal", "top_up"]
+    assert rows[1]["memo"] == "Top-up to 1000 (play money)"
+
+
+def test_a_name_that_passes_for_another_is_refused(web: Web) -> None:
+    web.person("Eero")
+    for alike in ("Еего", "ＥＥＲＯ", "eero"):
+        answer = web.client().post(
+            "/api/accounts", json={"username": alike, "password": "a good password"}
+        )
+        assert answer.status_code == 409, alike
+    answer = web.client().post("/api/accounts", json={"username": "Еего", "password": "x" * 9})
+    assert "looks too much like 'Eero'" in answer.json()["error"]
+    signed = web.client().post(
+        "/api/login", json={"username": "ＥＥＲＯ", "password": "a good password"}
+    )
+    assert signed.status_code == 200 and signed.json()["username"] == "Eero"
