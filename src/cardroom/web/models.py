@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import typing
+import unicodedata
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import cache
@@ -62,27 +63,38 @@ def _strict() -> ConfigDict:
 @cache
 def name_pattern() -> str:
     """An account's name as :func:`cardroom.wallet.account_name` takes it, as a regular
-    expression: white space around it (dropped), then 1 to 40 characters that Python
-    prints (``str.isprintable``), no comma, starting and ending with something other
-    than a space.  Built from this Python's Unicode tables as a class of the characters
-    allowed (a class of those barred is as long, and far slower to draw from);
-    characters beyond the BMP appear as themselves."""
-    allowed: list[tuple[int, int]] = []
-    start: int | None = None
+    expression: white space around it (dropped), then characters that are, in Unicode's
+    compatibility form (NFKC, as the name is kept), one character that Python prints
+    (``str.isprintable``) other than a comma, or a space; the last of them not a space
+    (the first may be: it is dropped with the white space).  The length, 1 to 40, is
+    the field's ``maxLength`` (of the whole string: no character here grows in NFKC).
+
+    One way it is stricter than the server: a character that NFKC makes several
+    ("ﬁ", "½") is left out, as a name of them may be longer than it looks.  Built from
+    this Python's Unicode tables as classes of the characters allowed (a class of those
+    barred is as long, and far slower to draw from), the long one given twice and no
+    more: each is a second's work for a generator to read; characters beyond the BMP
+    appear as themselves."""
+    edge: list[tuple[int, int]] = []
+    inner: list[tuple[int, int]] = []
+    starts: list[int | None] = [None, None]
     for point in range(sys.maxunicode + 2):
-        text = chr(point) if point <= sys.maxunicode else ""
-        good = bool(text) and not 0xD800 <= point <= 0xDFFF
-        good = good and text.isprintable() and text not in ", "
-        if good and start is None:
-            start = point
-        elif not good and start is not None:
-            allowed.append((start, point - 1))
-            start = None
+        kept = ""
+        if point <= sys.maxunicode and not 0xD800 <= point <= 0xDFFF:
+            kept = unicodedata.normalize("NFKC", chr(point))
+        good = len(kept) == 1 and kept.isprintable() and kept not in ", "
+        for n, (ok, ranges) in enumerate(((good, edge), (good or kept == " ", inner))):
+            if ok and starts[n] is None:
+                starts[n] = point
+            elif not ok and starts[n] is not None:
+                ranges.append((starts[n], point - 1))  # type: ignore[arg-type]
+                starts[n] = None
     spaces = "".join(_char(p) for p in range(sys.maxunicode + 1) if chr(p).isspace())
-    edge = "[" + "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in allowed)
-    edge += "]"
-    rest = NAME_LENGTH - 2
-    return f"^[{spaces}]*{edge}(?:(?:{edge}| ){{0,{rest}}}{edge})?[{spaces}]*$"
+    return f"^[{spaces}]*[{_class(inner)}]*[{_class(edge)}][{spaces}]*$"
+
+
+def _class(ranges: Iterable[tuple[int, int]]) -> str:
+    return "".join(_char(a) if a == b else f"{_char(a)}-{_char(b)}" for a, b in ranges)
 
 
 def _char(point: int) -> str:
