@@ -63,6 +63,10 @@ def test_refusals_change_nothing(server: Server) -> None:
         ({"buy_in": "9" * 30}, 422, "is too large", True),
         ({"buy_in": 100}, 422, "buy_in", True),
         ({"buy_in": "100", "seat": 3}, 409, "seat 4 is taken by", True),
+        # 3.0 is the integer 3 to JSON Schema, and so to the server
+        ({"buy_in": "100", "seat": 3.0}, 409, "seat 4 is taken by", True),
+        ({"buy_in": "100", "seat": 2.5}, 422, "seat: Input should be a valid integer", True),
+        ({"buy_in": "100", "seat": "2"}, 422, "seat: Input should be a valid integer", True),
         ({"buy_in": "100", "seat": 9}, 422, "seat: Input should be less than or equal to", True),
         ({"buy_in": "100", "extra": 1}, 422, "extra", True),
     ]

@@ -33,6 +33,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -247,6 +248,13 @@ class ActionIn(BaseModel):
     action: ActionName  # type: ignore[valid-type]
 
 
+def _whole(value: object) -> object:
+    """A JSON number without a fraction (``3.0``) is the integer JSON Schema says it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def seat_model(table_id: int, seats: int, low: Fraction, high: Fraction) -> type[BaseModel]:
     """The body of taking a seat at a chemin de fer table of ``seats`` seats whose buy-in
     is ``low`` to ``high``."""
@@ -265,6 +273,7 @@ def seat_model(table_id: int, seats: int, low: Fraction, high: Fraction) -> type
             description="counted from 0; left out: the first empty seat",
             json_schema_extra=_no_default,
         ),
+        BeforeValidator(_whole),
     ]
     model = create_model(
         f"SeatIn-{table_id}",
