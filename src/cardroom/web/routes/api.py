@@ -459,11 +459,6 @@ def replay_round(
 CURSOR = Query(ge=1, le=2**62, description="a cursor: the `older` or `newer` of a page")
 
 
-def _cursors(before: int | None, after: int | None) -> None:
-    if before is not None and after is not None:
-        raise ApiError(422, "ask for the page before one row or after one, not both")
-
-
 @router.get(
     "/history",
     response_model=models.History,
@@ -481,9 +476,9 @@ def history(
 ) -> dict[str, Any]:
     """Your rounds, a page at a time, newest first, each with every card, decision, wager
     and payout (a chemin de fer coup as you saw it): the newest, those before the round
-    ``before`` (the page's ``older``) or those after ``after`` (its ``newer``)."""
+    ``before`` (the page's ``older``) or those after ``after`` (its ``newer``); with
+    both, the newest between them."""
     svc = services(request)
-    _cursors(before, after)
     if game is not None and game not in GAMES:
         raise ApiError(404, f"there is no game {game!r}")
     balance = svc.wallet.balance(person.account.id)
@@ -513,10 +508,10 @@ def ledger(
     after: Annotated[int | None, CURSOR] = None,
 ) -> models.LedgerOut:
     """Your wallet's movements, a page at a time, newest first, each with the balance it
-    left and what it was in words; ``balance_before`` is the balance before the page's
-    oldest row (the page adds up from it)."""
+    left and what it was in words (``before`` and ``after`` as for the history);
+    ``balance_before`` is the balance before the page's oldest row (the page adds up
+    from it)."""
     svc = services(request)
-    _cursors(before, after)
     page = svc.wallet.ledger_page(person.account.id, limit, before=before, after=after)
     tables = books.table_names(svc)
     offered = topup.offer(svc, person.account.id)
