@@ -11,17 +11,17 @@ import sys
 import time
 from collections.abc import Callable
 
-from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
-from cardroom.analysis.chemin_de_fer import solve_infinite, solve_shoe
-from cardroom.analysis.finnish import (
+from cardroom.analysis.walk import composition, exact
+from cardroom.core.cards import Deck
+from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
+from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
+from cardroom.games.chemin_de_fer.analysis import solve_infinite, solve_shoe
+from cardroom.games.finnish.analysis import (
     analyze_21_24_27,
     analyze_finnish27,
     solve_21_24_27,
     strategy_comparison,
 )
-from cardroom.analysis.walk import composition, exact
-from cardroom.core.cards import Deck
-from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
 
 
 def timed(label: str, job: Callable[[], object], repeat: int = 3) -> None:

@@ -15,7 +15,7 @@ from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import GAMES, get_game
 from cardroom.games.base import Action, Round
 from cardroom.games.dealing import Dealer
-from cardroom.games.twentyone_24_27 import TableStrategy, TwentyOne2427Round
+from cardroom.games.finnish.twentyone_24_27 import TableStrategy, TwentyOne2427Round
 
 BASIC = TableStrategy()
 

@@ -23,7 +23,8 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from cardroom.analysis.finnish_shoe import (
+from cardroom.games.finnish.finnish27 import Finnish27Rules
+from cardroom.games.finnish.shoe import (
     BONUS_KEYS,
     Finnish27Bonus,
     analyze_21_24_27_shoe,
@@ -34,8 +35,7 @@ from cardroom.analysis.finnish_shoe import (
     strategy_comparison_shoe,
     twentyone_effects_of_removal,
 )
-from cardroom.analysis.shoe_count import ShoeMakeup, Sweep, count_rounds, passes, prepare
-from cardroom.games.finnish27 import Finnish27Rules
+from cardroom.games.finnish.shoe_count import ShoeMakeup, Sweep, count_rounds, passes, prepare
 
 
 def timed(label: str, job: Callable[[], object], repeat: int = 2) -> None:
@@ -88,7 +88,7 @@ def cold() -> None:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         code = (
             "import time; t = time.perf_counter();"
-            "from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe, "
+            "from cardroom.games.finnish.shoe import analyze_finnish27_shoe, "
             "solve_21_24_27_shoe; analyze_finnish27_shoe(); solve_21_24_27_shoe();"
             "print(f'{time.perf_counter() - t:.1f}')"
         )

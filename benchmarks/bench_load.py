@@ -931,7 +931,7 @@ class Check:
 
 def audit(db_url: str) -> Check:
     """Every account's ledger adds up: ``cardroom audit`` where this cardroom has it,
-    else the wallet's :meth:`~cardroom.wallet.Wallet.audit_all`."""
+    else the wallet's :meth:`~cardroom.app.wallet.Wallet.audit_all`."""
     command = cardroom_command()
     help_text = subprocess.run(
         [command, "--help"],
@@ -948,8 +948,8 @@ def audit(db_url: str) -> Check:
         return Check(
             "every ledger adds up (cardroom audit)", done.returncode == 0, " ".join(detail[-3:])
         )
+    from cardroom.app.wallet import AuditError, Wallet
     from cardroom.storage import Database
-    from cardroom.wallet import AuditError, Wallet
 
     with Database.open(db_url) as db:
         try:
@@ -1136,14 +1136,14 @@ def start_profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] 
 
 AREAS = (
     ("cardroom/web", "cardroom.web (routes, views, live tables)"),
-    ("cardroom/wallet", "cardroom.wallet"),
-    ("cardroom/sessions", "cardroom.sessions"),
+    ("cardroom/app/wallet", "cardroom.app.wallet"),
+    ("cardroom/app/sessions", "cardroom.app.sessions"),
     ("cardroom/storage", "cardroom.storage"),
-    ("cardroom/tables", "cardroom.tables (house table)"),
+    ("cardroom/app/tables", "cardroom.app.tables (house table)"),
     ("cardroom/games", "cardroom.games (engines)"),
     ("cardroom/core", "cardroom.core (cards, shoe, events, rules)"),
-    ("cardroom/words", "cardroom.words (sentences)"),
-    ("cardroom/history", "cardroom.history (records)"),
+    ("cardroom/app/words", "cardroom.app.words (sentences)"),
+    ("cardroom/app/history", "cardroom.app.history (records)"),
     ("cardroom", "cardroom (other)"),
     ("sqlalchemy", "SQLAlchemy"),
     ("psycopg", "psycopg"),
@@ -1227,7 +1227,7 @@ class _Generated:
 
 
 class RecordingWallet:
-    """What a :class:`~cardroom.tables.house.HouseTable` asks of its wallet, in memory: the
+    """What a :class:`~cardroom.app.tables.house.HouseTable` asks of its wallet, in memory: the
     state, stakes, payouts and record of each round, exactly as the wallet would store them."""
 
     def __init__(self, balance: Fraction) -> None:
@@ -1264,9 +1264,9 @@ class RecordingWallet:
 
 def generate_rounds(game_id: str, count: int, name: str) -> list[_Generated]:
     """``count`` rounds dealt from a real shoe by the house table, recorded in memory."""
+    from cardroom.app.tables.house import HouseTable
     from cardroom.core.shoe import SecureShuffler, Shoe
     from cardroom.games import get_game
-    from cardroom.tables.house import HouseTable
 
     game = get_game(game_id)
     rules = game.default_rules()

@@ -16,7 +16,7 @@ import time
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game
 from cardroom.games.dealing import Dealer
-from cardroom.games.twentyone_24_27 import TableStrategy
+from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.runner import run
 
 ROUNDS = {"punto-banco": 200_000_000, "baccarat27": 200_000_000, "finnish27": 50_000_000,
@@ -28,8 +28,8 @@ def chemmy_engine_rate() -> float:
     """The seated session with two equilibrium bots, as the kernel plays it."""
     import numpy as np
 
-    from cardroom.analysis.chemin_de_fer import equilibrium_bot
     from cardroom.games.chemin_de_fer import ChemmyGame, ChemmySession
+    from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 
     rules = get_game("chemin-de-fer").load_rules()
     bot = equilibrium_bot(rules)

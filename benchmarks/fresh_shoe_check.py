@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from cardroom.core.cards import Deck
-from cardroom.games.finnish27 import Finnish27Round, Finnish27Rules
+from cardroom.games.finnish.finnish27 import Finnish27Round, Finnish27Rules
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ of GAME (finnish27 or 21-24-27) with the compiled kernels, every round from a fu
 freshly shuffled shoe (``cardroom simulate GAME --fresh-shoe``), and prints each
 outcome's count and each wager's simulated mean with its standard error and its
 distance in standard errors from the exact value off the top of the shoe
-(:mod:`cardroom.analysis.finnish_shoe`).  The last lines are the run's exact sums,
+(:mod:`cardroom.games.finnish.shoe`).  The last lines are the run's exact sums,
 which ``tests/test_finnish_shoe.py`` pins (10**8 rounds: about 6 minutes for
 finnish27 and 3 for 21-24-27 on two cores).
 """

@@ -6,8 +6,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardroom.app.wallet import StoredRound, Wallet
 from cardroom.storage import Database
-from cardroom.wallet import StoredRound, Wallet
 
 DEFAULT = "You"
 

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 from hypothesis import settings
 
+from cardroom.app.tables.audit import audit
+from cardroom.app.wallet import Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.games.base import PLAYER_SEAT, Action, Round
 from cardroom.storage import Database
-from cardroom.tables.audit import audit
-from cardroom.wallet import Wallet
 
 # exact results cached on disk go to a folder of the test run, not the user's cache
 os.environ.setdefault(

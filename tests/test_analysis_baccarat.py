@@ -1,6 +1,6 @@
 """The exact punto banco fast path: published figures, and agreement with the engine.
 
-The fast path (:mod:`cardroom.analysis.baccarat`) counts ordered card combinations
+The fast path (:mod:`cardroom.games.baccarat.analysis`) counts ordered card combinations
 over point values; the reference is the generic walk over the real engine
 (:func:`cardroom.analysis.walk.exact`), compared exactly on small shoes, where the
 walk is quick, with the standard tableau, variant tableaus and variant payouts.
@@ -16,15 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.analysis.baccarat import (
-    analyze_baccarat,
-    analyze_composition,
-    coup_counts,
-    effects_of_removal,
-    effects_of_removal_from,
-    expectations,
-    shoe_composition,
-)
 from cardroom.analysis.report import GameReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import RANKS, Rank
@@ -41,6 +32,15 @@ from cardroom.games.baccarat import (
     Tableau,
     baccarat27_rules,
     punto_banco_rules,
+)
+from cardroom.games.baccarat.analysis import (
+    analyze_baccarat,
+    analyze_composition,
+    coup_counts,
+    effects_of_removal,
+    effects_of_removal_from,
+    expectations,
+    shoe_composition,
 )
 from cardroom.games.base import Round
 

@@ -26,8 +26,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardroom.analysis.baccarat import expectations, shoe_composition
-from cardroom.analysis.chemin_de_fer import (
+from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.events import Decision, HandShown
+from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
+from cardroom.games import get_game
+from cardroom.games.baccarat import STANDARD_TABLEAU, card_value
+from cardroom.games.baccarat.analysis import expectations, shoe_composition
+from cardroom.games.chemin_de_fer import (
+    ChemmyGame,
+    ChemmyRules,
+    ChemmySession,
+    Phase,
+    SimpleMoney,
+    TableauBot,
+)
+from cardroom.games.chemin_de_fer.analysis import (
     ChemmySolution,
     EquilibriumBot,
     EquilibriumDraws,
@@ -40,19 +53,6 @@ from cardroom.analysis.chemin_de_fer import (
     solve_shoe,
     solve_table,
     value_counts,
-)
-from cardroom.core.cards import Card, Rank, Suit
-from cardroom.core.events import Decision, HandShown
-from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
-from cardroom.games import get_game
-from cardroom.games.baccarat import STANDARD_TABLEAU, card_value
-from cardroom.games.chemin_de_fer import (
-    ChemmyGame,
-    ChemmyRules,
-    ChemmySession,
-    Phase,
-    SimpleMoney,
-    TableauBot,
 )
 
 F = Fraction

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import select, update
 from typer.testing import CliRunner, Result
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import accounts, ledger, rounds
 from cardroom.terminal.cli import app
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.web.conftest import Web, cheap_sessions

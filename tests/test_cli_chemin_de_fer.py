@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.testing import CliRunner, Result
 
+from cardroom.app.wallet import Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.core.events import CoupEvent, event_from_json, event_to_json
 from cardroom.core.shoe import StackedShoe
@@ -32,7 +33,6 @@ from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.storage import Database
 from cardroom.terminal.chemmy import ChemmyPlay
 from cardroom.terminal.cli import app
-from cardroom.wallet import Wallet
 from tests.bank import balance, nets, stored
 
 runner = CliRunner()

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cardroom.analysis import finnish_shoe
-from cardroom.analysis.shoe_count import ShoeMakeup
 from cardroom.core.cards import Rank
-from cardroom.games.finnish27 import Finnish27Rules
+from cardroom.games.finnish import shoe as finnish_shoe
+from cardroom.games.finnish.finnish27 import Finnish27Rules
+from cardroom.games.finnish.shoe_count import ShoeMakeup
 from cardroom.terminal.cli import app
 from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once
 

@@ -14,9 +14,9 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.terminal.cli import app
-from cardroom.wallet import Wallet
 from tests.bank import balance, count, rounds_of
 
 runner = CliRunner()

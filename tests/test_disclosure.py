@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.disclosure import paytable, percent_of, rules_text
+from cardroom.app.disclosure import paytable, percent_of, rules_text
 from cardroom.games.baccarat import BankerRow, Tableau
 from cardroom.games.chemin_de_fer import GAME_ID, ChemmyRules
 from cardroom.games.chemin_de_fer.rules import MAX_SEATS

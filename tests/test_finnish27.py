@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import pytest
 
+from cardroom.app.words import points_text
 from cardroom.core.cards import RANKS, Card, Suit
 from cardroom.core.events import CardDealt, Decision, Points
 from cardroom.games.base import IllegalAction, TableLimits, WagerError
-from cardroom.games.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
-from cardroom.games.hands import TargetTable, Total, initial_totals
-from cardroom.words import points_text
+from cardroom.games.finnish.finnish27 import NINE_RULES, Finnish27Round, Finnish27Rules, compare
+from cardroom.games.finnish.hands import TargetTable, Total, initial_totals
 from tests.conftest import play
 
 ALL = {"player": 10, "dealer": 10, "push": 10}

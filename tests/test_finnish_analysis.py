@@ -1,6 +1,6 @@
 """Exact analysis of the Finnish 27 games (cards drawn with replacement).
 
-The fast recursion of :mod:`cardroom.analysis.finnish` is checked against the
+The fast recursion of :mod:`cardroom.games.finnish.analysis` is checked against the
 generic walk of the engines themselves (run with replacement) on reduced shoes,
 and its full-shoe figures against the sources.
 """
@@ -16,7 +16,11 @@ from itertools import product
 import pytest
 from typer.testing import CliRunner
 
-from cardroom.analysis.finnish import (
+from cardroom.analysis.report import GameReport, Line, WagerReport
+from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.games.base import Action, Round
+from cardroom.games.finnish.analysis import (
     DrawOdds,
     analyze_21_24_27,
     analyze_finnish27,
@@ -26,14 +30,10 @@ from cardroom.analysis.finnish import (
     summarise,
     table_hits,
 )
-from cardroom.analysis.poker_odds import category_counts
-from cardroom.analysis.report import GameReport, Line, WagerReport
-from cardroom.analysis.walk import RANK_ORDER, exact
-from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.base import Action, Round
-from cardroom.games.finnish27 import POKER_BONUS, Finnish27Round, Finnish27Rules, find_bonus
-from cardroom.games.hands import Total, finnish_total
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.finnish27 import POKER_BONUS, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.finnish.hands import Total, finnish_total
+from cardroom.games.finnish.poker_odds import category_counts
+from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
 )

@@ -1,6 +1,6 @@
 """Exact analysis of the Finnish games dealt from the real shoe (no replacement).
 
-The finite-shoe count of :mod:`cardroom.analysis.finnish_shoe` is checked against
+The finite-shoe count of :mod:`cardroom.games.finnish.shoe` is checked against
 the generic walk of the engines themselves (:mod:`cardroom.analysis.walk`, which
 deals without replacement) on reduced shoes small enough for the walk, every line
 of every wager (each bonus with its suits enumerated card by card through the
@@ -21,24 +21,24 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardroom.analysis.finnish_shoe import (
+from cardroom.analysis.modular import Modulus, mont_mul
+from cardroom.analysis.report import GameReport, decimal_text
+from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.games.base import Action, Round
+from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.finnish.hands import Total
+from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker_shoe import no_flush_count, poker_batch
+from cardroom.games.finnish.shoe import (
     analyze_21_24_27_shoe,
     analyze_finnish27_shoe,
     finnish27_effects_of_removal,
     solve_21_24_27_shoe,
     twentyone_effects_of_removal,
 )
-from cardroom.analysis.modular import Modulus, mont_mul
-from cardroom.analysis.poker_shoe import no_flush_count, poker_batch
-from cardroom.analysis.report import GameReport, decimal_text
-from cardroom.analysis.shoe_count import ShoeMakeup
-from cardroom.analysis.walk import RANK_ORDER, exact
-from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.base import Action, Round
-from cardroom.games.finnish27 import BonusTable, Finnish27Round, Finnish27Rules, find_bonus
-from cardroom.games.hands import Total
-from cardroom.games.poker import PokerCategory, best_category
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.shoe_count import ShoeMakeup
+from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     ForcedPlay,
     TableStrategy,

@@ -1,7 +1,7 @@
 """Simulation dealt from fresh shoes (``cardroom simulate GAME --fresh-shoe``).
 
 Every round is dealt from a full, freshly shuffled shoe, so the simulation and the
-exact finite-shoe analysis (:mod:`cardroom.analysis.finnish_shoe`) describe the same
+exact finite-shoe analysis (:mod:`cardroom.games.finnish.shoe`) describe the same
 game.  The kernels are the usual ones with the reshuffle point set to the first
 card: the differential test deals the very same shoes to the kernel and to the
 engine.

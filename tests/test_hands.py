@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from cardroom.core.cards import RANKS, Card, Rank, parse_cards
-from cardroom.games.hands import Initial27, Total, finnish_total, initial_27, initial_totals
+from cardroom.games.finnish.hands import Initial27, Total, finnish_total, initial_27, initial_totals
 
 
 def total(cards: str) -> Total:

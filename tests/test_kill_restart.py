@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.history import RoundRecord, replay
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from tests.processes import Process
 
 #: a long pause between cards: the kill always lands between the bet and the settlement

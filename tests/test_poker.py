@@ -1,4 +1,4 @@
-"""Tests for the poker evaluator in :mod:`cardroom.games.poker`.
+"""Tests for the poker evaluator in :mod:`cardroom.games.finnish.poker`.
 
 Three kinds of test:
 
@@ -29,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import JOKER, RANKS, Card, Deck, Suit, parse_cards
-from cardroom.games.poker import PokerCategory, PokerHand, best_category, best_hand
+from cardroom.games.finnish.poker import PokerCategory, PokerHand, best_category, best_hand
 
 C = PokerCategory
 

@@ -1,7 +1,7 @@
 """The poker-category counts over random suits, against brute-force enumeration.
 
 Every suit assignment of the hand's ordinary cards is dealt to the game's own
-evaluator (:func:`cardroom.games.poker.best_category`); the counts must match
+evaluator (:func:`cardroom.games.finnish.poker.best_category`); the counts must match
 exactly.  The hands below are chosen so each term of the straight-flush
 inclusion-exclusion is exercised (two suits both holding a straight flush needs
 eight cards with one Joker, six with two).
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.analysis.poker_odds import category_counts
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker_odds import category_counts
 
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
 

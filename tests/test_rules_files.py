@@ -23,8 +23,8 @@ from cardroom.core.rules import (
     rules_to_toml,
 )
 from cardroom.games import GAMES, UnknownGame, get_game
-from cardroom.games.finnish27 import Finnish27Rules
-from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
+from cardroom.games.finnish.finnish27 import Finnish27Rules
+from cardroom.games.finnish.twentyone_24_27 import TwentyOne2427Rules
 from cardroom.terminal.cli import app
 
 

@@ -17,16 +17,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cardroom.analysis.finnish import solve_21_24_27
 from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
 from cardroom.games.baccarat import BaccaratRound
 from cardroom.games.base import Action, Round
 from cardroom.games.dealing import Dealer
-from cardroom.games.finnish27 import Finnish27Round
-from cardroom.games.hands import finnish_total
-from cardroom.games.twentyone_24_27 import TableStrategy
-from cardroom.simulation.finnish import BONUS_KEYS, BONUSES, hand_category
+from cardroom.games.finnish.analysis import solve_21_24_27
+from cardroom.games.finnish.finnish27 import Finnish27Round
+from cardroom.games.finnish.hands import finnish_total
+from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_category
+from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 
@@ -226,7 +226,7 @@ def test_simulation_agrees_with_the_exact_analysis(game_id: str) -> None:
 
 def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
     """The compiled evaluator against the engine's on random hands with Jokers."""
-    from cardroom.games.poker import best_category
+    from cardroom.games.finnish.poker import best_category
     from cardroom.simulation.common import card_of
 
     rng = np.random.default_rng(4)

@@ -17,18 +17,18 @@ from typing import cast
 import numpy as np
 import pytest
 
-from cardroom.analysis.chemin_de_fer import (
+from cardroom.core.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
+from cardroom.core.shoe import Shoe
+from cardroom.games.baccarat import card_with_value
+from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, ChemmySession
+from cardroom.games.chemin_de_fer.analysis import (
     EquilibriumBot,
     bot_values,
     equilibrium_bot,
     solve_shoe,
     value_counts,
 )
-from cardroom.core.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
-from cardroom.core.shoe import Shoe
-from cardroom.games.baccarat import card_with_value
-from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, ChemmySession
-from cardroom.simulation.chemin_de_fer import DRAW, STAND, ChemmyKernel, threshold
+from cardroom.games.chemin_de_fer.kernel import DRAW, STAND, ChemmyKernel, threshold
 from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
 from cardroom.simulation.runner import exact_means, run
 

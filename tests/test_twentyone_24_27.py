@@ -13,8 +13,8 @@ import pytest
 from cardroom.core.cards import RANKS, Card, Rank, Suit, parse_cards
 from cardroom.core.events import Decision
 from cardroom.games.base import Action, IllegalAction, Round
-from cardroom.games.hands import Total, initial_totals
-from cardroom.games.twentyone_24_27 import (
+from cardroom.games.finnish.hands import Total, initial_totals
+from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     BASIC_STRATEGY_ROWS,
     TableStrategy,

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from tests.conftest import assert_books_and_rounds
 from tests.storage import pgserver
 

@@ -7,13 +7,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardroom.app.words import points_text
 from cardroom.core.cards import parse_cards
 from cardroom.core.events import event_to_json
 from cardroom.core.money import exact_json
 from cardroom.core.shoe import StackedShoe
 from cardroom.games import get_game
 from cardroom.games.dealing import Dealer
-from cardroom.words import points_text
 
 # A file as cardroom wrote it before named bankrolls (schema 1), with one saved round.
 SCHEMA_1 = """

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from sqlalchemy import func, select
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import ledger, rounds
-from cardroom.wallet import Wallet
 from tests.storage.workers import run_together
 
 START = 300  # units; the 200 stakes add up to about 550

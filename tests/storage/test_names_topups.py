@@ -10,10 +10,10 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, select, text
 
+from cardroom.app.wallet import NameTaken, TopUpRefused, Wallet, _now
 from cardroom.storage import Database
 from cardroom.storage.migrate import alembic_config
 from cardroom.storage.schema import accounts, ledger
-from cardroom.wallet import NameTaken, TopUpRefused, Wallet, _now
 from tests.conftest import assert_books_and_rounds
 from tests.storage.workers import run_together
 

@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text, update
 
-from cardroom.storage import Database, StorageConflict
-from cardroom.storage.schema import accounts, ledger, rounds, seats
-from cardroom.wallet import (
+from cardroom.app.wallet import (
     START_BALANCE,
     AuditError,
     InsufficientFunds,
@@ -21,6 +19,8 @@ from cardroom.wallet import (
     Wallet,
     WalletError,
 )
+from cardroom.storage import Database, StorageConflict
+from cardroom.storage.schema import accounts, ledger, rounds, seats
 
 
 def count(db: Database, table: Any) -> int:

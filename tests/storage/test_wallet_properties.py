@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from cardroom.app.wallet import InsufficientFunds, Wallet, WalletError
 from cardroom.storage import Database
-from cardroom.wallet import InsufficientFunds, Wallet, WalletError
 
 CENTS = st.integers(min_value=1, max_value=50_000)
 WAGERS = st.sampled_from(["player", "dealer", "banker", "tie", "b27"])

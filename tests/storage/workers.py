@@ -26,9 +26,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from cardroom.app.wallet import InsufficientFunds, NameTaken, TopUpRefused, Wallet
 from cardroom.storage import Database
 from cardroom.storage.migrate import current_revisions
-from cardroom.wallet import InsufficientFunds, NameTaken, TopUpRefused, Wallet
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import Turn
 from cardroom.games.chemin_de_fer import GAME_ID, ChemmyAction, ChemmyRules
-from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database
-from cardroom.tables.chemmy import ChemmyTable
-from cardroom.wallet import Wallet
 from cardroom.web.views import stored_round_json
 from tests.conftest import assert_books_and_rounds
 from tests.tables.test_chemmy_table_seats import bot

@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.tables.chemmy import ChemmyTable, finish_interrupted_coups
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules, SimpleMoney, TableauBot
-from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database
-from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups
-from cardroom.wallet import Wallet
 
 F = Fraction
 RULES = ChemmyRules()

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.tables.chemmy import ChemmyTable, finish_interrupted_coups, finish_table_coups
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.chemin_de_fer import ChemmyRules, SimpleMoney, TableauBot
-from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database, StorageError
-from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups, finish_table_coups
-from cardroom.wallet import Wallet
 from tests.tables.test_chemmy_table import answer
 
 F = Fraction

@@ -10,15 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.tables.house import HouseTable, finish_interrupted
+from cardroom.app.wallet import Wallet
 from cardroom.core.cards import parse_cards
-from cardroom.core.events import Settled
+from cardroom.core.events import Reshuffled, Settled
+from cardroom.core.rules import apply_rules
 from cardroom.core.shoe import SeededShuffler, Shoe, StackedShoe
 from cardroom.games import get_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.history import RoundRecord, replay
 from cardroom.storage import Database
-from cardroom.tables.house import HouseTable, finish_interrupted
-from cardroom.wallet import Wallet
 
 F = Fraction
 # 21-24-27: player 9s 8h (hard 17) against dealer 5d 9c (hard 14) is a free choice; a stand
@@ -185,7 +186,7 @@ def test_random_rounds_balance_the_books_and_replay(
 
 
 def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) -> None:
-    from cardroom.tables.house import restore_round
+    from cardroom.app.tables.house import restore_round
 
     t = table(wallet, "21-24-27", T21)
     live = t.place_bets({"player": "10"})
@@ -201,7 +202,7 @@ def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) ->
 
 
 def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: Wallet) -> None:
-    from cardroom.tables.house import ExistingRound, KeyReused, OverBalance, RoundUnfinished
+    from cardroom.app.tables.house import ExistingRound, KeyReused, OverBalance, RoundUnfinished
 
     t = table(wallet, "21-24-27", T21)
     live = t.place_bets({"player": "10"}, idempotency_key="k1")
@@ -222,3 +223,25 @@ def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: W
     assert wallet.count_rounds(t.account_id) == 1
     with pytest.raises(OverBalance):
         t.place_bets({"player": "1000"}, idempotency_key="k3")
+
+
+def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_and_the_round_replays(
+    wallet: Wallet,
+) -> None:
+    game = get_game("punto-banco")
+    rules = apply_rules(game.load_rules(), {"shoe": {"decks": 1, "reshuffle_after": 52}})
+    account = wallet.account_or_open("Ann")
+    t = HouseTable(game, rules, Shoe(rules.shoe, SeededShuffler(5)), wallet, account.id, name="Ann")
+    for _ in range(40):
+        live = t.place_bets({"banker": "10"})
+        t.advance(live)
+        assert live.is_over
+        events = live.engine.events
+        mid = [e for e in events if isinstance(e, Reshuffled) and e.cause == "ran_out"]
+        if mid:
+            record = live.record
+            assert record is not None
+            assert replay(record).same  # the new shoe is in its record
+            assert len(live.shoe) == 2  # and in its saved state: the old shoe, then the new
+            return
+    pytest.fail("no coup ran the 1-deck shoe dry in 40 coups")

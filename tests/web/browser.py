@@ -15,9 +15,9 @@ import pytest
 import uvicorn
 from argon2 import PasswordHasher
 
-from cardroom.sessions import Sessions
+from cardroom.app.sessions import Sessions
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 

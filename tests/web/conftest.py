@@ -14,9 +14,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, sync_playwright
 
-from cardroom.sessions import Sessions
+from cardroom.app.sessions import Sessions
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.conftest import assert_books_and_rounds

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cardroom.wallet import Wallet
+from cardroom.app.wallet import Wallet
 from cardroom.web.app import create_app
 from tests.web.conftest import Person, Web
 

@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from cardroom.app.disclosure import paytable
+from cardroom.app.words import signed
 from cardroom.core.money import format_amount, parse_exact
-from cardroom.disclosure import paytable
 from cardroom.games import get_game
-from cardroom.words import signed
 from tests.web.browser import ARTIFACTS, Server, serve
 
 F = Fraction

@@ -11,7 +11,7 @@ from fractions import Fraction
 import httpx
 import pytest
 
-from cardroom.wallet import Wallet
+from cardroom.app.wallet import Wallet
 from tests.web.browser import Server
 from tests.web.chemmy_clients import Someone, chemmy_server
 

@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from cardroom.app.history import RoundRecord
+from cardroom.app.wallet import Wallet
 from cardroom.core.events import BankPut, Staked
-from cardroom.history import RoundRecord
-from cardroom.wallet import Wallet
 from tests.web.browser import ARTIFACTS, Server
 from tests.web.chemmy_clients import chemmy_server
 from tests.web.test_browser import CARD_ALT, DESKTOP, PHONE, register

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from cardroom.history import RoundRecord, replay
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from tests.web.browser import Server
 from tests.web.chemmy_clients import Socket, Someone, answer, chemmy_server
 from tests.web.test_chemmy_ws import records

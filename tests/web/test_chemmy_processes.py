@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
-from cardroom.history import RoundRecord, replay
-from cardroom.wallet import Wallet
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.wallet import Wallet
 from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.chemmy_clients import Socket, Someone, answer
 from tests.web.chemmy_processes import Served

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from cardroom.app.words import ChemmyNarrator
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     Announcement,
@@ -18,7 +19,6 @@ from cardroom.core.events import (
 )
 from cardroom.web.chemmy import event_json
 from cardroom.web.routes.chemmy import same_site
-from cardroom.words import ChemmyNarrator
 
 NAMES = ("Ann", "Bob", "Aino")
 

@@ -16,9 +16,9 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from cardroom.app.history import RoundRecord, replay
+from cardroom.app.wallet import Wallet
 from cardroom.core.events import HandCard
-from cardroom.history import RoundRecord, replay
-from cardroom.wallet import Wallet
 from tests.web.browser import Server
 from tests.web.chemmy_clients import TABLES, Socket, Someone, answer, chemmy_server
 

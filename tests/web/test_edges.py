@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
-from cardroom.analysis.chemin_de_fer import ChemmySolution, solve_infinite
 from cardroom.games import get_game
 from cardroom.games.chemin_de_fer import ChemmyRules
+from cardroom.games.chemin_de_fer.analysis import ChemmySolution, solve_infinite
 from cardroom.web.edges import ChemmySolutions, HouseEdges, analyser_means, percent_text
 
 

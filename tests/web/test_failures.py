@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from sqlalchemy import exc, func, select
 
+from cardroom.app.tables.stored import StoredTables
 from cardroom.storage import Database
 from cardroom.storage.schema import house_tables, ledger, rounds
-from cardroom.tables.stored import StoredTables
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.conftest import assert_books_and_rounds

@@ -11,7 +11,7 @@ from fractions import Fraction
 import httpx
 import pytest
 
-from cardroom.wallet import Wallet
+from cardroom.app.wallet import Wallet
 from cardroom.web.guard import CSP
 from tests.web.conftest import Person, Web
 from tests.web.test_pages import form_token

@@ -9,8 +9,8 @@ import re
 
 from fastapi import FastAPI
 
+from cardroom.app.disclosure import paytable
 from cardroom.core.money import format_amount, parse_exact
-from cardroom.disclosure import paytable
 from cardroom.games import get_game
 from cardroom.web.app import create_app
 from tests.web.conftest import Web

@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import URL
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import rounds
-from cardroom.wallet import Wallet
 from tests.conftest import assert_books_and_rounds
 from tests.storage import pgserver
 from tests.storage.conftest import pg_server, pg_template, url_text  # noqa: F401

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from cardroom.analysis.chemin_de_fer import ChemmySolution, solve_table
+from cardroom.app.wallet import Wallet
 from cardroom.core.cards import RANKS, Card, Suit
 from cardroom.games.baccarat import Tableau
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import CasinoTableauBanker, ChemmyRules
+from cardroom.games.chemin_de_fer.analysis import ChemmySolution, solve_table
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.cards import card_label, card_svg
 from cardroom.web.chemmy import TableSpec, table_bot

@@ -10,8 +10,8 @@ from fractions import Fraction
 import httpx
 import pytest
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.conftest import assert_books_and_rounds

@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.chemin_de_fer import ChemmyRules
-from cardroom.tables.chemmy import ChemmyTable
-from cardroom.wallet import Wallet
 from tests.tables.test_chemmy_records import decide
 from tests.tables.test_chemmy_table_seats import bot
 from tests.web.conftest import Person, Web

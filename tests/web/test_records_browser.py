@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
-from cardroom.wallet import Wallet
+from cardroom.app.wallet import Wallet
 from tests.conftest import assert_books_and_rounds
 from tests.web.browser import ARTIFACTS, Server
 from tests.web.conftest import Person

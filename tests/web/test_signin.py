@@ -18,9 +18,9 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import func, select
 
+from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import login_failures
-from cardroom.wallet import Wallet
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from cardroom.web.passwords import PasswordPool

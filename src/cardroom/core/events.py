@@ -3,7 +3,7 @@
 An event is a frozen dataclass of plain fields (seat, hand, card, amounts, totals)
 and, where a rule decided something, a :class:`Why`: the rule's id and the facts it
 went on.  Engines write no sentences: the words a person reads are made from these
-fields by the presentation (``cardroom.words``), in one place per language.
+fields by the presentation (``cardroom.app.words``), in one place per language.
 
 One registry turns every event into JSON and back (:func:`event_to_json`,
 :func:`event_from_json`): the history's records and the web table's messages are

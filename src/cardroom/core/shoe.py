@@ -17,7 +17,7 @@ import functools
 import math
 import secrets
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol
@@ -413,3 +413,42 @@ class CardSource(Protocol):
     def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled: ...
 
     def draw(self) -> Card: ...
+
+
+def _nothing() -> None:
+    return None
+
+
+def reshuffle_if_due(
+    source: CardSource,
+    record: Callable[[Reshuffled], object],
+    after: Callable[[], None] = _nothing,
+) -> bool:
+    """Between rounds: reshuffle ``source`` if its reshuffle point has come, ``record``
+    the reshuffle, then call ``after``; says whether it did.  Every table deals this way
+    (the plain dealer, the bots' driver, the house and chemin de fer tables)."""
+    if not source.needs_reshuffle:
+        return False
+    record(source.shuffle(source.next_cause))
+    after()
+    return True
+
+
+def draw_or_reshuffle(
+    source: CardSource,
+    in_play: Callable[[], Collection[Card]],
+    record: Callable[[Reshuffled], object],
+    after: Callable[[], None] = _nothing,
+) -> Card:
+    """The next card of ``source``; a shoe that runs out in the middle of a round is
+    reshuffled without the cards in play, the reshuffle ``record``-ed and ``after``
+    called, and the card drawn from the new shoe.  A stacked shoe that runs out raises
+    :class:`ShoeExhausted` (a replay or a lab asked for more cards than it gave)."""
+    try:
+        return source.draw()
+    except ShoeExhausted:
+        if isinstance(source, StackedShoe):
+            raise
+        record(source.shuffle("ran_out", in_play=in_play()))
+        after()
+        return source.draw()

@@ -6,7 +6,7 @@ at the rules' reshuffle point between rounds (a ``reshuffled`` event in the roun
 in mid-round when a variant's shoe runs dry (the cards on the table stay out).  It is
 the reference play the simulator's kernels are checked against, and what benchmarks
 and property tests drive; a table with people and money is
-:class:`~cardroom.tables.house.HouseTable`.
+:class:`~cardroom.app.tables.house.HouseTable`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.core.events import Event
-from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
+from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games import GameInfo
 from cardroom.games.base import PLAYER_SEAT, Action, Round
 
@@ -39,23 +39,17 @@ class Dealer:
         and changes nothing.
         """
         rnd = self.game.new_round(self.rules, wagers)  # type: ignore[arg-type]
-        if self.source.needs_reshuffle:
-            rnd.events.append(self.source.shuffle(self.source.next_cause))
+        reshuffle_if_due(self.source, rnd.events.append)
         return rnd
 
     def step(self, rnd: Round) -> list[Event]:
         """Deal the one card the round wants next; returns the new events."""
         if rnd.next_hand is None:
             raise ValueError("the round wants no card now")
-        try:
-            card = self.source.draw()
-        except ShoeExhausted:
-            if isinstance(self.source, StackedShoe):
-                raise
-            event = self.source.shuffle("ran_out", in_play=rnd.cards_in_play())
-            rnd.events.append(event)
-            return [event, *rnd.deal(self.source.draw())]
-        return rnd.deal(card)
+        start = len(rnd.events)
+        card = draw_or_reshuffle(self.source, rnd.cards_in_play, rnd.events.append)
+        reshuffled = rnd.events[start:]
+        return [*reshuffled, *rnd.deal(card)]
 
     def play(
         self, wagers: Mapping[str, Fraction | int | str], decide: Decide | None = None

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cardroom.games import get_game
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
 from cardroom.simulation.prng import batch_state
 
@@ -65,34 +66,11 @@ class Kernel(Protocol):
 def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
     """The kernel of ``game_id`` under ``rules`` (21-24-27: the player's ``strategy``);
     built once per process, since its tables come from many calls into the engine."""
-    from cardroom.games.baccarat import BaccaratRules
-
-    if isinstance(rules, BaccaratRules):
-        from cardroom.simulation.baccarat import BaccaratKernel
-
-        kernel: Kernel = BaccaratKernel(rules)
-        return kernel
-    from cardroom.games.finnish27 import Finnish27Rules
-    from cardroom.games.twentyone_24_27 import TwentyOne2427Rules
-
-    if isinstance(rules, Finnish27Rules):
-        from cardroom.simulation.finnish import Finnish27Kernel
-
-        kernel = Finnish27Kernel(rules)
-        return kernel
-    if isinstance(rules, TwentyOne2427Rules):
-        from cardroom.simulation.finnish import TwentyOne2427Kernel
-
-        kernel = TwentyOne2427Kernel.build(rules, strategy)
-        return kernel
-    from cardroom.games.chemin_de_fer import ChemmyRules
-
-    if isinstance(rules, ChemmyRules):
-        from cardroom.simulation.chemin_de_fer import ChemmyKernel
-
-        kernel = ChemmyKernel(rules)
-        return kernel
-    raise ValueError(f"game: {game_id} has no simulation kernel")
+    game = get_game(game_id)
+    if not game.plays(rules):
+        raise ValueError(f"game: these rules are not {game_id}'s")
+    kernel: Kernel = game.kernel(rules, strategy)
+    return kernel
 
 
 #: Sessions a run may report (each is kept: 8 bytes per wager).
@@ -383,31 +361,5 @@ def exact_means(
 
 
 def _exact_means(game_id: str, rules: Any, strategy: str, finite: bool) -> dict[str, Fraction]:
-    from cardroom.games.baccarat import BaccaratRules
-    from cardroom.games.chemin_de_fer import ChemmyRules
-    from cardroom.games.finnish27 import Finnish27Rules
-
-    if isinstance(rules, ChemmyRules):
-        from cardroom.analysis.chemin_de_fer import bot_values
-
-        banker, player = bot_values(rules)
-        return {"player": player, "banker": banker}
-    if isinstance(rules, BaccaratRules):
-        from cardroom.analysis.baccarat import analyze_baccarat
-
-        report = analyze_baccarat(rules, game_id)
-    elif isinstance(rules, Finnish27Rules):
-        from cardroom.analysis.finnish import analyze_finnish27
-        from cardroom.analysis.finnish_shoe import analyze_finnish27_shoe
-
-        report = analyze_finnish27_shoe(rules) if finite else analyze_finnish27(rules)
-    else:
-        from cardroom.analysis.finnish import analyze_21_24_27, solve_21_24_27
-        from cardroom.analysis.finnish_shoe import analyze_21_24_27_shoe
-
-        hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
-        if finite:
-            report = analyze_21_24_27_shoe(rules, hits=hits)
-        else:
-            report = analyze_21_24_27(rules, hits)
-    return {wager: -w.house_edge for wager, w in report.wagers.items()}
+    means: dict[str, Fraction] = get_game(game_id).exact_means(rules, strategy, finite)
+    return means

@@ -2,7 +2,7 @@
 
 :class:`Database` (in :mod:`cardroom.storage.db`) opens an SQLite file or a PostgreSQL
 server and upgrades it; :mod:`cardroom.storage.schema` has the tables.  Money moves
-only through :class:`cardroom.wallet.Wallet`, which is built on these.
+only through :class:`cardroom.app.wallet.Wallet`, which is built on these.
 """
 
 from cardroom.storage.db import Database, StorageConflict, StorageError, default_path

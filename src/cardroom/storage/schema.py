@@ -99,7 +99,7 @@ accounts = Table(
     Column("password_hash", Text, nullable=True),
     Column("balance", BigInteger, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
-    # what the name looks like (cardroom.names.name_skeleton): no two accounts alike
+    # what the name looks like (cardroom.app.names.name_skeleton): no two accounts alike
     Column("name_skeleton", Text, nullable=False),
     # the last top-up of play money (one a day at most), null before the first
     Column("topped_up_at", UTCDateTime, nullable=True),

@@ -12,11 +12,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.analysis.finnish import MODEL, StrategyComparison
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER
 from cardroom.core.cards import Rank
 from cardroom.core.money import format_odds
+from cardroom.games.finnish.analysis import MODEL, StrategyComparison
 
 
 def percent(value: Fraction, places: int = 4) -> str:

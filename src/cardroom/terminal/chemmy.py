@@ -2,7 +2,7 @@
 at one terminal.
 
 Presentation only: it asks each person for their decisions, shows what their seat may
-see, and paces the coups.  The table (:class:`~cardroom.tables.chemmy.ChemmyTable`)
+see, and paces the coups.  The table (:class:`~cardroom.app.tables.chemmy.ChemmyTable`)
 seats everybody, deals, lets the bots act, records each coup and moves the stacks.
 """
 
@@ -21,7 +21,9 @@ from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from cardroom.analysis.chemin_de_fer import equilibrium_bot
+from cardroom.app.tables.chemmy import ChemmyTable, finish_interrupted_coups
+from cardroom.app.wallet import START_BALANCE, Wallet, WalletError, account_name
+from cardroom.app.words import capital, chemmy_turn_text, decision_text, points_text
 from cardroom.core.events import (
     Announcement,
     BankPut,
@@ -38,7 +40,7 @@ from cardroom.core.shoe import CardSource, ShoeExhausted
 from cardroom.games import GameInfo
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, SimpleMoney
-from cardroom.tables.chemmy import ChemmyTable, finish_interrupted_coups
+from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
 from cardroom.terminal import render
 from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError
 from cardroom.terminal.house import TableSession, reset_command
@@ -52,8 +54,6 @@ from cardroom.terminal.prompts import (
     flush_typeahead,
     read_stake,
 )
-from cardroom.wallet import START_BALANCE, Wallet, WalletError, account_name
-from cardroom.words import capital, chemmy_turn_text, decision_text, points_text
 
 #: The bots' names, given in this order to the seats after the people.
 BOT_NAMES = (
@@ -123,7 +123,7 @@ class ChemmyPlay(TableSession):
     terminal) and bots.  Each person sits down with a buy-in from their bankroll (all of it
     unless ``buy_in`` says how much) and stands up with what is left when the session ends.
 
-    The table (:class:`~cardroom.tables.chemmy.ChemmyTable`) deals, lets the bots act and
+    The table (:class:`~cardroom.app.tables.chemmy.ChemmyTable`) deals, lets the bots act and
     records every coup; every person's decision is asked from the
     :class:`~cardroom.games.base.Turn` it returns.  Each person sees only what their seat
     may see: with one person the events are that seat's view; with several, the screen

@@ -17,6 +17,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
+from cardroom.app.wallet import START_BALANCE, Wallet
 from cardroom.core.money import CENT, format_amount, in_units, parse_amount
 from cardroom.core.rules import rules_to_toml
 from cardroom.core.shoe import CardSource, SecureShuffler, SeededShuffler, Shoe, StackedShoe
@@ -48,7 +49,6 @@ from cardroom.terminal.common import (
 )
 from cardroom.terminal.house import PlaySession, TableSession
 from cardroom.terminal.prompts import enable_line_editing
-from cardroom.wallet import START_BALANCE, Wallet
 
 app = typer.Typer(
     name="cardroom",

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from cardroom import __version__
+from cardroom.app.wallet import Account, Wallet, WalletError
 from cardroom.core.cards import Card, CardError, parse_cards
 from cardroom.core.money import AmountError
 from cardroom.core.rules import RulesError
@@ -28,7 +29,6 @@ from cardroom.core.textfile import TextInputError, read_text_file
 from cardroom.games import GameInfo, UnknownGame, get_game
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.storage import Database, StorageError
-from cardroom.wallet import Account, Wallet, WalletError
 
 #: Exit status of every error a person can cause.
 EXIT_ERROR = 2

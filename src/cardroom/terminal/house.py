@@ -1,7 +1,7 @@
 """The terminal's screen for a house game (finnish27, 21-24-27, punto-banco, baccarat27).
 
 Presentation only: it asks for bets and decisions, shows the events card by card with a
-pause, and paces the session.  The table (:class:`~cardroom.tables.house.HouseTable`)
+pause, and paces the session.  The table (:class:`~cardroom.app.tables.house.HouseTable`)
 takes the bets, deals, settles and moves the money; the records are the table's.
 """
 
@@ -20,14 +20,16 @@ from rich.padding import Padding
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from cardroom.app.history import RoundRecord
+from cardroom.app.tables.house import HouseRound, HouseTable, default_action, finish_interrupted
+from cardroom.app.wallet import START_BALANCE, Wallet
+from cardroom.app.words import capital, points_text
 from cardroom.core.events import CardDealt, Event
 from cardroom.core.money import format_amount
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
 from cardroom.games import GameInfo
 from cardroom.games.base import Action, IllegalAction, Turn, WagerError
-from cardroom.history import RoundRecord
 from cardroom.storage import default_path
-from cardroom.tables.house import HouseRound, HouseTable, default_action, finish_interrupted
 from cardroom.terminal import render
 from cardroom.terminal.common import EXIT_ERROR
 from cardroom.terminal.prompts import (
@@ -42,8 +44,6 @@ from cardroom.terminal.prompts import (
     parse_bet,
     wagers_text,
 )
-from cardroom.wallet import START_BALANCE, Wallet
-from cardroom.words import capital, points_text
 
 Read = Callable[[Text], str]
 

@@ -1,8 +1,8 @@
 """``cardroom history`` and ``cardroom bankroll``: a person's rounds, their replay, their
 bankroll and its ledger.
 
-The rounds and the money are the wallet's (:mod:`cardroom.wallet`); a round's record
-replays through the engine (:func:`cardroom.history.replay`).  Rounds recorded by
+The rounds and the money are the wallet's (:mod:`cardroom.app.wallet`); a round's record
+replays through the engine (:func:`cardroom.app.history.replay`).  Rounds recorded by
 cardroom before records could be replayed (a bankroll file brought over) are shown as
 they were saved.
 """
@@ -19,9 +19,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from cardroom.app.history import RecordError, RoundRecord, replay
+from cardroom.app.wallet import START_BALANCE, StoredRound, Wallet, account_name
+from cardroom.app.words import signed
 from cardroom.core.money import CENT, format_amount, format_decimal, in_units, parse_amount
 from cardroom.games import get_game
-from cardroom.history import RecordError, RoundRecord, replay
 from cardroom.storage import default_path
 from cardroom.terminal import render
 from cardroom.terminal.common import (
@@ -31,8 +33,6 @@ from cardroom.terminal.common import (
     open_database,
     person_errors,
 )
-from cardroom.wallet import START_BALANCE, StoredRound, Wallet, account_name
-from cardroom.words import signed
 
 
 def history_heading(shown: int, total: int, person: str | None, game_id: str | None) -> str:
@@ -282,8 +282,8 @@ def ledger_table(rows: list[Any]) -> RichTable:
 def audit(bankroll_file: Path | None, url: str | None) -> None:
     """``cardroom audit``: every account's books and every round in progress, each
     problem on a line of its own; exit 1 if there is any."""
+    from cardroom.app.tables.audit import audit as audit_database
     from cardroom.storage import Database
-    from cardroom.tables.audit import audit as audit_database
 
     out = make_console()
     with person_errors():

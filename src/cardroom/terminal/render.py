@@ -9,7 +9,7 @@ the text goes.
 >>> hand_text(parse_cards("As Kh Jo")).plain
 '1♠ 13♥ Joker'
 
-The words of every event are :mod:`cardroom.words`' (the web shows the same): here they
+The words of every event are :mod:`cardroom.app.words`' (the web shows the same): here they
 get their colours, by :data:`STYLES`.
 """
 
@@ -25,6 +25,16 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from cardroom.app.history import RoundRecord
+from cardroom.app.words import (
+    ChemmyNarrator,
+    Span,
+    Tone,
+    capital,
+    house_line,
+    points_text,
+    signed,
+)
 from cardroom.core.cards import Card, Suit
 from cardroom.core.events import (
     BankPut,
@@ -39,20 +49,10 @@ from cardroom.core.events import (
 from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
 from cardroom.games.chemin_de_fer.engine import visible
-from cardroom.history import RoundRecord
-from cardroom.words import (
-    ChemmyNarrator,
-    Span,
-    Tone,
-    capital,
-    house_line,
-    points_text,
-    signed,
-)
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
-#: How each tone of :mod:`cardroom.words` looks in the terminal.
+#: How each tone of :mod:`cardroom.app.words` looks in the terminal.
 STYLES: dict[Tone, str] = {
     Tone.PLAIN: "",
     Tone.STRONG: "bold",
@@ -69,7 +69,7 @@ STYLES: dict[Tone, str] = {
 
 
 def styled(line: Iterable[Span]) -> Text:
-    """A line of :mod:`cardroom.words` in the terminal's colours."""
+    """A line of :mod:`cardroom.app.words` in the terminal's colours."""
     text = Text()
     for span in line:
         text.append(span.text, style=STYLES[span.tone])
@@ -436,7 +436,7 @@ def percent(rate: Fraction) -> str:
 
 class ChemmyRenderer:
     """Shows chemin de fer events, as one seat may see them, as lines: the words are
-    :class:`cardroom.words.ChemmyNarrator`'s; a hand's card shows the hand whole as it grows,
+    :class:`cardroom.app.words.ChemmyNarrator`'s; a hand's card shows the hand whole as it grows,
     a face-down card the viewer may not see (an event whose card is None) as
     :data:`CARD_BACK`.  One renderer per coup, fed in order.
 

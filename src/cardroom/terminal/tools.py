@@ -18,17 +18,14 @@ from rich.console import Console
 
 from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
+from cardroom.games import GAMES
+from cardroom.games.spec import AnalysisAsk, StrategyAsk
 from cardroom.terminal.common import (
     CliError,
     check_output_file,
     load_game,
     make_console,
     person_errors,
-)
-
-INFINITE_ONLY = (
-    "with --infinite the Finnish 27 games are analysed with cards drawn with replacement "
-    "(an infinite shoe), where {what}; without it they are counted from the real shoe"
 )
 
 
@@ -44,6 +41,17 @@ def _amount_option(text: str | None, name: str) -> Fraction | None:
     return value
 
 
+def _takers(option: str) -> str:
+    """The games that take an analysis option, in words: ``finnish27 and 21-24-27``."""
+    ids = [game.id for game in GAMES.values() if option in game.analysis_options]
+    return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + f" and {ids[-1]}"
+
+
+def _strategists() -> str:
+    ids = [game.id for game in GAMES.values() if len(game.strategies) > 1]
+    return ", ".join(ids)
+
+
 def analyze(
     game_id: str,
     rules: Path | None,
@@ -57,108 +65,37 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    from cardroom.analysis.baccarat import analyze_baccarat, effects_of_removal
-    from cardroom.analysis.finnish import (
-        DrawOdds,
-        analyze_21_24_27,
-        analyze_finnish27,
-        solve_21_24_27,
-    )
-    from cardroom.analysis.finnish import (
-        effects_of_removal as effects_of_removal_with_replacement,
-    )
-    from cardroom.analysis.finnish_shoe import (
-        ShoeMakeup,
-        analyze_21_24_27_shoe,
-        analyze_finnish27_shoe,
-        finnish27_effects_of_removal,
-        solve_21_24_27_shoe,
-        twentyone_effects_of_removal,
-    )
-    from cardroom.analysis.report import GameReport
-    from cardroom.games.baccarat import BaccaratRules
-    from cardroom.games.finnish27 import Finnish27Rules
     from cardroom.terminal import analysis_view
 
-    effects = None
-    eor_note: str | None = None
     with person_errors():
         game, game_rules = load_game(game_id, rules)
-        if game.kind == "seats":
+        if game.analyze is None:
             raise CliError(
-                "chemin-de-fer is a game between two deciding sides: "
-                "`cardroom strategy chemin-de-fer` solves it"
+                f"{game.id} is a game between two deciding sides: "
+                f"`cardroom strategy {game.id}` solves it"
             )
-        finnish_only = {"--table-min": table_min, "--stake": stake}
-        if game.id != "finnish27":
-            for option, given in finnish_only.items():
-                if given is not None:
-                    raise CliError(f"{option} is for finnish27 only")
-        if game.id != "21-24-27" and strategy_name != "basic":
-            raise CliError("--strategy is for 21-24-27 only")
-        if isinstance(game_rules, BaccaratRules):
-            if infinite:
-                raise CliError("--infinite is for finnish27 and 21-24-27")
-            report = analyze_baccarat(game_rules, game.id, decks)
-            effects = effects_of_removal(game_rules, game.id, decks) if eor else None
-        elif not infinite:
-            shoe = ShoeMakeup.of_rules(game_rules.shoe, decks)
-            eor_note = (
-                "effects of removal in the real shoe: one card of each rank (of a suit "
-                "unknown) taken out before the round, exactly"
-            )
-            if isinstance(game_rules, Finnish27Rules):
-                minimum = _amount_option(table_min, "--table-min")
-                stake_size = _amount_option(stake, "--stake")
-                report = analyze_finnish27_shoe(game_rules, shoe, minimum, stake_size)
-                if eor:
-                    effects = finnish27_effects_of_removal(game_rules, shoe, minimum, stake_size)
-            elif strategy_name == "basic":
-                report = analyze_21_24_27_shoe(game_rules, shoe)
-                if eor:
-                    effects = twentyone_effects_of_removal(game_rules, shoe)
-            elif strategy_name == "optimal":
-                if eor:
-                    raise CliError(
-                        "--eor keeps one table whatever card is out: give --strategy basic "
-                        "(the best play on the cards seen changes with each card)"
-                    )
-                report = solve_21_24_27_shoe(game_rules, shoe).composition
-            else:
-                raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
-        else:
-            if decks is not None:
-                raise CliError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
-            if isinstance(game_rules, Finnish27Rules):
-                minimum = _amount_option(table_min, "--table-min")
-                stake_size = _amount_option(stake, "--stake")
-
-                def finnish(odds: DrawOdds | None = None) -> GameReport:
-                    return analyze_finnish27(game_rules, minimum, stake_size, odds=odds)
-
-                run = finnish
-            elif strategy_name in ("basic", "optimal"):
-                hits = solve_21_24_27(game_rules).hits if strategy_name == "optimal" else None
-                label = (
-                    "the optimal strategy (cardroom strategy)"
-                    if hits
-                    else "the source's 18-row basic strategy"
-                )
-
-                def twentyone(odds: DrawOdds | None = None) -> GameReport:
-                    return analyze_21_24_27(game_rules, hits, odds, label)
-
-                run = twentyone
-            else:
-                raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
-            report = run()
-            if eor:
-                effects = effects_of_removal_with_replacement(game_rules.shoe, run)
-                eor_note = (
-                    "effects of removal in the model with replacement: each rank's share of "
-                    "the shoe before and after one card of it is taken out; the player's play "
-                    "is unchanged (first-order effects, not the finite shoe's)"
-                )
+        for option, name, given in (
+            ("table_min", "--table-min", table_min is not None),
+            ("stake", "--stake", stake is not None),
+            ("infinite", "--infinite", infinite),
+        ):
+            if given and option not in game.analysis_options:
+                raise CliError(f"{name} is for {_takers(option)} only")
+        if strategy_name != "basic" and strategy_name not in game.strategies:
+            raise CliError(f"--strategy is for {_strategists()} only")
+        ask = AnalysisAsk(
+            decks=decks,
+            infinite=infinite,
+            strategy=strategy_name,
+            table_min=_amount_option(table_min, "--table-min"),
+            stake=_amount_option(stake, "--stake"),
+            effects=eor,
+        )
+        try:
+            analysis = game.analyze(game_rules, ask)
+        except ValueError as err:
+            raise CliError(str(err)) from None
+    report, effects, eor_note = analysis.report, analysis.effects, analysis.effects_note
     if as_json:
         data = report.to_json()
         if effects is not None:
@@ -188,52 +125,30 @@ def strategy(
 ) -> None:
     """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
     finnish27's best table (with replacement), chemin de fer solved."""
-    from cardroom.analysis.chemin_de_fer import solution_text, solve_infinite, solve_shoe
-    from cardroom.analysis.finnish import strategy_comparison
-    from cardroom.analysis.finnish_shoe import ShoeMakeup, strategy_comparison_shoe
     from cardroom.terminal import analysis_view
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
-        if game.kind != "seats":
-            if game.id not in ("finnish27", "21-24-27"):
-                raise CliError(
-                    f"{game.id} has no decision to make: nobody chooses anything in it "
-                    "(`cardroom analyze` gives its figures)"
-                )
-            if total_only:
-                raise CliError("--total-only is for chemin-de-fer")
-            if game.id == "21-24-27" and not infinite:
-                shoe = ShoeMakeup.of_rules(game_rules.shoe, decks)
-                finite = strategy_comparison_shoe(game_rules, shoe)
-                if as_json:
-                    sys.stdout.write(json.dumps(finite.to_json()) + "\n")
-                else:
-                    make_console().print(analysis_view.strategy_view(finite))
-                return
-            if decks is not None:
-                raise CliError(
-                    INFINITE_ONLY.format(what="--decks does not apply")
-                    if game.id == "21-24-27"
-                    else "finnish27's best table is worked out with cards drawn with "
-                    "replacement, where --decks does not apply"
-                )
-            comparison = strategy_comparison(game.id, game_rules)
-            if as_json:
-                sys.stdout.write(json.dumps(comparison.to_json()) + "\n")
-            else:
-                make_console().print(analysis_view.strategy_view(comparison))
-            return
-        if infinite and decks is not None:
-            raise CliError("give --infinite or --decks, not both")
-        if infinite:
-            solution = solve_infinite(game_rules)
-        else:
-            solution = solve_shoe(game_rules, decks, banker_sees_cards=not total_only)
+        if game.strategy is None:
+            raise CliError(
+                f"{game.id} has no decision to make: nobody chooses anything in it "
+                "(`cardroom analyze` gives its figures)"
+            )
+        if total_only and "total_only" not in game.analysis_options:
+            raise CliError(f"--total-only is for {_takers('total_only')}")
+        try:
+            solved = game.strategy(
+                game_rules, StrategyAsk(decks=decks, infinite=infinite, total_only=total_only)
+            )
+        except ValueError as err:
+            raise CliError(str(err)) from None
+    text = getattr(solved, "text", None)  # a solved game says itself; a comparison is drawn
     if as_json:
-        sys.stdout.write(json.dumps(solution.to_json()) + "\n")
-        return
-    sys.stdout.write(solution_text(solution) + "\n")
+        sys.stdout.write(json.dumps(solved.to_json()) + "\n")
+    elif callable(text):
+        sys.stdout.write(text() + "\n")
+    else:
+        make_console().print(analysis_view.strategy_view(solved))
 
 
 def simulate(
@@ -266,8 +181,8 @@ def simulate(
         game, game_rules = load_game(game_id, rules)
         if strategy_name not in ("basic", "optimal"):
             raise CliError(f"--strategy: basic or optimal, not {strategy_name!r}")
-        if strategy_name != "basic" and game.id != "21-24-27":
-            raise CliError("--strategy is for 21-24-27 only")
+        if strategy_name not in game.strategies:
+            raise CliError(f"--strategy is for {_strategists()} only")
         if plot is not None and not session_rounds:
             raise CliError("--plot draws the sessions: give --session-rounds too")
         if backend not in ("local", "ray"):
@@ -299,19 +214,7 @@ def simulate(
             print("error: interrupted: the run was cut short, so there are no figures",
                   file=sys.stderr, flush=True)  # fmt: skip
             raise typer.Exit(130) from None
-        note = ""
-        if means and game.id == "chemin-de-fer":
-            banker = (
-                "the banker draws by the casino tableau"
-                if game_rules.banker_forced_by_tableau
-                else "both sides play the solved equilibrium"
-            )
-            note = (
-                f"{banker} (cardroom strategy chemin-de-fer); exact: the value of that play "
-                "off the top of a full shoe"
-            )
-        elif means:
-            note = "exact: off the top of a full shoe (cardroom analyze)"
+        note = game.exact_note(game_rules) if means else ""
         if fresh_shoe:
             note = "every round from a full, freshly shuffled shoe" + (f"; {note}" if note else "")
     if as_json:

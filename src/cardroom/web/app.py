@@ -23,13 +23,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardroom.app.sessions import Sessions
+from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GAMES
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
-from cardroom.games.chemin_de_fer import ChemmyRules
-from cardroom.sessions import Sessions
 from cardroom.storage import Database, StorageError
-from cardroom.wallet import Wallet
 from cardroom.web import views
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
@@ -82,10 +81,9 @@ def create_app(
     edges = house_edges or HouseEdges()
     templates = Jinja2Templates(directory=str(WEB.joinpath("templates")))
     views.add_filters(templates.env)
-    chemmy_rules = rules_by_game.get(CHEMMY)
     tables = ChemmyTables(
         wallet,
-        chemmy_rules if isinstance(chemmy_rules, ChemmyRules) else ChemmyRules(),
+        rules_by_game[CHEMMY],
         shuffler,
         specs=chemmy_tables,
         time_limit=chemmy_time_limit,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom.app.wallet import START_BALANCE, LedgerRow
 from cardroom.core.money import format_amount
-from cardroom.wallet import START_BALANCE, LedgerRow
 from cardroom.web.coups import table_name
 
 __all__ = ["row_words", "table_names"]

@@ -2,7 +2,7 @@
 
 Each table (:class:`LiveChemmy`) is driven by exactly one process at a time, the one that
 holds its lease in the database (:mod:`cardroom.web.chemmy_link`).  There the table is a
-:class:`~cardroom.tables.chemmy.ChemmyTable` in memory, run by one asyncio task, its
+:class:`~cardroom.app.tables.chemmy.ChemmyTable` in memory, run by one asyncio task, its
 *driver*: while at least one person sits there it plays coups one after the other, and
 where a person must decide it waits for their answer up to the table's time limit, then
 lets the absent policy play for them (:meth:`ChemmyTable.play_for`).  Every call on the
@@ -26,7 +26,7 @@ A person whose last connection (on any process) closes keeps the seat for the ti
 (their turns meanwhile are played for them); then they stand up, with their stack back
 in the wallet (after the coup in progress, if any).  When the owner stops, another
 process takes the lease within a few seconds, finishes the coup it left with the same
-cards and decisions (:func:`~cardroom.tables.chemmy.finish_table_coups`), brings every
+cards and decisions (:func:`~cardroom.app.tables.chemmy.finish_table_coups`), brings every
 stack back to its wallet and starts the table again with its bots.
 """
 
@@ -47,6 +47,14 @@ from typing import Any, TypeVar
 import numpy as np
 from sqlalchemy import Connection as Transaction
 
+from cardroom.app.tables.chemmy import (
+    ChemmyTable,
+    TableCheckpoint,
+    finish_interrupted_coups,
+    finish_table_coups,
+)
+from cardroom.app.wallet import Account, Wallet
+from cardroom.app.words import ChemmyNarrator, capital, chemmy_turn_text, plain
 from cardroom.core.events import (
     CoupEvent,
     DrawForBank,
@@ -65,13 +73,6 @@ from cardroom.games.chemin_de_fer import (
     TableauBot,
 )
 from cardroom.storage import StorageError
-from cardroom.tables.chemmy import (
-    ChemmyTable,
-    TableCheckpoint,
-    finish_interrupted_coups,
-    finish_table_coups,
-)
-from cardroom.wallet import Account, Wallet
 from cardroom.web.cards import card_label
 from cardroom.web.chemmy_link import (
     HEARTBEAT,
@@ -83,7 +84,6 @@ from cardroom.web.chemmy_link import (
     Presence,
 )
 from cardroom.web.views import money
-from cardroom.words import ChemmyNarrator, capital, chemmy_turn_text, plain
 
 log = logging.getLogger("cardroom.web")
 

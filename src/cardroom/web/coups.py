@@ -1,10 +1,10 @@
 """A chemin de fer coup as its person saw it, for the history and a round's page.
 
-A coup's record (:class:`cardroom.history.RoundRecord`) is the whole coup: every card,
+A coup's record (:class:`cardroom.app.history.RoundRecord`) is the whole coup: every card,
 the hidden ones too, and every seat's decisions.  One record is kept for each person
 who took part, with their seat in the round's state; this module shows it to that
 person as the table did: their seat and part (banker, punter, or watcher), the events
-they could see in the table's own sentences (:class:`cardroom.words.ChemmyNarrator`,
+they could see in the table's own sentences (:class:`cardroom.app.words.ChemmyNarrator`,
 told to them: "You stake 10"), another seat's face-down card as a card back until the
 hands were turned over, both hands as they ended, their stake and result, and their
 own decisions in words.  Nothing of the state a coup in progress keeps (the shoe to
@@ -17,6 +17,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from cardroom.app.history import Decided, RecordError, RoundRecord
+from cardroom.app.wallet import StoredRound
+from cardroom.app.words import ChemmyNarrator, plain
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     BancoCalled,
@@ -31,10 +34,7 @@ from cardroom.core.events import (
 from cardroom.core.money import format_amount, format_decimal
 from cardroom.games.chemin_de_fer import GAME_ID
 from cardroom.games.chemin_de_fer.engine import visible
-from cardroom.history import Decided, RecordError, RoundRecord
-from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
-from cardroom.words import ChemmyNarrator, plain
 
 __all__ = ["PARTS", "card_words", "coup_json", "decision_words", "table_name"]
 

@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from fastapi import Header, Request
 from fastapi.templating import Jinja2Templates
 
-from cardroom.sessions import Session, Sessions
+from cardroom.app.sessions import Session, Sessions
+from cardroom.app.wallet import Account, Wallet
 from cardroom.storage import Database
-from cardroom.wallet import Account, Wallet
 from cardroom.web.chemmy import ChemmyTables
 from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables

@@ -22,10 +22,10 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
-from cardroom.analysis.chemin_de_fer import BankerKey, ChemmySolution, Third, solve_table
+from cardroom.app.disclosure import percent_of
 from cardroom.core.rules import rules_to_toml
-from cardroom.disclosure import percent_of
 from cardroom.games.chemin_de_fer import ChemmyRules
+from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third, solve_table
 
 log = logging.getLogger("cardroom.web")
 

@@ -1,7 +1,7 @@
 """The house tables of the web: each person's table per game, as JSON.
 
 The tables themselves are kept in the database by
-:class:`~cardroom.tables.stored.StoredTables` (the shoe, this shoe's bead plate, the
+:class:`~cardroom.app.tables.stored.StoredTables` (the shoe, this shoe's bead plate, the
 round in play), so that any server process takes any request and nothing is lost when
 one stops; this module turns what they answer into the JSON the pages and the API send.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cardroom.app.tables.stored import NotYours, Played, StoredTables, table_ref
+from cardroom.app.wallet import Account, Wallet
 from cardroom.core.cards import Card, CardError
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GameInfo
-from cardroom.tables.stored import NotYours, Played, StoredTables, table_ref
-from cardroom.wallet import Account, Wallet
 from cardroom.web import views
 
 #: No such round for this person (someone else's is not found either).
@@ -23,7 +23,7 @@ NotFound = NotYours
 
 
 class LiveTables:
-    """Every person's house tables (see :mod:`cardroom.tables.stored`)."""
+    """Every person's house tables (see :mod:`cardroom.app.tables.stored`)."""
 
     def __init__(
         self,

@@ -7,7 +7,7 @@ cannot carry an amount exactly.  What an amount may be is said once, in
 :func:`~cardroom.core.money.amount_pattern`); the models give the schema that rule, and
 the server checks it with the same functions (``parse_amount``, ``check_wagers``), whose
 refusals say in words what is wrong.  The same goes for names
-(:func:`cardroom.wallet.account_name`, :func:`name_pattern`).
+(:func:`cardroom.app.wallet.account_name`, :func:`name_pattern`).
 
 Every answer has a model here, so that the schema says what each operation gives.  A new
 endpoint (see docs/web.md, "Adding to the API"):
@@ -42,14 +42,14 @@ from pydantic import (
     model_validator,
 )
 
+from cardroom.app.sessions import PASSWORD_MAX, PASSWORD_MIN
+from cardroom.app.wallet import NAME_LENGTH
 from cardroom.core.cards import Card, Deck
 from cardroom.core.events import EVENT_KINDS, Points, Why
 from cardroom.core.money import AMOUNT_MAX_CHARS, CENT, amount_pattern
 from cardroom.games import GameInfo
 from cardroom.games.base import Action
-from cardroom.sessions import PASSWORD_MAX, PASSWORD_MIN
 from cardroom.storage.schema import LEDGER_KINDS
-from cardroom.wallet import NAME_LENGTH
 from cardroom.web.coups import card_words
 from cardroom.web.views import says_card
 
@@ -63,7 +63,7 @@ def _strict() -> ConfigDict:
 # -- what a name may be --------------------------------------------------------------------
 @cache
 def name_pattern() -> str:
-    """An account's name as :func:`cardroom.wallet.account_name` takes it, as a regular
+    """An account's name as :func:`cardroom.app.wallet.account_name` takes it, as a regular
     expression: white space around it (dropped), then characters that are, in Unicode's
     compatibility form (NFKC, as the name is kept), one character that Python prints
     (``str.isprintable``) other than a comma, or a space; the last of them not a space

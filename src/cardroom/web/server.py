@@ -46,9 +46,6 @@ def load_rules_dir(folder: Path) -> dict[str, Any]:
 
     A file that names no game, or that does not load, is a :class:`ServerError`.
     """
-    from cardroom.analysis.chemin_de_fer import check_solvable
-    from cardroom.games.chemin_de_fer import ChemmyRules
-
     if not folder.is_dir():
         raise ServerError(f"the rules folder {str(folder)!r} is not a folder")
     rules: dict[str, Any] = {}
@@ -61,8 +58,8 @@ def load_rules_dir(folder: Path) -> dict[str, Any]:
             )
         try:
             rules[game.id] = game.load_rules(path)
-            if isinstance(rules[game.id], ChemmyRules):
-                check_solvable(rules[game.id])  # its tables' bots play the solved coup
+            if game.check is not None:
+                game.check(rules[game.id])
         except (RulesError, TextInputError, OSError, ValueError) as err:
             message = str(err)
             raise ServerError(message if str(path) in message else f"{path}: {message}") from None

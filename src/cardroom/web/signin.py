@@ -27,8 +27,8 @@ from typing import TypeVar
 
 from fastapi import Request
 
-from cardroom.sessions import PASSWORD_MAX, PasswordError, Session, check_password_text
-from cardroom.wallet import Account, NameTaken, WalletError, account_name, name_key
+from cardroom.app.sessions import PASSWORD_MAX, PasswordError, Session, check_password_text
+from cardroom.app.wallet import Account, NameTaken, WalletError, account_name, name_key
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.passwords import Busy
 from cardroom.web.throttle import Throttled, client_address

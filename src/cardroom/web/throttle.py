@@ -2,7 +2,7 @@
 shares the counts (table ``login_failures``).
 
 A sign-in is counted under the name as normalised (exactly as registration and sign-in
-read it: :func:`cardroom.wallet.account_name`, then :func:`cardroom.wallet.name_key`, so
+read it: :func:`cardroom.app.wallet.account_name`, then :func:`cardroom.app.wallet.name_key`, so
 ``" ann"``, ``"ANN\\t"`` and ``"\\u2003Ann"`` are one name) and under the client's
 address (an IPv6 address by its /64 network, which one machine usually has whole).
 Within :data:`WINDOW`:

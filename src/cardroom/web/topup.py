@@ -1,7 +1,7 @@
 """Play money for a broke account: a top-up back to the starting balance when the
 balance (with any stack at a table) is below every table's minimum, at most once a day.
 
-The wallet makes it (:meth:`cardroom.wallet.Wallet.top_up`: one transaction under the
+The wallet makes it (:meth:`cardroom.app.wallet.Wallet.top_up`: one transaction under the
 account's lock, a ``top_up`` ledger row); this module says when it is offered, in the
 same words on the wallet page, where a bet or a buy-in is refused, and in the API.
 """
@@ -12,8 +12,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from cardroom.app.wallet import START_BALANCE
 from cardroom.core.money import format_amount, format_decimal
-from cardroom.wallet import START_BALANCE
 
 __all__ = ["hint", "lowest_minimum", "offer"]
 

@@ -1,7 +1,7 @@
 """Rounds, events and money as the web table sends them: JSON with decimal strings.
 
 Events go out as the event registry writes them (:func:`event_to_json`), with two more
-keys for people: ``text``, the sentence :mod:`cardroom.words` makes of it, and for a
+keys for people: ``text``, the sentence :mod:`cardroom.app.words` makes of it, and for a
 card, ``card_alt``, the card in words.  Money is always an exact decimal string.
 """
 
@@ -11,6 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from cardroom.app.tables.house import HouseRound
+from cardroom.app.wallet import StoredRound
+from cardroom.app.words import explain, house_line, plain, wager_label
 from cardroom.core.events import (
     CardDealt,
     Event,
@@ -20,13 +23,10 @@ from cardroom.core.events import (
     event_to_json,
 )
 from cardroom.core.money import AmountError, format_amount, format_decimal, parse_exact
+from cardroom.games import GAMES
 from cardroom.games.base import Turn
-from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
-from cardroom.tables.house import HouseRound
-from cardroom.wallet import StoredRound
 from cardroom.web.cards import card_label
 from cardroom.web.coups import coup_json
-from cardroom.words import explain, house_line, plain, wager_label
 
 
 def money(value: Fraction) -> str:
@@ -52,7 +52,7 @@ def add_filters(env: Any) -> None:
 
 
 def event_text(event: Event) -> str:
-    """One event of a house game as the line a person reads (:mod:`cardroom.words`)."""
+    """One event of a house game as the line a person reads (:mod:`cardroom.app.words`)."""
     return plain(house_line(event))
 
 
@@ -109,7 +109,7 @@ def stored_round_json(
     """A finished (or void) round from the database, from its record; a chemin de fer
     coup as its person saw it (:mod:`cardroom.web.coups`; ``tables``: the tables' names
     by their ``table_ref``)."""
-    if stored.game == CHEMMY:
+    if stored.game in GAMES and GAMES[stored.game].kind == "seats":
         return coup_json(stored, balance, tables)
     record = stored.record or {}
     events: list[Event] = []
@@ -165,7 +165,7 @@ def _decision_text(action: str, by: str) -> str:
 
 
 def _bonus_name(key: str) -> str:
-    from cardroom.words import name_of
+    from cardroom.app.words import name_of
 
     return name_of(key)
 
@@ -173,9 +173,9 @@ def _bonus_name(key: str) -> str:
 def beads_json(
     beads: Sequence[str], shoe: int | None, pairs: Sequence[Sequence[str]] | None = None
 ) -> dict[str, Any]:
-    """A table's scoreboards (see :mod:`cardroom.scoreboards`); with ``pairs`` (the hands
+    """A table's scoreboards (see :mod:`cardroom.app.scoreboards`); with ``pairs`` (the hands
     whose first two cards were a pair, round by round), the bead plate's cells say them."""
-    from cardroom.scoreboards import bead_plate, big_road, counts
+    from cardroom.app.scoreboards import bead_plate, big_road, counts
 
     plate = []
     for c in bead_plate(beads, pairs=pairs):

@@ -3,7 +3,7 @@
 A bot decides through a :class:`ChemmyStrategy`: the player's draw at a free total, the
 banker's draw, and the money (its bank, its stake).  :class:`TableauBot` is the simple
 default; the game-theoretic solution's bot is made by
-:func:`cardroom.analysis.chemin_de_fer.equilibrium_bot`.  :class:`ChemmySession` deals
+:func:`cardroom.games.chemin_de_fer.analysis.equilibrium_bot`.  :class:`ChemmySession` deals
 from a card source, reshuffles where the shoe says so, and lets the bots act until a
 person must decide.
 """
@@ -18,8 +18,8 @@ from typing import Protocol
 import numpy as np
 
 from cardroom.core.cards import Card
-from cardroom.core.events import CoupEvent
-from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
+from cardroom.core.events import CoupEvent, Reshuffled
+from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games.baccarat import Tableau
 from cardroom.games.base import IllegalAction, Turn
 from cardroom.games.chemin_de_fer.engine import ChemmyGame, Phase, TableView
@@ -259,16 +259,13 @@ class ChemmySession:
         """Deal the card the game wants, reshuffling first where the shoe says so."""
         game, source = self.game, self.source
         new: list[CoupEvent] = []
-        if game.at_deal_start and source.needs_reshuffle:
-            new += game.record(source.shuffle(source.next_cause))
-        try:
-            card = source.draw()
-        except ShoeExhausted:
-            if isinstance(source, StackedShoe):
-                raise
-            event = source.shuffle("ran_out", in_play=game.cards_in_play())
-            new += game.record(event)
-            card = source.draw()
+
+        def record(event: Reshuffled) -> None:
+            new.extend(game.record(event))
+
+        if game.at_deal_start:
+            reshuffle_if_due(source, record)
+        card = draw_or_reshuffle(source, game.cards_in_play, record)
         return new + game.deal(card)
 
     def bot_acts(self, bot: ChemmyStrategy, turn: Turn) -> list[CoupEvent]:

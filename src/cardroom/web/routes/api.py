@@ -18,13 +18,13 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from cardroom.app.history import RecordError, RoundRecord, replay
+from cardroom.app.sessions import LIFETIME
+from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
+from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
 from cardroom.games.base import IllegalAction, WagerError
-from cardroom.history import RecordError, RoundRecord, replay
-from cardroom.sessions import LIFETIME
 from cardroom.storage import StorageConflict
-from cardroom.tables.house import KeyReused, OverBalance, RoundUnfinished
-from cardroom.wallet import TopUpRefused, WalletError
 from cardroom.web import books, models, signin, topup, views
 from cardroom.web.deps import (
     COOKIE,

@@ -15,12 +15,13 @@ from fastapi import APIRouter, Form, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from cardroom.disclosure import paytable, rules_text, tableau_table
+from cardroom.app.disclosure import paytable, rules_text, tableau_table
+from cardroom.app.scoreboards import NO_WINNER
+from cardroom.app.wallet import TopUpRefused, WalletError
+from cardroom.app.words import wager_label, wager_name
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import AlwaysDrawAtFive, CasinoTableauBanker, ChemmyRules
-from cardroom.scoreboards import NO_WINNER
-from cardroom.wallet import TopUpRefused, WalletError
 from cardroom.web import books, chemmy, signin, topup, views
 from cardroom.web.cards import svg_for_code
 from cardroom.web.deps import (
@@ -35,7 +36,6 @@ from cardroom.web.deps import (
 )
 from cardroom.web.live import PAIR_WAGERS
 from cardroom.web.routes.api import limits_json, set_session_cookie
-from cardroom.words import wager_label, wager_name
 
 router = APIRouter(include_in_schema=False)
 
@@ -251,7 +251,7 @@ def play(request: Request, game_id: str) -> Response:
 
 @router.get("/rules/{game_id}")
 def rules_page(request: Request, game_id: str) -> Response:
-    if game_id == CHEMMY:
+    if game_id in GAMES and GAMES[game_id].kind == "seats":
         return _chemmy_rules_page(request)
     game = _house_game(request, game_id)
     svc = services(request)

@@ -57,7 +57,7 @@ export function showMoney(text) {
   return `${found[1]}${whole}.${part.padEnd(2, "0")}`;
 }
 
-/** A result with its sign, as cardroom.words.signed writes it: +15, -10, ±0. */
+/** A result with its sign, as cardroom.app.words.signed writes it: +15, -10, ±0. */
 export function showSigned(text) {
   if (text === null || text === undefined) return "";
   const shown = showMoney(text);

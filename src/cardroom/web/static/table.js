@@ -34,7 +34,7 @@ const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").match
 const limits = { min: table.dataset.min, max: table.dataset.max, unit: table.dataset.unit };
 
 // The names of wagers and outcomes in words, and the outcomes' marks, as the server wrote
-// them on the page (cardroom.words): never an id.
+// them on the page (cardroom.app.words): never an id.
 const NAMES = {};
 const MARKS = {};
 for (const spot of spots) NAMES[spot.dataset.wager] = spot.dataset.name;

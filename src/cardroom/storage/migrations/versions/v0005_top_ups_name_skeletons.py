@@ -6,7 +6,7 @@ a page of one game's rounds.
   on the sign of ``amount``.  SQLite cannot change a constraint in place: the table is
   made again with its rows, its indexes and its foreign keys (Alembic's batch mode, from
   the table as revision 0001 made it).
-- ``accounts``: ``name_skeleton`` (:func:`cardroom.names.name_skeleton`, a unique index)
+- ``accounts``: ``name_skeleton`` (:func:`cardroom.app.names.name_skeleton`, a unique index)
   and ``topped_up_at``.  Every account's name is put in the form registration now keeps
   (NFKC, no spaces around it) with its key (NFKC and case folded) and skeleton; where
   two accounts would have one key or one skeleton (say "Eero" and a Cyrillic "Еего"
@@ -27,7 +27,7 @@ import uuid
 import sqlalchemy as sa
 from alembic import op
 
-from cardroom.names import clean_name, name_key, name_skeleton
+from cardroom.app.names import clean_name, name_key, name_skeleton
 
 revision = "0005"
 down_revision: str | None = "0004"

@@ -1,0 +1,437 @@
+"""Each person's house tables kept in the database, so that any server process deals
+the next round.
+
+The web serves many people from several processes at once, behind a proxy that may
+send each request to any of them.  So nothing of a person's table lives only in one
+process's memory: the shoe (its cards in order, how many are dealt, how many times it
+was shuffled), this shoe's outcomes for the bead plate, and the round in play are a
+row of ``house_tables``; the round itself, its stakes and its decisions are the
+wallet's.  Every request is one transaction (:meth:`Database.run`, tried again after a
+deadlock or a busy database) that
+
+1. locks the table's row (made on the first round) and reads it with the account's
+   balance, in one statement; this lock comes first in every transaction that deals at
+   the table, before the account's row (the wallet's lock order then takes over:
+   account, round, seat), so two requests at one table wait for each other there;
+2. with an ``Idempotency-Key``, finds the round it opened before, which is then given
+   back before anything else is checked;
+3. refuses a new round while one is in play, and one whose stakes are above the
+   balance;
+4. sets the :class:`~cardroom.app.tables.house.HouseTable` up from the row and plays as far
+   as it goes without the person: to a decision, or to the end, when the round is
+   written finished with its stakes and payouts in a few statements (the update of
+   the balance locks the account's row and checks that it covers the stakes);
+5. writes the table's row back.
+
+If anything fails, nothing of it is written: no stake is taken for a round that is not
+dealt, no round is left in play that cannot go on, and the same shoe deals the next
+try.  A round in play is set up again from its saved state on each decision
+(:func:`~cardroom.app.tables.house.restore_round`), in whichever process the decision comes.
+
+Nothing here reads the account's whole ledger or history: every statement finds its
+rows by key, so a round costs the same for a new account and for one with 100,000
+rounds behind it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from cardroom.app.tables.house import (
+    HouseRound,
+    HouseTable,
+    KeyReused,
+    OverBalance,
+    RoundUnfinished,
+    restore_round,
+)
+from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
+from cardroom.core.cards import Card, parse_cards
+from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
+from cardroom.games import GameInfo, get_game
+from cardroom.games.base import IllegalAction, Turn, WagerError
+from cardroom.storage.db import Fast, StorageConflict
+from cardroom.storage.schema import accounts, house_tables
+
+__all__ = ["NotYours", "Played", "StoredTables", "TableState", "table_ref"]
+
+
+class NotYours(LookupError):
+    """No such round of this person's (another person's round is not found either)."""
+
+
+def table_ref(game_id: str) -> str:
+    """How the web's tables of a game are named in the wallet's rows."""
+    return f"web:{game_id}"
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A person's table at one game as it stands between requests."""
+
+    game: str
+    balance: Fraction
+    shuffles: int
+    reshuffle_due: bool
+    rounds_played: int
+    round_in_play: int | None
+    beads: tuple[str, ...]
+    bead_shoe: int | None
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a request did: the round dealt as far as it goes (``live``), or the round
+    asked for as the database has it (``stored``); ``new`` is False for a round an
+    idempotency key gives back."""
+
+    balance: Fraction
+    live: HouseRound | None = None
+    stored: StoredRound | None = None
+    new: bool = True
+    reshuffle_due: bool = False
+
+
+@dataclass
+class _Row:
+    """A row of ``house_tables`` as read, and whether it exists yet."""
+
+    cards: tuple[Card, ...] | None
+    dealt: int = 0
+    shuffles: int = 0
+    beads: list[str] = field(default_factory=list)
+    bead_shoe: int | None = None
+    rounds_played: int = 0
+    round_id: int | None = None
+    exists: bool = False
+    #: the account's balance as the statement that locked the row read it (it may be
+    #: older than the lock: the wallet checks the balance again as it takes the stakes)
+    balance: Fraction = Fraction(0)
+
+
+class StoredTables:
+    """The house tables of every person, in the wallet's database."""
+
+    def __init__(
+        self,
+        wallet: Wallet,
+        rules: Mapping[str, Any],
+        shuffler: Callable[[], Shuffler] = SecureShuffler,
+    ) -> None:
+        self.wallet = wallet
+        self.db = wallet.db
+        self.rules = dict(rules)
+        self.shuffler = shuffler
+
+    # -- requests ----------------------------------------------------------------------
+    def place(
+        self,
+        account_id: int,
+        name: str,
+        game: GameInfo,
+        bets: Mapping[str, Fraction | int | str],
+        key: str | None = None,
+    ) -> Played:
+        """Bets on a new round, dealt as far as it goes without the person.
+
+        An ``key`` this account used before gives that round back (``new`` False), or
+        :class:`KeyReused` for other bets, before anything else is looked at; then
+        :class:`RoundUnfinished`, :class:`OverBalance` and the engine's
+        :class:`WagerError` refuse, and change nothing.
+        """
+        rules = self.rules[game.id]
+        engine = game.new_round(rules, bets)  # type: ignore[arg-type]  # checks the bets
+        stakes = dict(engine.wagers)
+        if not stakes:
+            raise WagerError("place at least one bet")
+
+        def work(conn: Connection) -> Played:
+            row = self._read(conn, account_id, game.id)
+            if key is not None:
+                known = self.wallet.key_round(conn, account_id, key)
+                if known is not None:
+                    return self._given_back(conn, account_id, game, stakes, known)
+            if row.round_id is not None:
+                raise RoundUnfinished(
+                    f"your last {game.id} round (#{row.round_id}) is not finished yet"
+                )
+            total = sum(stakes.values(), Fraction(0))
+            if total > row.balance:
+                balance = self.wallet.balance(account_id)  # (as it is now, to be sure)
+                if total > balance:
+                    raise OverBalance(
+                        f"the stakes ({_amount(total)}) are more than your balance "
+                        f"({_amount(balance)})"
+                    )
+            table = self._table(row, account_id, name, game, rules)
+            live = table.deal_round(bets, key, checked=True)
+            self._write(conn, account_id, game.id, row, table, live)
+            assert live.balance is not None
+            return Played(live.balance, live=live, reshuffle_due=table.reshuffle_due)
+
+        try:
+            return self.db.run(work)
+        except StorageConflict:
+            if key is None:
+                raise
+
+            # another request took this key at the same moment: that round is the one
+            def again(conn: Connection) -> Played:
+                known = self.wallet.key_round(conn, account_id, key)
+                if known is None:
+                    raise
+                return self._given_back(conn, account_id, game, stakes, known)
+
+            return self.db.run(again)
+
+    def act(self, account_id: int, round_id: int, action: str) -> Played:
+        """The person's decision in their round ``round_id`` (:class:`NotYours` for
+        anyone else's; :class:`IllegalAction` where it is not asked or not allowed)."""
+
+        first = self._own(account_id, round_id)
+
+        def work(conn: Connection) -> Played:
+            row = self._read(conn, account_id, first.game)
+            stored = self._own(account_id, round_id)  # (as it is now, under the lock)
+            if stored.status != "in_progress":
+                raise IllegalAction("the round is over: nothing is asked")
+            game = get_game(stored.game)
+            table, live = self._restore(row, stored, game)
+            if not isinstance(live.to_move(), Turn):
+                raise IllegalAction("no decision is asked now")
+            table.act(live, action)
+            self._write(conn, account_id, game.id, row, table, live)
+            balance = live.balance if live.balance is not None else self._balance(account_id)
+            return Played(balance, live=live, reshuffle_due=table.reshuffle_due and live.is_over)
+
+        return self.db.run(work)
+
+    def get(self, account_id: int, round_id: int) -> Played:
+        """The person's round ``round_id`` as it stands: in play (set up again, with what
+        it asks) or as the database has it."""
+
+        stored = self._own(account_id, round_id)
+        if stored.status != "in_progress" or stored.game not in self.rules:
+            return Played(self.wallet.balance(account_id), stored=stored)
+
+        def work(conn: Connection) -> Played:
+            row = self._read(conn, account_id, stored.game)
+            again = self._own(account_id, round_id)
+            if again.status != "in_progress":  # finished meanwhile, in another request
+                return Played(self._balance(account_id), stored=again)
+            _, live = self._restore(row, again, get_game(again.game))
+            balance = live.balance if live.balance is not None else self._balance(account_id)
+            return Played(balance, live=live)
+
+        # a write transaction: a round saved in mid-deal (a process stopped while it
+        # dealt) is dealt to its end and settled when it is set up again
+        return self.db.run(work)
+
+    def table(self, account_id: int, game: GameInfo) -> TableState:
+        """The person's table at ``game``: this shoe's outcomes, whether the next round
+        starts from a new shoe, the round in play."""
+
+        def work(conn: Connection) -> TableState:
+            row = self._read(conn, account_id, game.id, lock=False)
+            shoe = self._shoe(row, self.rules[game.id])
+            return TableState(
+                game=game.id,
+                balance=self.wallet.balance(account_id),
+                shuffles=row.shuffles,
+                reshuffle_due=shoe.shuffles > 0 and shoe.needs_reshuffle,
+                rounds_played=row.rounds_played,
+                round_in_play=row.round_id,
+                beads=tuple(row.beads) if row.bead_shoe == row.shuffles else (),
+                bead_shoe=row.bead_shoe if row.bead_shoe == row.shuffles else None,
+            )
+
+        return self.db.run(work, write=False)
+
+    # -- inside a transaction ------------------------------------------------------------
+    def _own(self, account_id: int, round_id: int) -> StoredRound:
+        try:
+            stored = self.wallet.round(round_id)
+        except WalletError:
+            raise NotYours(f"there is no round {round_id} of yours") from None
+        if stored.account_id != account_id:
+            raise NotYours(f"there is no round {round_id} of yours")
+        return stored
+
+    def _balance(self, account_id: int) -> Fraction:
+        return self.wallet.balance(account_id)
+
+    def _given_back(
+        self,
+        conn: Connection,
+        account_id: int,
+        game: GameInfo,
+        stakes: Mapping[str, Fraction],
+        round_id: int,
+    ) -> Played:
+        """The round an idempotency key opened, as it stands now (:class:`KeyReused` if
+        it was opened with other bets)."""
+        stored = self.wallet.round(round_id)
+        if stored.game != game.id or dict(stored.stakes) != dict(stakes):
+            raise KeyReused(
+                f"this idempotency key opened round {stored.id} with other bets: "
+                "use a new key for new bets"
+            )
+        balance = self._balance(account_id)
+        if stored.status == "in_progress" and stored.game in self.rules:
+            row = self._read(conn, account_id, stored.game, lock=False)
+            _, live = self._restore(row, stored, game)
+            return Played(balance, live=live, new=False)
+        return Played(balance, stored=stored, new=False)
+
+    def _read(self, conn: Connection, account_id: int, game_id: str, lock: bool = True) -> _Row:
+        """The table's row with the account's balance (locked: the table's row, made
+        first if it is the person's first round at the game)."""
+        key = {"account": account_id, "game": game_id}
+        rows = self.db.fast(conn, _LOCK_TABLE if lock else _READ_TABLE, key)
+        if not rows and lock:
+            new = _NEW_SQLITE_TABLE if self.db.is_sqlite else _NEW_PG_TABLE
+            conn.execute(new, {**key, "now": datetime.now(UTC)})
+            rows = self.db.fast(conn, _LOCK_TABLE, key)
+        if not rows:
+            balance = self.wallet.balance(account_id) if lock else Fraction(0)
+            return _Row(None, balance=balance)
+        [(shoe, dealt, shuffles, beads_text, rounds_played, round_id, balance)] = rows
+        beads = json.loads(beads_text)
+        return _Row(
+            cards=None if shoe is None else _cards(shoe),
+            dealt=int(dealt),
+            shuffles=int(shuffles),
+            beads=[str(b) for b in beads.get("outcomes", [])],
+            bead_shoe=beads.get("shoe"),
+            rounds_played=int(rounds_played),
+            round_id=None if round_id is None else int(round_id),
+            exists=True,
+            balance=from_cents(balance),
+        )
+
+    def _shoe(self, row: _Row, rules: Any) -> Shoe:
+        if row.cards is None:
+            return Shoe(rules.shoe, self.shuffler())
+        return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles)
+
+    def _table(
+        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: Any
+    ) -> HouseTable:
+        table = HouseTable(
+            game,
+            rules,
+            self._shoe(row, rules),
+            self.wallet,
+            account_id,
+            name=name,
+            table_ref=table_ref(game.id),
+        )
+        table.rounds_played = row.rounds_played
+        table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
+        return table
+
+    def _restore(
+        self, row: _Row, stored: StoredRound, game: GameInfo
+    ) -> tuple[HouseTable, HouseRound]:
+        """The round in play, set up again; its table deals on from the table's shoe."""
+        shoe = self._shoe(row, self.rules[game.id]) if row.cards is not None else None
+        table, live = restore_round(self.wallet, stored, source=shoe)
+        table.rounds_played = row.rounds_played
+        table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
+        return table, live
+
+    def _write(
+        self,
+        conn: Connection,
+        account_id: int,
+        game_id: str,
+        row: _Row,
+        table: HouseTable,
+        live: HouseRound,
+    ) -> None:
+        shoe = table.source
+        values: dict[str, Any] = {
+            "account": account_id,
+            "game": game_id,
+            "p_beads": json.dumps({"shoe": table.bead_shoe, "outcomes": table.beads}),
+            "p_rounds_played": table.rounds_played,
+            "p_round_id": None if live.is_over else live.id,
+            "p_updated_at": datetime.now(UTC),
+        }
+        statement = _UPDATE_TABLE
+        if isinstance(shoe, Shoe):
+            values.update(p_dealt=shoe.dealt, p_shuffles=shoe.shuffles)
+            if shoe.shuffles != row.shuffles or row.cards is None:
+                values["p_shoe"] = "".join(card.code for card in shoe.order)
+                statement = _UPDATE_TABLE_AND_SHOE
+        else:  # a round of before the tables were saved: the next round has a new shoe
+            values.update(p_shoe=None, p_dealt=0, p_shuffles=row.shuffles)
+            statement = _UPDATE_TABLE_AND_SHOE
+        self.db.fast(conn, statement, values)
+
+
+_TABLE_COLUMNS = (
+    house_tables.c.shoe,
+    house_tables.c.dealt,
+    house_tables.c.shuffles,
+    house_tables.c.beads,
+    house_tables.c.rounds_played,
+    house_tables.c.round_id,
+    accounts.c.balance,
+)
+_THIS_TABLE = (
+    house_tables.c.account_id == bindparam("account"),
+    house_tables.c.game == bindparam("game"),
+)
+_READ = (
+    select(*_TABLE_COLUMNS)
+    .join_from(house_tables, accounts, accounts.c.id == house_tables.c.account_id)
+    .where(*_THIS_TABLE)
+)
+_READ_TABLE = Fast(_READ)
+_LOCK_TABLE = Fast(_READ.with_for_update(of=house_tables))
+_CHANGES = ("dealt", "shuffles", "beads", "rounds_played", "round_id", "updated_at")
+_UPDATE_TABLE = Fast(
+    update(house_tables).where(*_THIS_TABLE).values({c: bindparam(f"p_{c}") for c in _CHANGES})
+)
+_UPDATE_TABLE_AND_SHOE = Fast(
+    update(house_tables)
+    .where(*_THIS_TABLE)
+    .values({c: bindparam(f"p_{c}") for c in (*_CHANGES, "shoe")})
+)
+_NEW_ROW: dict[str, Any] = {
+    "account_id": bindparam("account"),
+    "game": bindparam("game"),
+    "shoe": None,
+    "dealt": 0,
+    "shuffles": 0,
+    "beads": "{}",
+    "rounds_played": 0,
+    "round_id": None,
+    "updated_at": bindparam("now"),
+}
+_NEW_SQLITE_TABLE = sqlite_insert(house_tables).values(_NEW_ROW).on_conflict_do_nothing()
+_NEW_PG_TABLE = pg_insert(house_tables).values(_NEW_ROW).on_conflict_do_nothing()
+
+
+@lru_cache(maxsize=4096)
+def _cards(text: str) -> tuple[Card, ...]:
+    """A saved shoe's cards (two-character codes run together), read once per shoe: a
+    shoe's order never changes once shuffled, so this keeps no state that could go stale."""
+    return parse_cards(text[i : i + 2] for i in range(0, len(text), 2))
+
+
+def _amount(value: Fraction) -> str:
+    from cardroom.core.money import format_amount
+
+    return format_amount(value)

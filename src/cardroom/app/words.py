@@ -1,0 +1,681 @@
+"""cardroom's English: the words a person reads for each rule, total and event.
+
+Engines say *why* with data (:class:`~cardroom.core.events.Why`: a rule id and its
+facts); this module is the one place where those become sentences, for the terminal
+and the web alike.  A card is always named by its Finnish index (``13♥``), never by
+its machine code.
+
+>>> from cardroom.core.events import Points, Why
+>>> explain(Why.of("dealer_hits", soft=False, limit=24))
+'dealer hits hard totals below 24'
+>>> points_text(Points(25, soft=True)), points_text(Points(27, False, "joanca"))
+('soft 25', '27 (Joanca)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from cardroom.core.cards import Card
+from cardroom.core.events import (
+    Announcement,
+    BancoCalled,
+    BankerChosen,
+    BankPassed,
+    BankPut,
+    CardDealt,
+    ChemmyEvent,
+    Commission,
+    CoupEvent,
+    CoupVoid,
+    Decision,
+    DrawForBank,
+    DrawTie,
+    Event,
+    ExcessReturned,
+    Fact,
+    GameOver,
+    HandCard,
+    HandShown,
+    Outcome,
+    PartCovered,
+    Passed,
+    PlayerChosen,
+    Points,
+    Reshuffled,
+    SeatLeft,
+    SeatSettled,
+    SeatTaken,
+    Settled,
+    Staked,
+    Why,
+)
+from cardroom.core.money import format_amount, format_odds
+from cardroom.games.finnish.words import name_of as name_of
+
+#: Every wager (and outcome) of the house games in words, as a sentence says it; a label
+#: starts it with a capital (:func:`wager_label`).  The one place a wager id becomes words.
+WAGER_NAMES: dict[str, str] = {
+    "player": "player",
+    "banker": "banker",
+    "dealer": "dealer",
+    "tie": "tie",
+    "push": "push",
+    "player_pair": "player pair",
+    "banker_pair": "banker pair",
+    "b27": "B-27",
+}
+
+
+def wager_name(wager: str) -> str:
+    """A wager in words, inside a sentence: ``player_pair`` -> ``player pair``."""
+    return WAGER_NAMES.get(wager, wager.replace("_", " "))
+
+
+def wager_label(wager: str) -> str:
+    """A wager's name as a label: ``player_pair`` -> ``Player pair``, ``b27`` -> ``B-27``."""
+    return capital(wager_name(wager))
+
+
+def points_text(points: Points | None) -> str:
+    """``soft 25``, ``hard 17``, ``27 (Finnish 27)``, ``7`` (baccarat), '' for None."""
+    if points is None:
+        return ""
+    if points.named is not None and points.named != "natural":
+        return f"{points.value} ({name_of(points.named)})"
+    if points.soft is None:
+        return str(points.value)
+    return f"{'soft' if points.soft else 'hard'} {points.value}"
+
+
+def _fact_text(value: Fact) -> str:
+    if isinstance(value, Card):
+        return value.finnish
+    if isinstance(value, Points):
+        return points_text(value)
+    if isinstance(value, Fraction):
+        return format_amount(value)
+    if isinstance(value, tuple):
+        return ", ".join(_fact_text(v) for v in value)
+    return str(value)
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _kind(soft: Fact) -> str:
+    return "soft" if soft else "hard"
+
+
+def _odds(value: Fact) -> str:
+    assert isinstance(value, Fraction)
+    return format_odds(value)
+
+
+def _plan(why: Why) -> str:
+    """A hit-to-target row's plan: ``hit to hard 23 and soft 25``."""
+    relative = why.get("relative")
+    if relative is None:
+        return f"hit to hard {why['hard']} and soft {why['soft']}"
+    if relative == 1:
+        return "hit until above the dealer's total"
+    if relative == 0:
+        return "hit until at least the dealer's total"
+    assert isinstance(relative, int)
+    return f"hit to the dealer's total {relative:+d}"
+
+
+def _target(why: Why) -> str:
+    verb = "is below" if why.rule == "target_hit" else "reaches"
+    row = f"dealer {why['row_kind']} {_span(int(str(why['row_low'])), int(str(why['row_high'])))}"
+    return f"{_fact_text(why['total'])} {verb} {why['target']} ({row}: {_plan(why)})"
+
+
+def _bonus(why: Why) -> str:
+    key = str(why["bonus"])
+    flat = why.get("bonus_flat")
+    if flat is not None:
+        assert isinstance(flat, Fraction)
+        return f"{name_of(key)} ({format_amount(flat)} x table minimum)"
+    return f"{name_of(key)} {_odds(why['bonus_odds'])}"
+
+
+def _pays(why: Why) -> str:
+    text = f"{wager_name(str(why['wager']))} pays {_odds(why['odds'])}"
+    if why.get("bonus") is not None:
+        text += f" + bonus {_bonus(why)}"
+    return text
+
+
+def _banker_rule(why: Why) -> str:
+    verb = "draws" if why["draws"] else "stands"
+    if why.rule == "banker_player_stood":
+        limit = int(str(why["below"]))
+        return f"banker {verb} on {why['banker']}: the player stood (banker draws on 0-{limit - 1})"
+    return f"banker {verb} on {why['banker']} when the player's third card is a {why['value']}"
+
+
+def _beats(why: Why) -> str:
+    natural = "natural " if why.get("natural") else ""
+    return (
+        f"{why['winner']}'s {natural}{why['winner_total']} beats "
+        f"{why['loser']}'s {why['loser_total']}"
+    )
+
+
+def _totals(values: Fact) -> str:
+    assert isinstance(values, tuple)
+    return " or ".join(str(v) for v in values)
+
+
+def _tie(why: Why) -> str:
+    natural = "natural " if why.get("natural") else ""
+    return f"both hands total {natural}{why['total']}"
+
+
+#: The sentence of each rule, from its facts (a format string, or a function of the Why).
+TEMPLATES: dict[str, str | Callable[[Why], str]] = {
+    "": "",
+    # the shoe and the table
+    "new_shoe": "new shoe",
+    "reshuffle_point": "reshuffle point reached",
+    "ran_out": "the shoe ran out in mid-round",
+    # the Finnish games: initial 27s
+    "initial_27": "{hand}'s initial {name}",
+    "initial_27s_outrank": "player's {player} outranks dealer's {dealer}",
+    "initial_27s_equal": "player's {player} equals dealer's {dealer}",
+    "initial_27s_outranked": "player's {player} is outranked by {dealer}",
+    "both_27s": "both hands are 27s",
+    "named_27": "{hand}'s {name}",
+    # the Finnish games: play
+    "target_hit": _target,
+    "target_stand": _target,
+    "dealer_hits": lambda w: f"dealer hits {_kind(w['soft'])} totals below {w['limit']}",
+    "dealer_stands": lambda w: f"dealer stands on {_kind(w['soft'])} {w['limit']} or more",
+    "must_hit_soft_below": "must hit soft below {limit} against a dealer's {dealer}",
+    "must_stand_soft": "must stand on soft {limit} against a dealer's {dealer}",
+    "must_hit_hard_below": "must hit hard below {limit} against a dealer's {dealer}",
+    "must_stand_hard": "must stand on hard {limit} or more against a dealer's {dealer}",
+    "free_against_weak": "free to choose with {player} against a dealer's {dealer}",
+    "must_hit_below_dealer": "must hit below the dealer's {dealer}",
+    "must_stand_hard_at_dealer": "must stand on a hard total at or above the dealer's {dealer}",
+    "must_stand_soft_above_dealer": "must stand on a soft total above the dealer's {dealer}",
+    "free_against_equal": "free to choose with {player} against the dealer's equal {dealer}",
+    "player_27": "player's hand totals exactly 27",
+    "player_over": "player's {total} is over {limit}",
+    "player_busts": "player busts with {total}",
+    "dealer_busts": "dealer busts with {total}",
+    # the Finnish games: the showdown
+    "push_player_over_closer": "player {player} is over 27 but closer than dealer {dealer}",
+    "push_dealer_over_as_close": "dealer {dealer} is over 27 but as close as player {player}",
+    "player_closer": "player {player} is closer to 27 than dealer {dealer}",
+    "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
+    "equally_close": "{player} and {dealer} are equally close: {winner} on ties",
+    "equally_close_push": "{player} and {dealer} are equally close to 27",
+    # baccarat
+    "player_draws": lambda w: f"player draws on {w['total']} (0-{int(str(w['below'])) - 1})",
+    "player_stands": "player stands on {total}",
+    "banker_player_stood": _banker_rule,
+    "banker_third_card": _banker_rule,
+    "beats": _beats,
+    "tie": _tie,
+    # settlement
+    "pays": _pays,
+    "returned_on_push": "a push returns the wager",
+    "push_returned": "push: the wager is returned",
+    "returned_on_tie": "a tie returns the wager",
+    "won_by": "{winner} won",
+    "no_push": "no push",
+    "no_tie": "no tie",
+    "pair_pays": lambda w: f"{w['hand']} pair pays {_odds(w['odds'])}",
+    "no_pair": "no {hand} pair",
+    "b27_pays": lambda w: f"banker won with {w['total']}: B-27 pays {_odds(w['odds'])}",
+    "no_b27": lambda w: f"the banker did not win with {_totals(w['totals'])}",
+}
+
+
+def explain(why: Why, names: Sequence[str] = (), you: int | None = None) -> str:
+    """The sentence of ``why`` (seats named from ``names``; ``you``: the reader's seat)."""
+    template = TEMPLATES.get(why.rule)
+    if template is None:
+        template = CHEMMY_TEMPLATES.get(why.rule)
+    if template is None:
+        return why.rule.replace("_", " ")
+    if callable(template):
+        return template(why)
+    facts = {key: _fact_text(value) for key, value in why.facts.items()}
+    if names:
+        for key, value in why.facts.items():
+            if key.endswith("seat") and isinstance(value, int) and not isinstance(value, bool):
+                facts[key] = seat_name(value, names, you)
+            elif key.endswith("seats") and isinstance(value, tuple):
+                facts[key] = names_text([seat_name(int(s), names, you) for s in value])
+    for key in ("name",):
+        if key in facts:
+            facts[key] = name_of(facts[key])
+    return template.format(**facts)
+
+
+def reshuffle_reason(event: Reshuffled) -> str:
+    """``new shoe; first card 13♥ turned, 11 cards burnt``."""
+    text = {
+        "new_shoe": "new shoe",
+        "reshuffle_point": "reshuffle point reached",
+        "cut_card": "the cut card came out",
+        "ran_out": "the shoe ran out in mid-round",
+    }.get(event.cause, event.cause.replace("_", " "))
+    if event.first_card is not None:
+        text += f"; first card {event.first_card.finnish} turned, {event.burnt} cards burnt"
+    elif event.burnt:
+        text += f"; {event.burnt} cards burnt"
+    return text
+
+
+# -- chemin de fer ---------------------------------------------------------------------------
+def seat_name(seat: int, names: Sequence[str], you: int | None = None) -> str:
+    return "you" if seat == you else names[seat]
+
+
+def names_text(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _player_rule(why: Why) -> str:
+    """``must draw on 0-4``; with the total it was applied to: ``player draws on 3 (...)``."""
+    low, high = int(str(why["low"])), int(str(why["high"]))
+    rule = {
+        "must_draw": f"must draw on {_span(low, high)}",
+        "must_stand": f"must stand on {_span(low, high)}",
+        "may_draw": f"may draw or stand on {_span(low, high)}",
+    }[why.rule]
+    return rule
+
+
+def _seen(third: Fact) -> str:
+    return (
+        "the player stood" if third is None else f"the player's third card is {_fact_text(third)}"
+    )
+
+
+def _banker_collects(why: Why) -> str:
+    fee = why.get("commission")
+    text = "the banker collects every stake"
+    return text if fee is None else f"{text}, less {_fact_text(fee)} commission"
+
+
+CHEMMY_TEMPLATES: dict[str, str | Callable[[Why], str]] = {
+    "must_draw": _player_rule,
+    "must_stand": _player_rule,
+    "may_draw": _player_rule,
+    "banker_choice": lambda w: f"banker on {w['banker']} by choice ({_seen(w.get('third'))})",
+    "banker_free": lambda w: (
+        f"the banker draws or stands freely on {w['banker']} ({_seen(w.get('third'))})"
+    ),
+    "highest_card": "draws the highest card ({card}) and takes the bank",
+    "bank_passed_on": "the bank passes on",
+    "bank_kept": "the banker keeps the bank",
+    "passes": "passes",
+    "stack_below_minimum": "the stack is below the table minimum",
+    "nobody_staked": "nobody staked against the bank: no coup",
+    "only_punter": "the only punter",
+    "largest_stake": "the largest stake",
+    "tie_returns_stakes": "both hands total {total}: every stake is returned",
+    "bank_pays_even": "the bank pays 1:1",
+    "bank_pays_every_stake": "the bank pays every stake",
+    "tie_returned": "tie: returned",
+    "tie_all_returned": "tie: every stake is returned",
+    "banker_wins_stake": "the banker wins the stake",
+    "banker_collects": _banker_collects,
+    "fewer_than_two": "fewer than two seats have the table minimum of {minimum}",
+    "put_up_bank": lambda w: "put up a bank" + (" or pass it" if w.get("may_pass") else ""),
+    "may_cover": "may stake against the bank ({needed} to cover)",
+}
+
+
+def decision_text(hand: str, action: str, why: Why) -> str:
+    """A hand's draw or stand with its rule, as a sentence's start: ``player draws on 3
+    (must draw on 0-4)``; the tableau's and the Finnish games' rules read whole."""
+    verb = {"hit": "hits", "stand": "stands", "draw": "draws"}.get(action, f"{action}s")
+    if why.rule in ("must_draw", "must_stand", "may_draw"):
+        return f"{hand} {verb} on {why['total']} ({explain(why)})"
+    if why.rule == "banker_choice":
+        return f"banker {verb} on {why['banker']} by choice ({_seen(why.get('third'))})"
+    return explain(why)
+
+
+def chemmy_turn_text(why: Why) -> str:
+    """Why a chemin de fer hand is the holder's to play: ``the player may draw or stand
+    on 5``, ``the banker draws or stands freely on 6 (the player stood)``."""
+    if why.rule in ("must_draw", "must_stand", "may_draw"):
+        return f"the player {explain(why)}"
+    return explain(why)
+
+
+# -- events as lines -------------------------------------------------------------------------
+class Tone(StrEnum):
+    """What a part of a line is, for a screen to style it (the words stay the same)."""
+
+    PLAIN = "plain"
+    STRONG = "strong"  # a line that matters: a bank put up, an outcome
+    QUIET = "quiet"  # a detail: a rule's reason, a pass
+    TOTAL = "total"  # a hand's total
+    WIN = "win"
+    LOSS = "loss"
+    EVEN = "even"
+    NOTICE = "notice"  # the shoe is shuffled, the game is over
+    WARNING = "warning"  # a reason to read: the shuffle's, a bank only partly covered
+    CHOSEN = "chosen"  # a decision a person made
+    FORCED = "forced"  # a decision the rules made
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of a line, in one tone."""
+
+    text: str
+    tone: Tone = Tone.PLAIN
+
+
+#: A line a person reads: its pieces in order.
+Line = tuple[Span, ...]
+
+
+def plain(line: Iterable[Span]) -> str:
+    """The line's words alone.
+
+    >>> plain(outcome_line(Outcome("push", Why.of("equally_close_push", player=20, dealer=20))))
+    'Push: 20 and 20 are equally close to 27'
+    """
+    return "".join(span.text for span in line)
+
+
+#: Outcomes that are nobody's win.
+NO_WINNER = frozenset({"push", "tie"})
+
+
+def capital(word: str) -> str:
+    """``player`` -> ``Player``."""
+    return word[:1].upper() + word[1:]
+
+
+def signed(value: Fraction) -> str:
+    """A result with its sign: ``+15``, ``-10``, ``±0``."""
+    if value > 0:
+        return f"+{format_amount(value)}"
+    return format_amount(value) if value < 0 else "±0"
+
+
+def net_tone(value: Fraction) -> Tone:
+    return Tone.WIN if value > 0 else Tone.LOSS if value < 0 else Tone.EVEN
+
+
+def outcome_title(outcome: str) -> str:
+    """``player`` -> ``Player wins``; ``push`` -> ``Push``."""
+    return capital(outcome) if outcome in NO_WINNER else f"{capital(outcome)} wins"
+
+
+def outcome_line(event: Outcome, names: Sequence[str] = (), you: int | None = None) -> Line:
+    """``Player wins: player's natural 9 beats banker's 7``."""
+    reason = explain(event.why, names, you)
+    return (Span(outcome_title(event.outcome), Tone.STRONG),) + (
+        (Span(f": {reason}"),) if reason else ()
+    )
+
+
+def reshuffle_line(event: Reshuffled) -> Line:
+    """``⟳ The shoe is reshuffled (reshuffle point reached; shoe 2)``: a person must see it.
+
+    >>> plain(reshuffle_line(Reshuffled(1, "new_shoe", 11, Card.parse("Kh"))))
+    '⟳ The shoe is shuffled (new shoe; first card 13♥ turned, 11 cards burnt; shoe 1)'
+    """
+    verb = "shuffled" if event.shoe == 1 and event.cause == "new_shoe" else "reshuffled"
+    return (
+        Span(f"⟳ The shoe is {verb}", Tone.NOTICE),
+        Span(f" ({reshuffle_reason(event)}; shoe {event.shoe})", Tone.WARNING),
+    )
+
+
+def settlement_line(event: Settled) -> Line:
+    """``Bet on player 10: +15 (player pays 1:1)``; a payout rounded down to the table's
+    unit says what the table kept."""
+    note = explain(event.why)
+    if event.breakage:
+        note += f"; {format_amount(event.breakage)} kept as breakage"
+    return (
+        Span(f"Bet on {wager_name(event.wager)} {format_amount(event.stake)}: "),
+        Span(signed(event.net), net_tone(event.net)),
+    ) + ((Span(f" ({note})", Tone.QUIET),) if note else ())
+
+
+def dealt_line(event: CardDealt) -> Line:
+    """``Player gets 13♥: soft 26``."""
+    total = points_text(event.total)
+    return (Span(f"{capital(event.hand)} gets {event.card.finnish}"),) + (
+        (Span(f": {total}", Tone.TOTAL),) if total else ()
+    )
+
+
+def house_decision_line(event: Decision) -> Line:
+    """A house game's hit or stand: the rules' (``Player stands: must stand on hard 24 or
+    more against a dealer's hard 15``) or the person's (``Player hits (your choice; ...)``)."""
+    verb = {"hit": "hits", "stand": "stands"}.get(str(event.action), str(event.action))
+    reason = explain(event.why)
+    if event.forced and reason.startswith(f"{event.hand} "):
+        return (Span(capital(reason), Tone.FORCED),)  # the rule says it whole
+    if event.forced:
+        return (Span(f"{capital(event.hand)} {verb}", Tone.FORCED),) + (
+            (Span(f": {reason}", Tone.QUIET),) if reason else ()
+        )
+    return (
+        Span(f"{capital(event.hand)} {verb}", Tone.CHOSEN),
+        Span(" (your choice" + (f"; {reason})" if reason else ")"), Tone.QUIET),
+    )
+
+
+def house_line(event: Event) -> Line:
+    """Any event of a house game (finnish27, 21-24-27, the baccarats) as a line."""
+    if isinstance(event, CardDealt):
+        return dealt_line(event)
+    if isinstance(event, Decision):
+        return house_decision_line(event)
+    if isinstance(event, Reshuffled):
+        return reshuffle_line(event)
+    if isinstance(event, Outcome):
+        return outcome_line(event)
+    if isinstance(event, Settled):
+        return settlement_line(event)
+    return (Span(type(event).__name__),)  # pragma: no cover - no other event at a house game
+
+
+class ChemmyNarrator:
+    """Tells a chemin de fer table's events as one seat sees them.
+
+    ``you`` is the reader's seat, told as "You" ("You draw", not "You draws"); every other
+    seat by its name.  Feed it the events in order: it remembers the cards drawn for the
+    bank and who holds the bank, to tell a coup's settlement as the bank's.
+
+    >>> n = ChemmyNarrator(("Ann", "Henri"), you=0)
+    >>> plain(n.line(BankPut(1, Fraction(30))))
+    'Henri puts up a bank of 30'
+    >>> plain(n.line(BancoCalled(0, Fraction(30))))
+    'You call "Banco!": you cover the whole bank of 30'
+    >>> plain(n.line(HandCard("player", 1, None, False)))
+    'A card face down to Henri (player)'
+    >>> plain(n.line(SeatSettled(1, Fraction(30), Fraction(30), Why.of("banker_wins_stake"))))
+    'Henri (bank): +30 on 30 (the banker wins the stake)'
+    """
+
+    def __init__(self, names: Sequence[str], you: int | None = None) -> None:
+        self.names = tuple(names)
+        self.you = you
+        self.banker: int | None = None
+        self.drawn: dict[int, Card] = {}
+
+    def who(self, seat: int, *, start: bool = True) -> str:
+        """The seat's name; ``You`` (``you`` inside a sentence) for the reader's own."""
+        if seat == self.you:
+            return "You" if start else "you"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.you else f"{self.who(seat)}'s"
+
+    def does(self, seat: int, third: str, second: str) -> str:
+        """``Henri draws`` / ``You draw``: the seat and its verb."""
+        return f"You {second}" if seat == self.you else f"{self.who(seat)} {third}"
+
+    def lines(self, events: Iterable[ChemmyEvent | CoupEvent]) -> list[Line]:
+        return [self.line(event) for event in events]
+
+    def line(self, event: ChemmyEvent | CoupEvent) -> Line:
+        """The event as a line (a :class:`CoupEvent`'s own event)."""
+        if isinstance(event, CoupEvent):
+            event = event.event
+        return self._line(event)
+
+    def _line(self, event: ChemmyEvent) -> Line:
+        if isinstance(event, Reshuffled):
+            return reshuffle_line(event)
+        if isinstance(event, DrawForBank):
+            self.drawn[event.seat] = event.card
+            again = " (again)" if event.round > 1 else ""
+            text = f"{self.does(event.seat, 'draws', 'draw')} {event.card.finnish} for the bank"
+            return (Span(text + again),)
+        if isinstance(event, DrawTie):
+            who = names_text([self.who(seat, start=i == 0) for i, seat in enumerate(event.seats)])
+            return (Span(f"{who} tie for the highest card: they draw again"),)
+        if isinstance(event, BankerChosen):
+            return self._banker_chosen(event)
+        if isinstance(event, BankPut):
+            self.banker = event.seat
+            put = self.does(event.seat, "puts", "put")
+            return (Span(f"{put} up a bank of {format_amount(event.amount)}", Tone.STRONG),)
+        if isinstance(event, BankPassed):
+            self.banker = event.seat
+            return (Span(f"{self.does(event.seat, 'passes', 'pass')} the bank"),)
+        if isinstance(event, BancoCalled):
+            cover = "you cover" if event.seat == self.you else "covers"
+            text = (
+                f'{self.does(event.seat, "calls", "call")} "Banco!": '
+                f"{cover} the whole bank of {format_amount(event.amount)}"
+            )
+            return (Span(text, Tone.STRONG),)
+        if isinstance(event, Staked):
+            stakes = self.does(event.seat, "stakes", "stake")
+            return (Span(f"{stakes} {format_amount(event.amount)}"),)
+        if isinstance(event, Passed):
+            if event.forced:
+                text = (
+                    f"{self.does(event.seat, 'cannot', 'cannot')} stake: "
+                    f"{self.whose(event.seat)} stack is below the table minimum"
+                )
+                return (Span(text, Tone.QUIET),)
+            return (Span(self.does(event.seat, "passes", "pass"), Tone.QUIET),)
+        if isinstance(event, ExcessReturned):
+            text = (
+                f"{format_amount(event.amount)} of {self.whose(event.seat)} stake goes back: "
+                "the bank is covered"
+            )
+            return (Span(text, Tone.QUIET),)
+        if isinstance(event, PartCovered):
+            covered = format_amount(event.covered)
+            text = (
+                f"The bank of {format_amount(event.bank)} is covered for {covered} only: "
+                f"it plays for {covered}"
+            )
+            return (Span(text, Tone.WARNING),)
+        if isinstance(event, CoupVoid):
+            return (Span("Nobody stakes against the bank: no coup", Tone.WARNING),)
+        if isinstance(event, PlayerChosen):
+            text = (
+                f"{self.does(event.seat, 'holds', 'hold')} the player's hand "
+                f"(stake {format_amount(event.stake)})"
+            )
+            return (Span(text, Tone.STRONG),)
+        if isinstance(event, HandCard):
+            return self._hand_card(event)
+        if isinstance(event, Announcement):
+            verb = ("draws", "draw") if event.action == "draw" else ("stands", "stand")
+            return (
+                Span(self.does(event.seat, *verb), Tone.FORCED),
+                Span(f" ({event.hand})", Tone.QUIET),
+            )
+        if isinstance(event, Decision):
+            reason = capital(decision_text(event.hand, event.action, event.why))
+            return (Span(reason, Tone.FORCED if event.forced else Tone.CHOSEN),)
+        if isinstance(event, HandShown):
+            shows = self.does(event.seat, "shows", "show")
+            cards = " ".join(card.finnish for card in event.cards)
+            return (
+                Span(f"{shows} the {event.hand}'s hand: {cards}"),
+                Span(f" = {event.total}", Tone.TOTAL),
+            )
+        if isinstance(event, Outcome):
+            return outcome_line(event, self.names, self.you)
+        if isinstance(event, SeatSettled):
+            return self._settled(event)
+        if isinstance(event, Commission):
+            text = (
+                f"Commission to the house: {format_amount(event.amount)} "
+                f"({format_amount(event.rate * 100)}% of {self.whose(event.seat)} winnings)"
+            )
+            return (Span(text, Tone.QUIET),)
+        if isinstance(event, SeatTaken):
+            sits = "You sit" if event.seat == self.you else f"{event.name} sits"
+            return (Span(f"{sits} down with {format_amount(event.stack)}"),)
+        if isinstance(event, SeatLeft):
+            stands = self.does(event.seat, "stands", "stand")
+            return (Span(f"{stands} up with {format_amount(event.stack)}"),)
+        if isinstance(event, GameOver):
+            return (Span(f"The game is over: {explain(event.why)}", Tone.NOTICE),)
+        return (Span(type(event).__name__),)  # pragma: no cover - every event is above
+
+    def _banker_chosen(self, event: BankerChosen) -> Line:
+        seat = event.seat
+        self.banker = seat
+        if event.why.rule == "highest_card":
+            high = self.drawn.get(seat) or event.why.get("card")
+            card = f" ({_fact_text(high)})" if high is not None else ""
+            takes = "take" if seat == self.you else "takes"
+            draws = self.does(seat, "draws", "draw")
+            text = f"→ {draws} the highest card{card} and {takes} the bank"
+        elif event.why.rule == "bank_kept":
+            text = (
+                "→ You keep the bank"
+                if seat == self.you
+                else f"→ The bank stays with {self.who(seat)}"
+            )
+        elif event.why.rule == "bank_passed_on":
+            text = f"→ The bank passes to {self.who(seat, start=False)}"
+        else:
+            text = f"→ {self.does(seat, 'holds', 'hold')} the bank"
+        return (Span(text, Tone.STRONG),)
+
+    def _hand_card(self, event: HandCard) -> Line:
+        """``13♥ to Henri as the player: 3``; ``A card face down to Henri (player)``."""
+        to = self.who(event.seat, start=False)
+        if event.card is None:
+            return (Span(f"A card face down to {to} ({event.hand})", Tone.QUIET),)
+        face = "" if event.face_up else " (only you see it)"
+        total = points_text(event.total)
+        return (Span(f"{event.card.finnish} to {to} as the {event.hand}{face}"),) + (
+            (Span(f": {total}", Tone.TOTAL),) if total else ()
+        )
+
+    def _settled(self, event: SeatSettled) -> Line:
+        role = " (bank)" if event.seat == self.banker else ""
+        note = explain(event.why)
+        if event.breakage:
+            note += f"; {format_amount(event.breakage)} kept as breakage"
+        return (
+            Span(f"{self.who(event.seat)}{role}: "),
+            Span(signed(event.net), net_tone(event.net)),
+            Span(f" on {format_amount(event.stake)}"),
+        ) + ((Span(f" ({note})", Tone.QUIET),) if note else ())

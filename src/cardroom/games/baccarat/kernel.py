@@ -1,0 +1,181 @@
+"""The punto banco kernel (``punto-banco`` and ``baccarat27``).
+
+The kernel's tables come from the engine: card points from
+:func:`~cardroom.games.baccarat.card_value`, the draws from the rules'
+:class:`~cardroom.games.baccarat.Tableau` methods, and each wager's net result by
+outcome, banker total and pairs from the wager itself
+(:data:`~cardroom.games.baccarat.wagers.WAGERS`).  The flow of a coup
+(deal P B P B, naturals, the player's draw, the banker's) is re-expressed, and
+the differential test plays it against the engine on the same shoes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from cardroom.games.baccarat.engine import BaccaratRules, card_value, card_with_value
+from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
+from cardroom.simulation.common import (
+    BatchResult,
+    ShoeTables,
+    card_of,
+    count_round,
+    counters,
+    new_shoe,
+    read_only,
+    units,
+)
+
+__all__ = ["CELL_FACTS", "BaccaratKernel"]
+
+OUTCOMES = ("player", "banker", "tie")
+#: What a coup's cell holds: a wager that reads anything else cannot be simulated here.
+CELL_FACTS = frozenset({"outcome", "banker_total", "player_pair", "banker_pair"})
+
+
+@dataclass(frozen=True)
+class BaccaratKernel:
+    """A compiled punto banco game for one set of rules."""
+
+    rules: BaccaratRules
+    outcome_names: tuple[str, ...] = OUTCOMES
+
+    @property
+    def wager_ids(self) -> tuple[str, ...]:
+        return self.rules.wager_ids
+
+    def __post_init__(self) -> None:
+        for wager in self.wager_ids:
+            beyond = sorted(WAGERS[wager].reads - CELL_FACTS)
+            if beyond:
+                raise ValueError(
+                    f"wager: {wager} reads {', '.join(beyond)}, which the kernel's cells do "
+                    "not hold"
+                )
+
+    @property
+    def unit(self) -> int:
+        return units([line.net for w in self.wager_ids for line in WAGERS[w].lines_for(self.rules)])
+
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """Card codes, points, naturals, the draws, and each wager's net by cell."""
+        return _tables(self.rules, self.wager_ids, self.unit)
+
+    def run(
+        self,
+        state: np.ndarray,
+        rounds: int,
+        session: int = 0,
+        record: bool = False,
+    ) -> tuple[BatchResult, np.ndarray]:
+        """Play ``rounds`` coups through shoes shuffled from ``state``.
+
+        With ``record``, also return each coup's cell (for the tests).
+        """
+        base, value, naturals, player_draws, banker_draws, net = self.tables()
+        shoe = self.rules.shoe
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
+        played, shoes = _play(
+            state, base, value, naturals, player_draws, banker_draws, net,
+            shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
+            cells, sessions, record, rec_cell,
+        )  # fmt: skip
+        return BatchResult.of_cells(
+            played, shoes, cells, net, self.cell_outcome(), sessions
+        ), rec_cell
+
+    def cell_outcome(self) -> np.ndarray:
+        """The outcome (index into outcome_names) of each cell."""
+        return np.arange(120, dtype=np.int64) // 40
+
+    def cell_nets(self) -> np.ndarray:
+        return self.tables()[-1]
+
+
+@lru_cache(maxsize=16)
+def _tables(rules: BaccaratRules, wager_ids: tuple[str, ...], unit: int) -> tuple[np.ndarray, ...]:
+    """The tables of :meth:`BaccaratKernel.tables`, built once per process."""
+    shoe = ShoeTables.of(rules.shoe)
+    value = np.array([card_value(card_of(c)) for c in range(52)] + [0], np.int8)
+    tableau = rules.tableau
+    # 0/1 flags as integers: the kernel computes with them
+    player_draws = np.array([tableau.player_draws(t) for t in range(10)], np.int64)
+    banker_draws = np.zeros((10, 11), np.int64)
+    naturals = np.array([tableau.is_natural(t) for t in range(10)], np.int64)
+    for banker in range(10):
+        for third in range(10):
+            banker_draws[banker, third] = tableau.banker_draws(banker, card_with_value(third))
+        banker_draws[banker, 10] = tableau.banker_draws(banker, None)
+    # a coup's cell: ((outcome * 10 + banker total) * 2 + player pair) * 2 + banker pair
+    net = np.zeros((len(wager_ids), 120), np.int64)
+    for w, wager in enumerate(wager_ids):
+        for cell in range(120):
+            outcome, rest = divmod(cell, 40)
+            total, pairs = divmod(rest, 4)
+            ppair, bpair = divmod(pairs, 2)
+            value_net = _net(rules, wager, OUTCOMES[outcome], total, bool(ppair), bool(bpair))
+            net[w, cell] = int(value_net * unit)
+    tables = (shoe.base, value, naturals, player_draws, banker_draws, net)
+    return tuple(read_only(table) for table in tables)
+
+
+def _net(
+    rules: BaccaratRules, wager: str, outcome: str, banker: int, ppair: bool, bpair: bool
+) -> Fraction:
+    """A wager's net result per unit staked in a cell (a tie's player total is the
+    banker's; otherwise the cells do not hold it, and no simulated wager reads it)."""
+    coup = CoupFacts(outcome, banker if outcome == "tie" else -1, banker, ppair, bpair)
+    return WAGERS[wager].net(rules, coup)
+
+
+@njit(cache=True)
+def _play(
+    state: np.ndarray, base: np.ndarray, value: np.ndarray, naturals: np.ndarray,
+    player_draws: np.ndarray, banker_draws: np.ndarray, net: np.ndarray,
+    burn: int, burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
+    cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """Play ``rounds`` coups; count each coup's cell (outcome, banker total, pairs)."""
+    size = base.shape[0]
+    cards = base.copy()
+    points = np.zeros(size, np.int64)  # each card's points, filled after every shuffle
+    pos = size
+    shoes = 0
+    played = 0
+    while played < rounds:
+        if shoes == 0 or pos >= reshuffle_after:
+            pos = new_shoe(state, cards, burn, burn_by_first_card)
+            for i in range(size):
+                points[i] = value[cards[i]]
+            shoes += 1
+        if pos + 6 > size:  # a coup takes at most six cards; the engine never runs out
+            break
+        # Written without branches (0/1 flags pick the cards, totals drop 10 by
+        # arithmetic): which way a coup goes cannot be predicted, and a chain of table
+        # look-ups and mispredicted branches cost more than the coup itself.
+        player = points[pos] + points[pos + 2]
+        player -= 10 * (player >= 10)
+        banker = points[pos + 1] + points[pos + 3]
+        banker -= 10 * (banker >= 10)
+        play_on = 1 - (naturals[player] | naturals[banker])
+        player_draws_now = play_on & player_draws[player]
+        fifth = points[pos + 4]
+        third = 10 + player_draws_now * (fifth - 10)
+        player += player_draws_now * fifth
+        player -= 10 * (player >= 10)
+        banker_draws_now = play_on & banker_draws[banker, third]
+        banker += banker_draws_now * points[pos + 4 + player_draws_now]
+        banker -= 10 * (banker >= 10)
+        player_pair = (cards[pos] >> 2) == (cards[pos + 2] >> 2)  # a code's rank: code // 4
+        banker_pair = (cards[pos + 1] >> 2) == (cards[pos + 3] >> 2)
+        pos += 4 + player_draws_now + banker_draws_now
+        outcome = (banker > player) + 2 * (banker == player)
+        cell = ((outcome * 10 + banker) * 2 + player_pair) * 2 + banker_pair
+        count_round(cell, played, cells, session, sessions, net, record, rec_cell)
+        played += 1
+    return played, shoes

@@ -1,0 +1,88 @@
+"""Chemin de fer as the other floors see it: a game between seats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from cardroom.games.base import Round
+from cardroom.games.chemin_de_fer import disclosure
+from cardroom.games.chemin_de_fer.engine import ChemmyGame
+from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
+from cardroom.games.spec import GameSpec, Kernel, StrategyAsk, UnknownGame
+
+__all__ = ["CHEMIN_DE_FER"]
+
+
+def _seats_only(rules: ChemmyRules, wagers: Mapping[str, Fraction]) -> Round:
+    raise UnknownGame(
+        f"{GAME_ID} is played between seats, not against the house: use `cardroom play {GAME_ID}`"
+    )
+
+
+def _kernel(rules: ChemmyRules, strategy: str) -> Kernel:
+    from cardroom.games.chemin_de_fer.kernel import ChemmyKernel  # Numba: loaded when asked
+
+    return ChemmyKernel(rules)
+
+
+def _exact_means(rules: ChemmyRules, strategy: str, finite: bool) -> dict[str, Fraction]:
+    from cardroom.games.chemin_de_fer.analysis import bot_values
+
+    banker, player = bot_values(rules)
+    return {"player": player, "banker": banker}
+
+
+def _check(rules: ChemmyRules) -> None:
+    from cardroom.games.chemin_de_fer.analysis import check_solvable  # NumPy: when asked for
+
+    check_solvable(rules)  # its tables' bots play the solved coup
+
+
+def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
+    """The coup solved as a game between the banker and the player (an equilibrium)."""
+    from cardroom.games.chemin_de_fer.analysis import solve_infinite, solve_shoe
+
+    if ask.infinite and ask.decks is not None:
+        raise ValueError("give --infinite or --decks, not both")
+    if ask.infinite:
+        return solve_infinite(rules)
+    return solve_shoe(rules, ask.decks, banker_sees_cards=not ask.total_only)
+
+
+def _exact_note(rules: ChemmyRules) -> str:
+    banker = (
+        "the banker draws by the casino tableau"
+        if rules.banker_forced_by_tableau
+        else "both sides play the solved equilibrium"
+    )
+    return (
+        f"{banker} (cardroom strategy {GAME_ID}); exact: the value of that play off the top "
+        "of a full shoe"
+    )
+
+
+CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
+    id=GAME_ID,
+    name="Chemin de fer",
+    description='Baccarat between players: a rotating bank, "Banco", a choice at 5 '
+    "and a free banker",
+    default_rules=chemmy_rules,
+    new_round=_seats_only,
+    wager_ids=("stake",),
+    outcomes=("player", "banker", "tie"),
+    hands=("player", "banker"),
+    decisions=True,
+    paytable=disclosure.paytable,
+    rules_text=disclosure.rules_text,
+    kernel=_kernel,
+    exact_means=_exact_means,
+    kind="seats",
+    resume=lambda rules, start: ChemmyGame.resume(rules, start),
+    rules_type=ChemmyRules,
+    check=_check,
+    strategy=_strategy,
+    exact_note=_exact_note,
+    analysis_options=frozenset({"total_only"}),
+)

@@ -1,0 +1,1095 @@
+"""Exact analysis of the two Finnish 27 games, with cards drawn with replacement.
+
+**The model.**  Every card is drawn from the full shoe *with replacement*: each
+rank comes with its share of the shoe (6 decks of 54: 2/27 for each of the 13
+ranks, 1/27 for the Joker) whatever was dealt before, and each suit is equally
+likely.  This is the "infinite shoe" of blackjack analysis.  Under it a hand's
+future depends only on its total, so the analysis is an exact recursion over
+totals, in fractions (a few seconds; finnish27's poker bonus, which needs the
+ranks of long hands, takes longer, see below).  It is *not* the finite
+324-card shoe: removing dealt cards shifts the odds slightly (the difference to
+the published 6-deck figures is in the second decimal of a percent, see the
+tests and the README).  An exact finite-shoe analysis of these games is not
+built: their hands are long (Jokers count 0, Aces 1), and the coupling of the
+two hands through the cards they share makes the exact sum far too large for
+the engine walk.
+
+**One source of rules.**  Totals come from :func:`~cardroom.games.finnish.hands.total_from`,
+the player's play from the rules' own table (:class:`~cardroom.games.finnish.hands.TargetTable`)
+or forced-play rules, the comparison of final hands from each game's ``compare``,
+the bonuses of hands of up to four cards from :func:`~cardroom.games.finnish.finnish27.find_bonus`
+applied to every suit assignment, and the poker categories of longer hands from
+:mod:`cardroom.games.finnish.poker_odds` (counted over suits, checked against the
+game's evaluator).  The order of events (initial 27s, the player's hand, the
+dealer's draw) is re-expressed here, so the tests check these figures, every
+bonus line included, against the generic walk of the engine itself
+(:mod:`cardroom.analysis.walk`, run with replacement) on reduced shoes.
+
+**A Joker drawn as a hit** counts 0: the hand's total does not change, so for
+the dealer (and for 21-24-27's player) it is a loop back to the same state,
+summed exactly as a geometric series.  finnish27's player hand is followed rank
+by rank (its poker bonus needs every rank), over about 70,000 distinct rank
+multisets; its hit Jokers are put back afterwards with their negative binomial
+chance, since they change neither the total nor the other ranks.
+
+>>> from cardroom.analysis.report import decimal_text
+>>> report = analyze_21_24_27()
+>>> decimal_text(report.wagers["player"].house_edge, 6)
+'0.010188'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property, lru_cache
+from itertools import product
+from math import comb, lcm
+from typing import Any
+
+from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
+from cardroom.analysis.walk import RANK_ORDER
+from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.money import format_odds
+from cardroom.core.shoe import ShoeRules
+from cardroom.games.base import Action
+from cardroom.games.finnish.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
+from cardroom.games.finnish.finnish27 import compare as compare27
+from cardroom.games.finnish.hands import (
+    TARGET,
+    Initial27,
+    Total,
+    initial_27,
+    total_from,
+)
+from cardroom.games.finnish.poker_odds import counts_by_value, value_counts
+from cardroom.games.finnish.twentyone_24_27 import (
+    BASIC_STRATEGY,
+    TwentyOne2427Rules,
+)
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
+
+__all__ = [
+    "DrawOdds",
+    "StrategyCell",
+    "TwentyOneStrategy",
+    "analyze_21_24_27",
+    "analyze_finnish27",
+    "best_finnish27_table",
+    "effects_of_removal",
+    "finnish27_report",
+    "solve_21_24_27",
+    "strategy_comparison",
+    "summarise",
+    "table_hits",
+    "twentyone_report",
+]
+
+MODEL = (
+    "cards drawn with replacement (an infinite shoe): each rank has its share of the "
+    "full shoe whatever was dealt; not the finite shoe"
+)
+
+Hits = Callable[[Total, Total], bool]
+
+
+# -- the odds of a card ---------------------------------------------------------
+@dataclass(frozen=True)
+class DrawOdds:
+    """The chance of each rank, from a shoe's make-up (drawn with replacement)."""
+
+    odds: tuple[Fraction, ...]  # in RANK_ORDER
+
+    @classmethod
+    def of_shoe(cls, shoe: ShoeRules) -> DrawOdds:
+        return cls.of_counts(
+            {
+                rank: shoe.decks * (shoe.jokers_per_deck if rank is Rank.JOKER else 4)
+                for rank in RANK_ORDER
+            }
+        )
+
+    @classmethod
+    def of_counts(cls, counts: Mapping[Rank, int]) -> DrawOdds:
+        total = sum(counts.values())
+        if total <= 0:
+            raise ValueError("shoe: it holds no cards")
+        return cls(tuple(Fraction(counts.get(rank, 0), total) for rank in RANK_ORDER))
+
+    def ranks(self) -> Iterator[tuple[Rank, Fraction]]:
+        for rank, p in zip(RANK_ORDER, self.odds, strict=True):
+            if p:
+                yield rank, p
+
+    @property
+    def joker(self) -> Fraction:
+        return self.odds[RANK_ORDER.index(Rank.JOKER)]
+
+    def points(self) -> Iterator[tuple[int, bool, Fraction]]:
+        """(points, is an Ace, chance) of each rank that is not a Joker."""
+        for rank, p in self.ranks():
+            if rank is not Rank.JOKER:
+                yield rank.number, rank is Rank.ACE, p
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+
+
+def _card(rank: Rank, suit_index: int = 0) -> Card:
+    return JOKER if rank is Rank.JOKER else Card(rank, SUITS[suit_index])
+
+
+def _geometric(stay: Fraction) -> Fraction:
+    """1 / (1 - stay): the weight of a state that loops back to itself."""
+    if stay >= 1:
+        raise ValueError("shoe: a hand that only draws Jokers never ends")
+    return 1 / (1 - stay)
+
+
+# -- the dealer's hand ----------------------------------------------------------
+class DealerDraw:
+    """The dealer's final totals from each two-card start (memoised)."""
+
+    def __init__(self, odds: DrawOdds, hard_below: int, soft_below: int) -> None:
+        self.odds = odds
+        self.hard_below = hard_below
+        self.soft_below = soft_below
+        self.memo: dict[tuple[int, bool], dict[Total, Fraction]] = {}
+
+    def finals(self, low: int, ace: bool) -> dict[Total, Fraction]:
+        key = (low, ace)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        total = total_from(low, ace)
+        limit = self.soft_below if total.soft else self.hard_below
+        result: dict[Total, Fraction] = {}
+        if total.value >= limit:
+            result[total] = Fraction(1)
+        else:
+            loop = _geometric(self.odds.joker)
+            for points, is_ace, p in self.odds.points():
+                for final, q in self.finals(low + points, ace or is_ace).items():
+                    result[final] = result.get(final, Fraction(0)) + p * q * loop
+        self.memo[key] = result
+        return result
+
+
+def _showdowns(
+    dealer_draw: DealerDraw, label: Callable[[Total, Total], str]
+) -> Callable[[Start, Total], dict[str, Fraction]]:
+    """The chance of each ``label(player, dealer's final total)`` of a finished player
+    total against a dealer's start, memoised on the dealer's total and the player's."""
+    memo: dict[tuple[int, bool, Total], dict[str, Fraction]] = {}
+
+    def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
+        key = (dealer.low, dealer.ace, player)
+        known = memo.get(key)
+        if known is None:
+            known = {}
+            for final, r in dealer_draw.finals(dealer.low, dealer.ace).items():
+                name = label(player, final)
+                known[name] = known.get(name, Fraction(0)) + r
+            memo[key] = known
+        return known
+
+    return showdown
+
+
+@dataclass(frozen=True)
+class Start:
+    """One two-card start of a hand: an initial 27 or a total, and its ranks."""
+
+    kind: Initial27 | None
+    low: int
+    ace: bool
+    ranks: tuple[Rank, Rank]
+
+    @property
+    def total(self) -> Total:
+        return total_from(self.low, self.ace)
+
+
+def _starts(odds: DrawOdds, jokers_make_27: bool) -> dict[Start, Fraction]:
+    """Every two-card start (in dealing order) and its chance."""
+    starts: dict[Start, Fraction] = {}
+    for (a, pa), (b, pb) in product(list(odds.ranks()), repeat=2):
+        cards = [_card(a), _card(b)]
+        kind = initial_27(cards, jokers_make_27)
+        low = a.number + b.number
+        start = Start(kind, low, Rank.ACE in (a, b), (a, b) if a.number <= b.number else (b, a))
+        starts[start] = starts.get(start, Fraction(0)) + pa * pb
+    return starts
+
+
+# -- finnish27 ------------------------------------------------------------------
+#: the ordinary ranks (not the Joker), in RANK_ORDER
+_ORDINARY: tuple[Rank, ...] = tuple(r for r in RANK_ORDER if r is not Rank.JOKER)
+_ACE_INDEX = _ORDINARY.index(Rank.ACE)
+
+#: a hand's cards that are not Jokers, as a count per rank of :data:`_ORDINARY`
+Counts = tuple[int, ...]
+
+
+@dataclass
+class _Finishes:
+    """Where the player's hands end, for one way of playing (one hit/stand row).
+
+    ``mass`` is the chance of ending on each total; ``poker`` the chance of each
+    poker bonus key among those hands (five cards or more); ``short`` the chance
+    of each hand of four cards or fewer by its ranks (Jokers included), whose
+    bonus may depend on the dealer's cards.  Every chance is joint with the
+    player's start and excludes initial 27s.
+    """
+
+    mass: dict[Total, Fraction]
+    poker: dict[Total, dict[str, Fraction]]
+    short: dict[Total, dict[tuple[Rank, ...], Fraction]]
+
+
+@cache
+def _counts_total(counts: Counts) -> Total:
+    low = sum(n * rank.number for n, rank in zip(counts, _ORDINARY, strict=True))
+    return total_from(low, counts[_ACE_INDEX] > 0)
+
+
+def _player_finishes(
+    odds: DrawOdds,
+    starts: Mapping[Start, Fraction],
+    hits: Callable[[Total], bool],
+) -> _Finishes:
+    """Play every player start to its end, tracking the ranks of the hand.
+
+    A Joker hit changes neither the total nor the ranks that are not Jokers, so
+    the walk runs over ordinary cards only (each with its share of the ordinary
+    cards) and the Jokers are put back afterwards: a hand that took ``k``
+    ordinary hits holds ``j`` hit Jokers with the negative binomial chance
+    ``C(k+j-1, j) pJ**j (1-pJ)**k``.  Weights are integers over a common
+    denominator per number of hits, so the walk over some 10**5 rank
+    multisets needs no fractions.
+    """
+    p_joker = odds.joker
+    ordinary = [odds.odds[RANK_ORDER.index(r)] / (1 - p_joker) for r in _ORDINARY]
+    unit = lcm(*(q.denominator for q in ordinary))
+    weights = [int(q * unit) for q in ordinary]
+    start_unit = lcm(*(p.denominator for p in starts.values()))
+
+    # (counts, Jokers in the start) -> integer weight, one level per ordinary hit
+    level: dict[tuple[Counts, int], int] = {}
+    for start, p in starts.items():
+        if start.kind is not None:
+            continue
+        held = [0] * len(_ORDINARY)
+        for rank in start.ranks:
+            if rank is not Rank.JOKER:
+                held[_ORDINARY.index(rank)] += 1
+        first = (tuple(held), start.ranks.count(Rank.JOKER))
+        level[first] = level.get(first, 0) + int(p * start_unit)
+
+    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight
+    poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
+    short_acc: dict[tuple[Total, int, int, tuple[Rank, ...]], int] = {}
+    mass_acc: dict[tuple[Total, int], int] = {}
+    hitting: dict[Total, bool] = {}
+    k = 0
+    while level:
+        nxt: dict[tuple[Counts, int], int] = {}
+        for (counts, j0), w in level.items():
+            total = _counts_total(counts)
+            hit = hitting.get(total)
+            if hit is None:
+                hit = hitting[total] = hits(total)
+            if hit:
+                for i, step in enumerate(weights):
+                    if step:
+                        child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
+                        nxt[child] = nxt.get(child, 0) + w * step
+                continue
+            mass_acc[(total, k)] = mass_acc.get((total, k), 0) + w
+            m = k + 2 - j0
+            for j in range(4 if k else 1):
+                if m + j0 + j <= 4:
+                    key = (total, k, j, _short_ranks(counts, j0 + j))
+                    short_acc[key] = short_acc.get(key, 0) + w
+                    continue
+                for name, n in _poker_split(counts, j0 + j):
+                    pkey = (total, k, j0, j, name)
+                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
+            if k:  # four hit Jokers or more: five of a kind whatever the ranks
+                pkey = (total, k, j0, -1, "five_of_a_kind")
+                poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
+        level = nxt
+        k += 1
+
+    def scale(k: int) -> Fraction:
+        return Fraction(1, start_unit * unit**k)
+
+    def jokers(k: int, j: int) -> Fraction:
+        """The chance of j hit Jokers (-1: four or more) among k ordinary hits."""
+        if j < 0:
+            return 1 - sum((jokers(k, i) for i in range(4)), Fraction(0))
+        return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
+
+    finishes = _Finishes({}, {}, {})
+    for (total, k), w in mass_acc.items():
+        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k)
+    for (total, k, j0, j, name), w in poker_acc.items():
+        # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
+        row = finishes.poker.setdefault(total, {})
+        suits = Fraction(w, 4 ** (k + 2 - j0))
+        row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
+    for (total, k, j, ranks), w in short_acc.items():
+        short = finishes.short.setdefault(total, {})
+        short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
+    return finishes
+
+
+def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
+    def hits(total: Total) -> bool:
+        return play(total, dealer)
+
+    return hits
+
+
+def _short_ranks(counts: Counts, jokers: int) -> tuple[Rank, ...]:
+    ranks = tuple(r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n))
+    return _sorted(ranks + (Rank.JOKER,) * jokers)
+
+
+@cache
+def _poker_split(counts: Counts, jokers: int) -> tuple[tuple[str, int], ...]:
+    """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
+    ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
+    split = value_counts(counts_by_value(ranks), jokers)
+    return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
+
+
+def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
+    return tuple(sorted(ranks, key=RANK_ORDER.index))
+
+
+@cache
+def _bonus_split(
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, ...]
+) -> dict[str | None, Fraction]:
+    """The chance of each bonus of a winning hand of these ranks, over its cards' suits."""
+    dealer = [_card(r) for r in dealer_ranks]
+    options = [
+        [JOKER] if rank is Rank.JOKER else [_card(rank, s) for s in range(len(SUITS))]
+        for rank in ranks
+    ]
+    counts: dict[str | None, int] = {}
+    for cards in product(*options):
+        key = find_bonus(list(cards), dealer)
+        counts[key] = counts.get(key, 0) + 1
+    total = sum(counts.values())
+    return {key: Fraction(n, total) for key, n in counts.items()}
+
+
+def _short_bonus(
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank]
+) -> dict[str | None, Fraction]:
+    """:func:`_bonus_split`, asking about the dealer's cards only where it can matter.
+
+    The dealer's cards only ever change a bonus the hand earns (9-9-9 against the
+    dealer's 9-9), so a hand that earns none against no dealer cards earns none.
+    """
+    alone = _bonus_split(ranks, ())
+    if alone.keys() == {None}:
+        return alone
+    return _bonus_split(ranks, dealer_ranks)
+
+
+def analyze_finnish27(
+    rules: Finnish27Rules | None = None,
+    table_minimum: Fraction | None = None,
+    stake: Fraction | None = None,
+    hits: Hits | None = None,
+    odds: DrawOdds | None = None,
+    label: str = "the rules' nine-rule table",
+) -> GameReport:
+    """Exact outcomes and wagers of finnish27 (cards drawn with replacement).
+
+    ``table_minimum`` and ``stake`` weigh the flat 9-9-9 awards (default: the rules'
+    table minimum and a stake of that size); ``hits`` replaces the player's table.
+    """
+    rules = rules or Finnish27Rules()
+    minimum = Fraction(table_minimum if table_minimum is not None else rules.table.minimum)
+    stake = Fraction(stake if stake is not None else minimum)
+    if minimum <= 0 or stake <= 0:
+        raise ValueError("stake: the table minimum and the stake must be positive")
+    odds = odds or DrawOdds.of_shoe(rules.shoe)
+    play = hits or rules.strategy.hits
+    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    starts = _starts(odds, rules.jokers_make_27)
+
+    # (outcome, bonus key or None) -> chance
+    results: dict[tuple[str, str | None], Fraction] = {}
+
+    def add(outcome: str, bonus: str | None, p: Fraction) -> None:
+        if p:
+            results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
+
+    dealers = _by_total(starts)
+    dealer_ranks: dict[Start, dict[tuple[Rank, Rank], Fraction]] = {}
+    for start, p in starts.items():
+        merged = dealer_ranks.setdefault(_merged(start), {})
+        merged[start.ranks] = merged.get(start.ranks, Fraction(0)) + p / dealers[_merged(start)]
+
+    def short_wins(ranks: tuple[Rank, ...], dealer: Start, p: Fraction) -> None:
+        for pair, w in dealer_ranks[dealer].items():
+            for key, q in _short_bonus(ranks, pair).items():
+                add("player", key, p * w * q)
+
+    against_dealer = _showdowns(
+        dealer_draw, lambda player, final: compare27(player, final, rules)[0]
+    )
+
+    def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
+        if player.value == TARGET:
+            return {"player": Fraction(1)}
+        if player.value > rules.player_loses_over:
+            return {"dealer": Fraction(1)}
+        return against_dealer(dealer, player)
+
+    # the player's finishes, once per distinct row of the hit/stand table
+    totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
+    rows: dict[tuple[bool, ...], _Finishes] = {}
+    finishes_of: dict[Start, _Finishes] = {}
+    for dealer in dealers:
+        if dealer.kind is not None:
+            continue
+        row = tuple(play(total, dealer.total) for total in totals)
+        if row not in rows:
+            rows[row] = _player_finishes(odds, starts, _against(play, dealer.total))
+        finishes_of[dealer] = rows[row]
+
+    for dealer, pd in dealers.items():
+        for player, pp in starts.items():
+            if player.kind is None and dealer.kind is None:
+                continue
+            p = pp * pd
+            if player.kind and (dealer.kind is None or player.kind > dealer.kind):
+                short_wins(player.ranks, dealer, p)
+            elif player.kind and player.kind == dealer.kind:
+                add(rules.equal_initial_27s, None, p)
+            else:
+                add("dealer", None, p)
+        if dealer.kind is not None:
+            continue
+        finishes = finishes_of[dealer]
+        for total, mass in finishes.mass.items():
+            for outcome, r in showdown(dealer, total).items():
+                if outcome != "player":
+                    add(outcome, None, pd * mass * r)
+                    continue
+                win = pd * r
+                plain = mass
+                for key, q in finishes.poker.get(total, {}).items():
+                    add("player", key, win * q)
+                    plain -= q
+                for ranks, q in finishes.short.get(total, {}).items():
+                    short_wins(ranks, dealer, win * q)
+                    plain -= q
+                add("player", None, win * plain)
+    return _finnish27_report(rules, results, minimum, stake, label)
+
+
+def finnish27_report(
+    rules: Finnish27Rules,
+    results: Mapping[tuple[str, str | None], Fraction],
+    minimum: Fraction,
+    stake: Fraction,
+    label: str,
+) -> GameReport:
+    """finnish27's report from the chance of each (outcome, bonus key or None): the
+    lines of every wager (also read by the finite-shoe analysis,
+    :mod:`cardroom.games.finnish.shoe`, which replaces the model line)."""
+    return _finnish27_report(rules, results, minimum, stake, label)
+
+
+def _finnish27_report(
+    rules: Finnish27Rules,
+    results: Mapping[tuple[str, str | None], Fraction],
+    minimum: Fraction,
+    stake: Fraction,
+    label: str,
+) -> GameReport:
+    outcomes = {name: Fraction(0) for name in ("player", "dealer", "push")}
+    for (outcome, _), p in results.items():
+        outcomes[outcome] += p
+    player_lines = [
+        Line("win (no bonus)", results.get(("player", None), Fraction(0)), rules.player_pays)
+    ]
+    for key in BonusTable.LABELS:
+        p = results.get(("player", key), Fraction(0))
+        net = rules.player_pays + rules.bonus.amount(key, stake, minimum) / stake
+        player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, net))
+    player_lines += [
+        Line("push", outcomes["push"], Fraction(0)),
+        Line("loss", outcomes["dealer"], Fraction(-1)),
+    ]
+    wagers = {
+        "player": WagerReport("player", tuple(player_lines)),
+        "dealer": WagerReport(
+            "dealer",
+            (
+                Line(
+                    f"dealer wins, pays {format_odds(rules.dealer_pays)}",
+                    outcomes["dealer"],
+                    rules.dealer_pays,
+                ),
+                Line("push", outcomes["push"], Fraction(0)),
+                Line("player wins", outcomes["player"], Fraction(-1)),
+            ),
+        ),
+        "push": WagerReport(
+            "push",
+            (
+                Line(
+                    f"push, pays {format_odds(rules.push_pays)}", outcomes["push"], rules.push_pays
+                ),
+                Line("no push", 1 - outcomes["push"], Fraction(-1)),
+            ),
+        ),
+    }
+    assumptions = (
+        MODEL,
+        f"the player's hand follows {label}",
+        f"flat 9-9-9 awards weighed at a table minimum of {minimum} and a stake of {stake}",
+    )
+    return GameReport("finnish27", outcomes, wagers, assumptions)
+
+
+def best_finnish27_table(
+    rules: Finnish27Rules | None = None, odds: DrawOdds | None = None
+) -> dict[Total, dict[Total, bool]]:
+    """The hit/stand table that maximises the player wager's even-money return.
+
+    For each dealer's two-card total, whether the player should hit each of its own
+    totals below 27 (bonuses aside: they depend on the cards, not the total).  Where
+    hitting and standing are worth exactly the same, the rules' own decision is kept.
+    """
+    rules = rules or Finnish27Rules()
+    odds = odds or DrawOdds.of_shoe(rules.shoe)
+    given = rules.strategy.hits
+    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    table: dict[Total, dict[Total, bool]] = {}
+    for start in _starts(odds, rules.jokers_make_27):
+        if start.kind is not None or start.total in table:
+            continue
+        finals = dealer_draw.finals(start.low, start.ace)
+        decisions: dict[Total, bool] = {}
+        memo: dict[tuple[int, bool], Fraction] = {}
+
+        def stand(total: Total, finals: Mapping[Total, Fraction] = finals) -> Fraction:
+            if total.value == TARGET:
+                return rules.player_pays
+            if total.value > rules.player_loses_over:
+                return Fraction(-1)
+            value = Fraction(0)
+            for final, r in finals.items():
+                outcome, _ = compare27(total, final, rules)
+                value += r * {"player": rules.player_pays, "push": Fraction(0)}.get(
+                    outcome, Fraction(-1)
+                )
+            return value
+
+        def best(
+            low: int,
+            ace: bool,
+            decisions: dict[Total, bool] = decisions,
+            memo: dict[tuple[int, bool], Fraction] = memo,
+            dealer: Total = start.total,
+        ) -> Fraction:
+            known = memo.get((low, ace))
+            if known is not None:
+                return known
+            total = total_from(low, ace)
+            value = stand(total)
+            if total.value < TARGET:
+                hit = Fraction(0)
+                for points, is_ace, p in odds.points():
+                    hit += p * best(low + points, ace or is_ace)
+                hit *= _geometric(odds.joker)
+                # an exact tie keeps the rules' own decision
+                decisions[total] = hit > value or (hit == value and given(total, dealer))
+                value = max(value, hit)
+            memo[(low, ace)] = value
+            return value
+
+        for low in range(0, 2 * 13 + 1):
+            for ace in (False, True):
+                if ace and low < 1:
+                    continue
+                best(low, ace)
+        table[start.total] = decisions
+    return table
+
+
+def table_hits(table: Mapping[Total, Mapping[Total, bool]]) -> Hits:
+    """A :data:`Hits` policy from a table of decisions."""
+
+    def hits(player: Total, dealer: Total) -> bool:
+        return table[dealer].get(player, False)
+
+    return hits
+
+
+# -- effects of removal ------------------------------------------------------------
+def effects_of_removal(
+    shoe: ShoeRules, analyze: Callable[[DrawOdds], GameReport]
+) -> dict[str, dict[Rank, Fraction]]:
+    """Wager -> rank -> change in expected return per unit staked when one card of
+    that rank leaves the full shoe, **in the model with replacement**: each analysis
+    draws with replacement from the shoe's proportions, before and after the card
+    is taken out.  The player's play stays as it was (``analyze`` fixes it).
+
+    This is the first-order effect a card counter uses; it is not the finite-shoe
+    effect (which needs the finite-shoe analysis this module does not build).
+    """
+    counts = {
+        rank: shoe.decks * (shoe.jokers_per_deck if rank is Rank.JOKER else 4)
+        for rank in RANK_ORDER
+    }
+    base = analyze(DrawOdds.of_counts(counts))
+    result: dict[str, dict[Rank, Fraction]] = {wager: {} for wager in base.wagers}
+    for rank in RANK_ORDER:
+        if not counts[rank]:
+            continue
+        after = analyze(DrawOdds.of_counts({**counts, rank: counts[rank] - 1}))
+        for wager, report in base.wagers.items():
+            result[wager][rank] = report.house_edge - after.wagers[wager].house_edge
+    return result
+
+
+# -- 21-24-27 -------------------------------------------------------------------
+@dataclass(frozen=True)
+class StrategyCell:
+    """One decision of the player: the values of standing and hitting, and the choice."""
+
+    player: Total
+    dealer: Total
+    stand: Fraction
+    hit: Fraction | None  # None where the player must stand
+    forced: Action | None
+    choice: Action
+
+    @property
+    def free(self) -> bool:
+        return self.forced is None
+
+
+@dataclass(frozen=True)
+class TwentyOneStrategy:
+    """The exact solution of 21-24-27's hit/stand decisions (with replacement)."""
+
+    cells: tuple[StrategyCell, ...]
+
+    def decisions(self) -> dict[tuple[Total, Total], Action]:
+        return {(c.player, c.dealer): c.choice for c in self.cells}
+
+    def hits(self, player: Total, dealer: Total) -> bool:
+        return (player, dealer) in self._hitting
+
+    @cached_property
+    def _hitting(self) -> frozenset[tuple[Total, Total]]:
+        return frozenset((c.player, c.dealer) for c in self.cells if c.choice is Action.HIT)
+
+    def free_cells(self, dealer: Total) -> list[StrategyCell]:
+        return [c for c in self.cells if c.dealer == dealer and c.free]
+
+
+def _forced(rules: TwentyOne2427Rules, player: Total, dealer: Total) -> Action | None:
+    if player.bust:
+        return Action.STAND
+    action, _ = rules.forced.forced(player, dealer)
+    return action
+
+
+def _net2124(rules: TwentyOne2427Rules, outcome: str) -> Fraction:
+    return {"player": rules.win_pays, "push": Fraction(0)}.get(outcome, Fraction(-1))
+
+
+def _stand_2124(
+    rules: TwentyOne2427Rules, player: Total, finals: Mapping[Total, Fraction]
+) -> Fraction:
+    if player.bust:
+        return Fraction(-1)
+    value = Fraction(0)
+    for final, r in finals.items():
+        value += r * _net2124(rules, compare2124(player, final, rules)[0])
+    return value
+
+
+def solve_21_24_27(
+    rules: TwentyOne2427Rules | None = None, odds: DrawOdds | None = None
+) -> TwentyOneStrategy:
+    """The player's best decision for every total against every dealer's two-card total.
+
+    With cards drawn with replacement a hand's future depends on its total only, so
+    this total-dependent strategy is also the best composition-dependent one.
+    """
+    rules = rules or TwentyOne2427Rules()
+    odds = odds or DrawOdds.of_shoe(rules.shoe)
+    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    cells: list[StrategyCell] = []
+    seen: set[Total] = set()
+    for start in _starts(odds, rules.jokers_make_27):
+        if start.kind is not None or start.total in seen:
+            continue
+        dealer = start.total
+        seen.add(dealer)
+        finals = dealer_draw.finals(start.low, start.ace)
+        memo: dict[tuple[int, bool], Fraction] = {}
+
+        def value(
+            low: int,
+            ace: bool,
+            dealer: Total = dealer,
+            finals: Mapping[Total, Fraction] = finals,
+            memo: dict[tuple[int, bool], Fraction] = memo,
+        ) -> Fraction:
+            known = memo.get((low, ace))
+            if known is not None:
+                return known
+            player = total_from(low, ace)
+            forced = _forced(rules, player, dealer)
+            stand = _stand_2124(rules, player, finals)
+            hit: Fraction | None = None
+            if forced is not Action.STAND:
+                hit = Fraction(0)
+                for points, is_ace, p in odds.points():
+                    hit += p * value(low + points, ace or is_ace)
+                hit *= _geometric(odds.joker)
+            if forced is not None:
+                choice = forced
+            else:
+                assert hit is not None
+                choice = Action.HIT if hit > stand else Action.STAND
+            best = hit if choice is Action.HIT else stand
+            assert best is not None
+            if not player.bust:
+                cells.append(StrategyCell(player, dealer, stand, hit, forced, choice))
+            memo[(low, ace)] = best
+            return best
+
+        for low in range(0, 28):
+            for ace in (False, True):
+                if ace and low < 1:
+                    continue
+                value(low, ace)
+    cells.sort(key=lambda c: (c.dealer.soft, c.dealer.value, c.player.soft, c.player.value))
+    return TwentyOneStrategy(tuple(cells))
+
+
+def analyze_21_24_27(
+    rules: TwentyOne2427Rules | None = None,
+    hits: Hits | None = None,
+    odds: DrawOdds | None = None,
+    label: str = "the source's 18-row basic strategy",
+) -> GameReport:
+    """Exact outcomes of 21-24-27 with the player's free decisions made by ``hits``."""
+    rules = rules or TwentyOne2427Rules()
+    odds = odds or DrawOdds.of_shoe(rules.shoe)
+    play = hits or BASIC_STRATEGY.hits
+    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    starts = _starts(odds, rules.jokers_make_27)
+    outcomes = {"player": Fraction(0), "dealer": Fraction(0), "push": Fraction(0)}
+    lines: dict[str, Fraction] = {}
+
+    def add(outcome: str, line: str, p: Fraction) -> None:
+        outcomes[outcome] += p
+        lines[line] = lines.get(line, Fraction(0)) + p
+
+    walker = _Player2124(rules, odds, play)
+
+    def line(player: Total, final: Total) -> str:
+        outcome, _ = compare2124(player, final, rules)
+        if outcome == "player" and final.bust:
+            return "dealer over 27"
+        return {"player": "player wins", "dealer": "dealer wins", "push": "push"}[outcome]
+
+    showdown = _showdowns(dealer_draw, line)
+    for player, pp in _by_total(starts).items():
+        for dealer, pd in _by_total(starts).items():
+            p = pp * pd
+            if player.kind or dealer.kind:
+                if player.kind and dealer.kind:
+                    outcome = rules.both_initial_27s
+                    add(outcome, f"both initial 27s ({outcome})", p)
+                elif player.kind:
+                    add("player", "player's initial 27", p)
+                else:
+                    add("dealer", "dealer's initial 27", p)
+                continue
+            for total, q in walker.finals(dealer.total, player.low, player.ace).items():
+                if total.bust:
+                    add("dealer", "player over 27", p * q)
+                    continue
+                for name, r in showdown(dealer, total).items():
+                    add(_WHO[name], name, p * q * r)
+    return twentyone_report(rules, outcomes, lines, label)
+
+
+def twentyone_report(
+    rules: TwentyOne2427Rules,
+    outcomes: Mapping[str, Fraction],
+    lines: Mapping[str, Fraction],
+    label: str,
+) -> GameReport:
+    """21-24-27's report from each outcome's chance and each line's (also read by the
+    finite-shoe analysis, :mod:`cardroom.games.finnish.shoe`, which replaces the
+    model line)."""
+    order = [
+        ("player's initial 27", "player"),
+        ("player wins", "player"),
+        ("dealer over 27", "player"),
+        (f"both initial 27s ({rules.both_initial_27s})", rules.both_initial_27s),
+        ("push", "push"),
+        ("dealer's initial 27", "dealer"),
+        ("dealer wins", "dealer"),
+        ("player over 27", "dealer"),
+    ]
+    wager_lines = tuple(
+        Line(name, lines.get(name, Fraction(0)), _net2124(rules, who)) for name, who in order
+    )
+    report = WagerReport("player", wager_lines)
+    return GameReport(
+        "21-24-27", dict(outcomes), {"player": report}, (MODEL, f"the player plays {label}")
+    )
+
+
+_WHO = {
+    "player wins": "player",
+    "dealer over 27": "player",
+    "dealer wins": "dealer",
+    "push": "push",
+}
+
+
+def _by_total(starts: Mapping[Start, Fraction]) -> dict[Start, Fraction]:
+    """The starts merged where only the total (or the initial 27) matters."""
+    merged: dict[Start, Fraction] = {}
+    for start, p in starts.items():
+        key = _merged(start)
+        merged[key] = merged.get(key, Fraction(0)) + p
+    return merged
+
+
+def _merged(start: Start) -> Start:
+    return Start(start.kind, start.low, start.ace, (Rank.JOKER, Rank.JOKER))
+
+
+class _Player2124:
+    """The player's final totals in 21-24-27, memoised across starts."""
+
+    def __init__(self, rules: TwentyOne2427Rules, odds: DrawOdds, hits: Hits) -> None:
+        self.rules = rules
+        self.odds = odds
+        self.hits = hits
+        self.memo: dict[tuple[Total, int, bool], dict[Total, Fraction]] = {}
+
+    def finals(self, dealer: Total, low: int, ace: bool) -> dict[Total, Fraction]:
+        key = (dealer, low, ace)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        player = total_from(low, ace)
+        forced = _forced(self.rules, player, dealer)
+        hit = forced is Action.HIT or (forced is None and self.hits(player, dealer))
+        result: dict[Total, Fraction] = {}
+        if not hit:
+            result[player] = Fraction(1)
+        else:
+            loop = _geometric(self.odds.joker)
+            for points, is_ace, p in self.odds.points():
+                for final, q in self.finals(dealer, low + points, ace or is_ace).items():
+                    result[final] = result.get(final, Fraction(0)) + p * q * loop
+        self.memo[key] = result
+        return result
+
+
+# -- tables of targets ------------------------------------------------------------
+@dataclass(frozen=True)
+class TargetSummary:
+    """A dealer total's decisions read as "hit to hard X, soft Y" where they can be.
+
+    ``None`` means the player has no such decision to make (the rules force it).
+
+    ``hard`` / ``soft`` is the lowest total the player stands on among the free
+    (or, in finnish27, all) decisions, with every higher one standing too; totals
+    where the decisions do not follow one threshold are listed in ``exceptions``.
+    """
+
+    dealer: Total
+    hard: int | None
+    soft: int | None
+    exceptions: tuple[Total, ...]
+
+    def label(self) -> str:
+        if self.hard is not None and self.soft is not None:
+            text = f"hit to hard {self.hard}, soft {self.soft}"
+        else:
+            text = ", ".join(
+                f"{kind} forced" if value is None else f"hit to {kind} {value}"
+                for kind, value in (("hard", self.hard), ("soft", self.soft))
+            )
+        if self.exceptions:
+            text += " (except " + ", ".join(str(t) for t in self.exceptions) + ")"
+        return text
+
+
+def summarise(dealer: Total, decisions: Mapping[Total, bool]) -> TargetSummary:
+    """Read ``decisions`` (player total -> hits?) as hit-to-target thresholds."""
+    targets: dict[bool, int | None] = {}
+    exceptions: list[Total] = []
+    for soft in (False, True):
+        cells = sorted((t for t in decisions if t.soft == soft), key=lambda t: t.value)
+        stands = [t.value for t in cells if not decisions[t]]
+        target = None
+        if cells and not stands:
+            target = cells[-1].value + 1  # hits every total it may: "hit to" the next
+        if stands:
+            # the lowest total from which every higher one stands
+            target = stands[-1]
+            for t in reversed(cells):
+                if decisions[t]:
+                    break
+                target = t.value
+        targets[soft] = target
+        exceptions += [
+            t for t in cells if target is not None and t.value < target and not decisions[t]
+        ]
+    return TargetSummary(dealer, targets[False], targets[True], tuple(exceptions))
+
+
+# -- strategy comparisons -----------------------------------------------------------
+@dataclass(frozen=True)
+class StrategyRow:
+    """One dealer total: the rules' (or source's) table beside the best one."""
+
+    dealer: Total
+    given: TargetSummary
+    best: TargetSummary
+    differences: tuple[Total, ...]  # player totals where the two decide differently
+
+
+@dataclass(frozen=True)
+class StrategyComparison:
+    """A game's given hit/stand table beside the best one, and what each is worth."""
+
+    game: str
+    given_name: str
+    best_name: str
+    rows: tuple[StrategyRow, ...]
+    house_edges: dict[str, dict[str, Fraction]]  # table name -> wager -> house edge
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        def total(t: Total) -> str:
+            return str(t)
+
+        def summary(s: TargetSummary) -> dict[str, Any]:
+            return {
+                "hard": s.hard,
+                "soft": s.soft,
+                "exceptions": [total(t) for t in s.exceptions],
+                "label": s.label(),
+            }
+
+        return {
+            "game": self.game,
+            "model": MODEL,
+            "given": self.given_name,
+            "best": self.best_name,
+            "rows": [
+                {
+                    "dealer": total(r.dealer),
+                    "given": summary(r.given),
+                    "best": summary(r.best),
+                    "differences": [total(t) for t in r.differences],
+                }
+                for r in self.rows
+            ],
+            "house_edges": {
+                name: {w: fraction_text(e) for w, e in edges.items()}
+                for name, edges in self.house_edges.items()
+            },
+            "house_edges_decimal": {
+                name: {w: decimal_text(e) for w, e in edges.items()}
+                for name, edges in self.house_edges.items()
+            },
+            "notes": list(self.notes),
+        }
+
+
+def _rows(
+    given: Callable[[Total, Total], bool], best: Mapping[Total, Mapping[Total, bool]]
+) -> tuple[StrategyRow, ...]:
+    rows = []
+    for dealer in sorted(best, key=lambda t: (t.soft, t.value)):
+        mine = {player: given(player, dealer) for player in best[dealer]}
+        differ = tuple(p for p in best[dealer] if mine[p] != best[dealer][p])
+        rows.append(
+            StrategyRow(
+                dealer, summarise(dealer, mine), summarise(dealer, best[dealer]), tuple(differ)
+            )
+        )
+    return tuple(rows)
+
+
+def _edges(report: GameReport) -> dict[str, Fraction]:
+    return {name: wager.house_edge for name, wager in report.wagers.items()}
+
+
+@lru_cache(maxsize=4)
+def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
+    """``21-24-27``: the source's basic strategy beside the optimal one;
+    ``finnish27``: the rules' nine-rule table beside the best table for the player wager.
+
+    Kept for the next call with the same (immutable) rules: it takes seconds to a minute.
+    """
+    if game == "21-24-27":
+        rules = rules or TwentyOne2427Rules()
+        solution = solve_21_24_27(rules)
+        best: dict[Total, dict[Total, bool]] = {}
+        for cell in solution.cells:
+            if cell.free:
+                best.setdefault(cell.dealer, {})[cell.player] = cell.choice is Action.HIT
+        for cell in solution.cells:
+            best.setdefault(cell.dealer, {})
+        source = analyze_21_24_27(rules)
+        optimal = analyze_21_24_27(rules, solution.hits, label="the optimal strategy")
+        return StrategyComparison(
+            game,
+            "the source's basic strategy",
+            "optimal",
+            _rows(BASIC_STRATEGY.hits, best),
+            {
+                "source's basic strategy": _edges(source),
+                "optimal total-dependent strategy": _edges(optimal),
+                "composition-dependent play": _edges(optimal),
+            },
+            (
+                "only the free decisions are shown: the rules make the others",
+                "with cards drawn with replacement a hand's cards tell nothing beyond its "
+                "total, so composition-dependent play is the total-dependent optimum; in the "
+                "finite shoe it would gain a little more (not computed)",
+            ),
+        )
+    if game == "finnish27":
+        rules = rules or Finnish27Rules()
+        table = best_finnish27_table(rules)
+        given = analyze_finnish27(rules)
+        better = analyze_finnish27(rules, hits=table_hits(table), label="the best table")
+        return StrategyComparison(
+            game,
+            "the nine-rule table",
+            "best for the player wager",
+            _rows(rules.strategy.hits, table),
+            {"nine-rule table": _edges(given), "best table for the player wager": _edges(better)},
+            ("the best table maximises the player wager's 1:1 part; bonuses aside",),
+        )
+    raise ValueError(f"game: {game} has no hit/stand table to compare")

@@ -1,0 +1,165 @@
+"""The Finnish games' rules pages: paytables and rules in sentences."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from cardroom.core.money import format_amount
+from cardroom.games.disclosure import (
+    PayRow,
+    RulesText,
+    limits_sentence,
+    odds_text,
+    shoe_sentence,
+)
+from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
+from cardroom.games.finnish.hands import TargetRow
+from cardroom.games.finnish.twentyone_24_27 import TwentyOne2427Rules
+from cardroom.games.finnish.words import name_of
+
+__all__ = [
+    "FINNISH_POINTS",
+    "bonus_rows",
+    "finnish27_paytable",
+    "finnish27_text",
+    "twentyone_paytable",
+    "twentyone_text",
+]
+
+
+FINNISH_POINTS = (
+    "Cards count their Finnish index: Ace 1 or 14 (it counts 14 while that keeps the hand "
+    "at 27 or less; such a hand is soft), 2 to 10 their number, Jack 11, Queen 12, King 13."
+)
+
+
+def finnish27_paytable(rules: Finnish27Rules) -> list[PayRow]:
+    """finnish27's three wagers."""
+    return [
+        PayRow(
+            "player",
+            odds_text(rules.player_pays),
+            "the player's hand wins; plus a bonus",
+            f"{odds_text(rules.player_pays)} + bonus",
+        ),
+        PayRow("dealer", odds_text(rules.dealer_pays), "the dealer's hand wins"),
+        PayRow("push", odds_text(rules.push_pays), "the round is a push"),
+    ]
+
+
+def twentyone_paytable(rules: TwentyOne2427Rules) -> list[PayRow]:
+    """21-24-27's one wager."""
+    return [PayRow("player", odds_text(rules.win_pays), "your hand wins; a push returns it")]
+
+
+def bonus_rows(bonus: BonusTable, minimum: Fraction) -> list[list[str]]:
+    """finnish27's bonuses: the hand, and what it pays on a winning player wager."""
+    rows = []
+    for key, label in BonusTable.LABELS.items():
+        value: Fraction = getattr(bonus, key)
+        if key in BonusTable.FLAT:
+            pays = f"{format_amount(value * minimum)} ({format_amount(value)} x table minimum)"
+        else:
+            pays = f"{odds_text(value)} on the stake"
+        rows.append([label, pays])
+    return rows
+
+
+def target_rows(rows: tuple[TargetRow, ...]) -> list[list[str]]:
+    out = []
+    for row in rows:
+        dealer = f"{row.dealer} {row.low}" + (f"-{row.high}" if row.high != row.low else "")
+        if row.relative is None:
+            plan = f"hit below hard {row.hard} and below soft {row.soft}"
+        elif row.relative == 1:
+            plan = "hit until above the dealer's total"
+        elif row.relative == 0:
+            plan = "hit until at least the dealer's total"
+        else:
+            plan = f"hit to the dealer's total {row.relative:+d}"
+        out.append([dealer, plan])
+    return out
+
+
+def finnish27_text(rules: Finnish27Rules) -> RulesText:
+    jokers = (
+        "A Joker as a first or second card makes that two-card hand 27 (one Joker: "
+        f"{name_of('joanca')}; two: {name_of('jo_jo')}); Ace and King make a "
+        f"{name_of('finnish_27')}. An initial 27 wins at once; if both hands have one, "
+        f"{name_of('jo_jo')} beats {name_of('finnish_27')} beats {name_of('joanca')}, and "
+        f"equal ones go to the {rules.equal_initial_27s}. From the third card on a Joker "
+        "counts 0."
+        if rules.jokers_make_27
+        else f"Ace and King make a {name_of('finnish_27')}, which wins at once. Jokers count 0."
+    )
+    sentences = [
+        "A player hand and a dealer hand are dealt player, dealer, player, dealer, face up. "
+        "Nobody decides anything: both hands play by fixed rules.",
+        FINNISH_POINTS,
+        jokers,
+        "The player's hand hits while it is below the target of the row below that matches "
+        "the dealer's two-card total.",
+        f"Exactly 27 wins at once; over {rules.player_loses_over} loses at once. Otherwise the "
+        f"dealer hits hard totals below {rules.dealer_hits_hard_below} and soft totals below "
+        f"{rules.dealer_hits_soft_below}.",
+        "The hand closer to 27 wins (over 27 counts its distance too); equally close goes to "
+        f"the {rules.equal_distance}."
+        + (
+            " A push when the player is over 27, the dealer is not, and the player is closer."
+            if rules.push_player_over_closer
+            else ""
+        )
+        + (
+            " A push when the dealer is over 27, the player is not, and the dealer is as close."
+            if rules.push_dealer_over_as_close
+            else ""
+        ),
+        "A push returns the player and dealer wagers. A winning player wager also collects "
+        "at most one bonus, from the table below.",
+        shoe_sentence(rules),
+        limits_sentence(rules),
+    ]
+    return RulesText(
+        sentences,
+        [
+            (
+                "The player's hand",
+                ["dealer's two cards", "the player"],
+                target_rows(rules.player_table),
+            ),
+            (
+                "Bonuses on a winning player wager",
+                ["hand", "pays"],
+                bonus_rows(rules.bonus, rules.table.minimum),
+            ),
+        ],
+    )
+
+
+def twentyone_text(rules: TwentyOne2427Rules) -> RulesText:
+    forced = rules.forced
+    sentences = [
+        "You play your hand against the dealer's: cards are dealt player, dealer, player, "
+        "dealer, face up.",
+        FINNISH_POINTS + " Jokers count 0.",
+        "Ace and King are a Finnish 27: yours alone wins, the dealer's alone loses, both "
+        f"are a {rules.both_initial_27s}.",
+        "You hit or stand, but the rules decide for you in many spots (the page shows such "
+        "plays as forced):",
+        f"against a dealer's hard total below {forced.weak_dealer_hard_below} or soft total "
+        f"below {forced.weak_dealer_soft_below}, you must hit hard totals below "
+        f"{forced.must_hit_hard_below} and soft totals below {forced.must_hit_soft_below}, "
+        f"must stand on hard {forced.must_stand_hard_from} or more and soft "
+        f"{forced.must_stand_soft_from} or more, and choose freely in between;",
+        "against any other dealer's total, you must hit below it, must stand on a hard total "
+        "at or above it and on a soft total above it, and choose freely only with a soft "
+        "total equal to it.",
+        f"Over 27 you lose at once. The dealer hits hard totals below "
+        f"{rules.dealer_hits_hard_below} and soft totals below {rules.dealer_hits_soft_below}; "
+        "a dealer over 27 loses.",
+        f"Otherwise the hand closer to 27 wins; equally close is a {rules.equal_distance}. "
+        f"A win pays {odds_text(rules.win_pays)}.",
+        shoe_sentence(rules),
+        limits_sentence(rules),
+    ]
+    return RulesText(sentences)

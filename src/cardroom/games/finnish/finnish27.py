@@ -1,0 +1,363 @@
+"""``finnish27``: baccarat-like Finnish 27 -- the whole rule set and its engine.
+
+A player hand and a dealer hand are dealt player, dealer, player, dealer, all
+face up.  Nobody decides anything: the player's hand follows a fixed nine-row
+hit-to-target table, the dealer hits hard totals below 24 and soft below 25.
+Bettors back the player (1:1, plus a bonus for some winning hands), the dealer
+(4:5) or a push (7:1).
+
+The round, step by step (each step is one rule and has a named test):
+
+1. Initial 27s.  A Joker as a first or second card makes that two-card hand 27
+   (one Joker: *Joanca*; two: *Jo Jo*); Ace + King is a *Finnish 27*.  An initial
+   27 wins at once; if both hands have one, Jo Jo > Finnish 27 > Joanca and equal
+   ranks go to the dealer.  From the third card on a Joker counts 0.
+2. The player hits while below the target of the table row that matches the
+   dealer's two-card total (hard target for a hard hand, soft for a soft one; a
+   "relative" row hits while the player is not above the dealer's total).
+3. Player exactly 27: the player wins at once.  Player over 35: the dealer wins
+   at once.  Otherwise the dealer plays, even when the player is over 27.
+4. Settlement with final totals P and D ("bust" = over 27): push if P busts, D
+   does not and P is strictly closer to 27; push if D busts, P does not and D is
+   at least as close; otherwise the closer hand wins and equal distance goes to
+   the dealer (also when both are over 27).
+5. A push returns the player and dealer wagers.  A winning player wager also
+   collects at most one bonus (see :class:`BonusTable`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.events import Decision, Event, Fact, Why
+from cardroom.core.money import format_amount, format_odds
+from cardroom.core.rules import ODDS, Between, check_ranges
+from cardroom.core.shoe import ShoeRules
+from cardroom.games.base import (
+    Action,
+    IllegalAction,
+    TableLimits,
+    check_wagers,
+)
+from cardroom.games.finnish.hands import (
+    TARGET,
+    TOTAL_LIMIT,
+    FinnishRound,
+    Initial27,
+    TargetRow,
+    TargetTable,
+    Total,
+    initial_27,
+    initial_totals,
+)
+from cardroom.games.finnish.poker import PokerCategory, best_category
+
+GAME_ID = "finnish27"
+
+#: The source's nine rules, keyed on the dealer's two-card total.  The first row
+#: starts at hard 0 and the last covers soft 14 too: those totals (a Joker in a
+#: two-card hand) only exist in a variant where Jokers do not make 27.
+NINE_RULES: tuple[TargetRow, ...] = (
+    TargetRow("hard", 0, 10, hard=23, soft=25),
+    TargetRow("hard", 11, 14, hard=24, soft=25),
+    TargetRow("hard", 15, 23, hard=23, soft=25),
+    TargetRow("hard", 24, 26, relative=1),
+    TargetRow("soft", 25, 26, relative=1),
+    TargetRow("soft", 24, 24, hard=24, soft=25),
+    TargetRow("soft", 23, 23, hard=23, soft=26),
+    TargetRow("soft", 16, 22, hard=24, soft=26),
+    TargetRow("soft", 14, 15, hard=25, soft=26),
+)
+
+
+@dataclass(frozen=True)
+class BonusTable:
+    """Bonuses on a winning player wager, as odds on its stake.
+
+    The three 9-9-9 awards are flat amounts instead: that many times the table
+    minimum (9, 99 and 999 make the source's $90, $990 and $9,990 at a $10 table).
+    """
+
+    finnish_27: Fraction = Fraction(1, 2)
+    jo_jo: Fraction = Fraction(1)
+    eight_nine_ten_mixed: Fraction = Fraction(1, 2)
+    eight_nine_ten_suited: Fraction = Fraction(1)
+    eight_nine_ten_spades: Fraction = Fraction(2)
+    nines_mixed: Fraction = field(default=Fraction(9), metadata={"kind": "multiple"})
+    nines_suited: Fraction = field(default=Fraction(99), metadata={"kind": "multiple"})
+    nines_vs_dealer_nines: Fraction = field(default=Fraction(999), metadata={"kind": "multiple"})
+    pair: Fraction = Fraction(1, 5)
+    two_pair: Fraction = Fraction(1)
+    three_of_a_kind: Fraction = Fraction(2)
+    straight: Fraction = Fraction(3)
+    full_house: Fraction = Fraction(4)
+    four_of_a_kind: Fraction = Fraction(5)
+    flush: Fraction = Fraction(6)
+    straight_flush: Fraction = Fraction(7)
+    five_of_a_kind: Fraction = Fraction(8)
+
+    FLAT: ClassVar[frozenset[str]] = frozenset(
+        {"nines_mixed", "nines_suited", "nines_vs_dealer_nines"}
+    )
+    LABELS: ClassVar[dict[str, str]] = {
+        "finnish_27": "Finnish 27",
+        "jo_jo": "Jo Jo",
+        "eight_nine_ten_mixed": "8-9-10 mixed suits",
+        "eight_nine_ten_suited": "8-9-10 suited",
+        "eight_nine_ten_spades": "8-9-10 spades",
+        "nines_mixed": "9-9-9 mixed suits",
+        "nines_suited": "9-9-9 same suit",
+        "nines_vs_dealer_nines": "9-9-9 against dealer's 9-9",
+        "pair": "Pair",
+        "two_pair": "Two pair",
+        "three_of_a_kind": "Three of a kind",
+        "straight": "Straight",
+        "full_house": "Full house",
+        "four_of_a_kind": "Four of a kind",
+        "flush": "Flush",
+        "straight_flush": "Straight flush",
+        "five_of_a_kind": "Five of a kind",
+    }
+    #: every bonus is odds on the stake up to 1000:1; a flat award up to 10,000 table minimums
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        **dict.fromkeys(LABELS, ODDS),
+        **dict.fromkeys(FLAT, Between(0, 10_000, note="times the table minimum")),
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+
+    def amount(self, key: str, stake: Fraction, table_minimum: Fraction) -> Fraction:
+        """What the bonus ``key`` pays on a winning ``stake``."""
+        value: Fraction = getattr(self, key)
+        return value * table_minimum if key in self.FLAT else value * stake
+
+    def describe(self, key: str) -> str:
+        value: Fraction = getattr(self, key)
+        if key in self.FLAT:
+            return f"{self.LABELS[key]} ({format_amount(value)} x table minimum)"
+        return f"{self.LABELS[key]} {format_odds(value)}"
+
+    def facts(self, key: str) -> dict[str, Fact]:
+        """The bonus ``key`` as a settlement's facts: its odds, or its flat multiple."""
+        value: Fraction = getattr(self, key)
+        if key in self.FLAT:
+            return {"bonus": key, "bonus_flat": value}
+        return {"bonus": key, "bonus_odds": value}
+
+
+POKER_BONUS: dict[PokerCategory, str] = {
+    PokerCategory.PAIR: "pair",
+    PokerCategory.TWO_PAIR: "two_pair",
+    PokerCategory.THREE_OF_A_KIND: "three_of_a_kind",
+    PokerCategory.STRAIGHT: "straight",
+    PokerCategory.FULL_HOUSE: "full_house",
+    PokerCategory.FOUR_OF_A_KIND: "four_of_a_kind",
+    PokerCategory.FLUSH: "flush",
+    PokerCategory.STRAIGHT_FLUSH: "straight_flush",
+    PokerCategory.FIVE_OF_A_KIND: "five_of_a_kind",
+}
+
+
+@dataclass(frozen=True)
+class Finnish27Rules:
+    """Every rule of ``finnish27`` that a variant may change (defaults: the source)."""
+
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
+    table: TableLimits = field(default_factory=TableLimits)
+    player_pays: Fraction = Fraction(1)
+    dealer_pays: Fraction = Fraction(4, 5)
+    push_pays: Fraction = Fraction(7)
+    bonus: BonusTable = field(default_factory=BonusTable)
+    player_table: tuple[TargetRow, ...] = NINE_RULES
+    dealer_hits_hard_below: int = 24
+    dealer_hits_soft_below: int = 25
+    player_loses_over: int = 35
+    #: a Joker as a first or second card makes the hand 27 (Joanca, Jo Jo)
+    jokers_make_27: bool = True
+    #: who wins when both initial 27s rank equal: "dealer" or "push"
+    equal_initial_27s: str = "dealer"
+    #: who wins hands equally close to 27 (no push rule applying): "dealer" or "push"
+    equal_distance: str = "dealer"
+    #: push when the player is over 27, the dealer is not and the player is closer
+    push_player_over_closer: bool = True
+    #: push when the dealer is over 27, the player is not and the dealer is as close
+    push_dealer_over_as_close: bool = True
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "player_pays": ODDS,
+        "dealer_pays": ODDS,
+        "push_pays": ODDS,
+        "dealer_hits_hard_below": TOTAL_LIMIT,
+        "dealer_hits_soft_below": TOTAL_LIMIT,
+        "player_loses_over": Between(TARGET, 99),
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+        for name in ("equal_initial_27s", "equal_distance"):
+            if getattr(self, name) not in ("dealer", "push"):
+                raise ValueError(f'{name}: must be "dealer" or "push"')
+        try:
+            TargetTable(self.player_table).check_covers(initial_totals(self.jokers_make_27))
+        except ValueError as err:
+            raise ValueError(f"player_table: {err}") from None
+
+    @property
+    def strategy(self) -> TargetTable:
+        return TargetTable(self.player_table)
+
+
+def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -> tuple[str, Why]:
+    """Settle two complete hands: the outcome and the rule that decided it."""
+    rules = rules or Finnish27Rules()
+    p_over, d_over = player.bust, dealer.bust
+    totals = {"player": player.value, "dealer": dealer.value}
+    if (
+        rules.push_player_over_closer
+        and p_over
+        and not d_over
+        and player.distance < dealer.distance
+    ):
+        return "push", Why("push_player_over_closer", totals)
+    if (
+        rules.push_dealer_over_as_close
+        and d_over
+        and not p_over
+        and dealer.distance <= player.distance
+    ):
+        return "push", Why("push_dealer_over_as_close", totals)
+    if player.distance < dealer.distance:
+        return "player", Why("player_closer", totals)
+    if player.distance == dealer.distance:
+        who = rules.equal_distance
+        return who, Why("equally_close", {**totals, "winner": who})
+    return "dealer", Why("dealer_closer", totals)
+
+
+def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
+    """The bonus key a winning player hand earns, if any (at most one)."""
+    count = len(player)
+    if count == 2:
+        kind = initial_27(player, jokers_make_27=True)
+        if kind is Initial27.FINNISH_27:
+            return "finnish_27"
+        if kind is Initial27.JO_JO:
+            return "jo_jo"
+        return None
+    if count == 3:
+        ranks = sorted(card.rank.number for card in player)
+        suits = {card.suit for card in player}
+        if ranks == [8, 9, 10]:
+            if suits == {Suit.SPADES}:
+                return "eight_nine_ten_spades"
+            return "eight_nine_ten_suited" if len(suits) == 1 else "eight_nine_ten_mixed"
+        if ranks == [9, 9, 9]:
+            if len(dealer) >= 2 and dealer[0].rank is Rank.NINE and dealer[1].rank is Rank.NINE:
+                return "nines_vs_dealer_nines"
+            return "nines_suited" if len(suits) == 1 else "nines_mixed"
+        return None
+    if count >= 5:
+        return POKER_BONUS.get(best_category(player))
+    return None
+
+
+class Finnish27Round(FinnishRound):
+    """One round of ``finnish27``; feed it cards until :attr:`is_complete`."""
+
+    game = GAME_ID
+    wager_ids = ("player", "dealer", "push")
+    PLAYER_RANKS_MATTER = True
+
+    def __init__(
+        self,
+        rules: Finnish27Rules | None = None,
+        wagers: Mapping[str, Fraction | int | str] | None = None,
+    ) -> None:
+        self.rules = rules or Finnish27Rules()
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
+        self.bonus_key: str | None = None
+
+    def _decide(self, action: Action) -> list[Event]:
+        raise IllegalAction(
+            "in finnish27 the player's hand is played by the fixed table: nobody decides"
+        )
+
+    # -- the rules -----------------------------------------------------------------
+    def _after_deal(self) -> None:
+        player, dealer = self.initial["player"], self.initial["dealer"]
+        if player and dealer:
+            names = {"player": player.key, "dealer": dealer.key}
+            if player > dealer:
+                self._win("player", Why("initial_27s_outrank", names))
+            elif player == dealer:
+                self._finish(self.rules.equal_initial_27s, Why("initial_27s_equal", names))
+            else:
+                self._finish("dealer", Why("initial_27s_outranked", names))
+        elif player:
+            self._win("player", Why.of("initial_27", hand="player", name=player.key))
+        elif dealer:
+            self._finish("dealer", Why.of("initial_27", hand="dealer", name=dealer.key))
+        else:
+            self._phase = "player"
+            self._player_turn()
+
+    def _player_turn(self) -> None:
+        player, dealer = self.total("player"), self.dealer_initial
+        row = self.rules.strategy.row_for(dealer)
+        target = row.target(player, dealer)
+        facts = {"total": player.points, "target": target, **row.facts()}
+        if player.value < target:
+            self.events.append(Decision("player", Action.HIT, True, Why("target_hit", facts)))
+            self._hit_pending = True
+            return
+        self.events.append(Decision("player", Action.STAND, True, Why("target_stand", facts)))
+        if player.value == TARGET:
+            self._win("player", Why("player_27"))
+        elif player.value > self.rules.player_loses_over:
+            self._finish(
+                "dealer",
+                Why.of("player_over", total=player.value, limit=self.rules.player_loses_over),
+            )
+        else:
+            self._dealer_turn()
+
+    def _showdown(self, player: Total, dealer: Total) -> None:
+        outcome, why = compare(player, dealer, self.rules)
+        if outcome == "player":
+            self._win("player", why)
+        else:
+            self._finish(outcome, why)
+
+    def _win(self, outcome: str, why: Why) -> None:
+        self.bonus_key = find_bonus(self.hands["player"], self.hands["dealer"])
+        if self.bonus_key is not None:
+            self.bonus = BonusTable.LABELS[self.bonus_key]
+        self._finish(outcome, why)
+
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
+        rules = self.rules
+        if self.outcome == "push":
+            if wager == "push":
+                return stake * rules.push_pays, Why.of("pays", wager="push", odds=rules.push_pays)
+            return Fraction(0), Why("returned_on_push")
+        if wager == "push":
+            return -stake, Why("no_push")
+        if wager == "dealer":
+            if self.outcome == "dealer":
+                odds = rules.dealer_pays
+                return stake * odds, Why.of("pays", wager="dealer", odds=odds)
+            return -stake, Why.of("won_by", winner="player")
+        if self.outcome == "player":
+            net = stake * rules.player_pays
+            facts: dict[str, Fact] = {"wager": "player", "odds": rules.player_pays}
+            if self.bonus_key is not None:
+                net += rules.bonus.amount(self.bonus_key, stake, rules.table.minimum)
+                facts.update(rules.bonus.facts(self.bonus_key))
+            return net, Why("pays", facts)
+        return -stake, Why.of("won_by", winner="dealer")

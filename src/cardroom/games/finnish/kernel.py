@@ -1,0 +1,617 @@
+"""The kernels of the two Finnish 27 games (``finnish27`` and ``21-24-27``).
+
+Every rule a kernel needs comes as a table built from the engine's own functions:
+card points, :func:`~cardroom.games.finnish.hands.total_from`, the two-card 27s of
+:func:`~cardroom.games.finnish.hands.initial_27`, the player's hit/stand table (the
+rules' nine-rule table, or 21-24-27's forced plays and the chosen strategy), the
+dealer's limits, each game's ``compare``, and each wager's net result read from
+the engine's own ``settle``.  What the kernel re-expresses is the flow of a round
+(deal order, initial 27s, hits, the immediate results at 27 and over 35) and
+finnish27's bonus patterns, including a compiled copy of the poker evaluator
+(:mod:`cardroom.games.finnish.poker`); the differential tests play kernel and engine on
+the same shoes.
+
+A round's *cell* is its outcome and (finnish27) its bonus:
+``outcome * BONUSES + bonus`` with outcome 0 player, 1 dealer, 2 push and bonus
+0 for none, else 1 + the key's place in :data:`BonusTable.LABELS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+
+import numpy as np
+from numba import njit
+
+from cardroom.core.cards import JOKER, Card, Suit
+from cardroom.games.base import Action
+from cardroom.games.finnish.finnish27 import (
+    POKER_BONUS,
+    BonusTable,
+    Finnish27Round,
+    Finnish27Rules,
+    compare,
+    find_bonus,
+)
+from cardroom.games.finnish.hands import Total, initial_27, total_from
+from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.twentyone_24_27 import (
+    TableStrategy,
+    TwentyOne2427Round,
+    TwentyOne2427Rules,
+)
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
+from cardroom.simulation.common import (
+    JOKER_CODE,
+    BatchResult,
+    ShoeTables,
+    card_of,
+    count_round,
+    counters,
+    new_shoe,
+    read_only,
+    units,
+)
+
+__all__ = ["BONUS_KEYS", "Finnish27Kernel", "TwentyOne2427Kernel"]
+
+OUTCOMES = ("player", "dealer", "push")
+SPADES = tuple(Suit).index(Suit.SPADES)
+BONUS_KEYS: tuple[str, ...] = tuple(BonusTable.LABELS)
+BONUSES = len(BONUS_KEYS) + 1
+#: totals are table indices ``value * 2 + soft``; lows up to this are tabled
+MAX_LOW = 100
+#: a player's hand stops being followed past this low total (never reached in play)
+LOW_GUARD = MAX_LOW - 14
+
+
+def _index(total: Total) -> int:
+    return total.value * 2 + int(total.soft)
+
+
+def _total_of(index: int) -> Total:
+    return Total(index // 2, bool(index % 2))
+
+
+def _total_table() -> np.ndarray:
+    """``[low, has_ace]`` -> total index, from :func:`total_from`."""
+    table = np.zeros((MAX_LOW + 1, 2), np.int64)
+    for low in range(MAX_LOW + 1):
+        for ace in (0, 1):
+            table[low, ace] = _index(total_from(low, bool(ace)))
+    return table
+
+
+def _card_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Points (Ace 1, Joker 0) and rank index (0 Ace ... 12 King, 13 Joker) per code."""
+    points = np.array([card_of(c).rank.number for c in range(53)], np.int64)
+    ranks = np.array([c // 4 for c in range(52)] + [13], np.int64)
+    return points, ranks
+
+
+def _initial_table(jokers_make_27: bool) -> np.ndarray:
+    """``[rank, rank]`` -> 0 or the :class:`Initial27` of two cards in that order."""
+    table = np.zeros((14, 14), np.int64)
+    for a in range(14):
+        for b in range(14):
+            cards = [_sample(a), _sample(b)]
+            kind = initial_27(cards, jokers_make_27)
+            table[a, b] = int(kind) if kind else 0
+    return table
+
+
+def _sample(rank_index: int, suit: int = 0) -> Card:
+    return JOKER if rank_index == 13 else card_of(rank_index * 4 + suit)
+
+
+def _dealer_table(hard_below: int, soft_below: int) -> np.ndarray:
+    return np.array(
+        [
+            _total_of(i).value < (soft_below if i % 2 else hard_below)
+            for i in range(2 * (MAX_LOW + 1))
+        ],
+        np.bool_,
+    )
+
+
+# -- finnish27 -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Finnish27Kernel:
+    """A compiled ``finnish27`` for one set of rules (every wager at the table minimum)."""
+
+    rules: Finnish27Rules
+    outcome_names: tuple[str, ...] = OUTCOMES
+    wager_ids: tuple[str, ...] = ("player", "dealer", "push")
+
+    @cached_property
+    def unit(self) -> int:
+        return units([v for row in self.cell_fractions() for v in row])
+
+    def cell_fractions(self) -> list[list[Fraction]]:
+        """Each wager's net result per unit staked in each cell, from the engine's settle."""
+        stake = self.rules.table.minimum
+        rows: list[list[Fraction]] = []
+        for wager in self.wager_ids:
+            row = []
+            for cell in range(3 * BONUSES):
+                outcome, bonus = divmod(cell, BONUSES)
+                rnd = Finnish27Round(self.rules)
+                rnd.outcome = OUTCOMES[outcome]
+                rnd.bonus_key = BONUS_KEYS[bonus - 1] if bonus and outcome == 0 else None
+                row.append(rnd.settle(wager, stake)[0] / stake)
+            rows.append(row)
+        return rows
+
+    def cell_nets(self) -> np.ndarray:
+        unit = self.unit
+        return np.array([[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64)
+
+    def tables(self) -> dict[str, np.ndarray]:
+        return _finnish27_tables(self.rules)
+
+    def _build_tables(self) -> dict[str, np.ndarray]:
+        rules = self.rules
+        points, ranks = _card_tables()
+        totals = _total_table()
+        size = 2 * (MAX_LOW + 1)
+        hits = np.zeros((size, size), np.bool_)  # [dealer initial, player]
+        settle = np.zeros((size, size), np.int64)  # [player, dealer] -> outcome
+        for d in range(size):
+            dealer = _total_of(d)
+            for p in range(size):
+                player = _total_of(p)
+                if (d % 2 and dealer.value > 27) or (p % 2 and player.value > 27):
+                    continue  # a soft total is never over 27
+                try:
+                    hits[d, p] = rules.strategy.hits(player, dealer)
+                except LookupError:
+                    hits[d, p] = False  # not a dealer's two-card total
+                settle[p, d] = OUTCOMES.index(compare(player, dealer, rules)[0])
+        bonus_of = {key: i + 1 for i, key in enumerate(BONUS_KEYS)}
+        poker = np.zeros(len(PokerCategory), np.int64)
+        for category, key in POKER_BONUS.items():
+            poker[category] = bonus_of[key]
+        bonus2 = np.zeros((14, 14), np.int64)
+        for a in range(14):
+            for b in range(14):
+                found = find_bonus([_sample(a), _sample(b)], [])
+                bonus2[a, b] = bonus_of[found] if found else 0
+        named = np.array(
+            [
+                bonus_of[k]
+                for k in (
+                    "eight_nine_ten_mixed",
+                    "eight_nine_ten_suited",
+                    "eight_nine_ten_spades",
+                    "nines_mixed",
+                    "nines_suited",
+                    "nines_vs_dealer_nines",
+                )
+            ],
+            np.int64,
+        )
+        return {
+            "base": ShoeTables.of(rules.shoe).base,
+            "points": points,
+            "ranks": ranks,
+            "totals": totals,
+            "initial": _initial_table(rules.jokers_make_27),
+            "hits": hits,
+            "dealer_hits": _dealer_table(
+                rules.dealer_hits_hard_below, rules.dealer_hits_soft_below
+            ),
+            "settle": settle,
+            "poker": poker,
+            "bonus2": bonus2,
+            "named": named,
+        }
+
+    def cell_outcome(self) -> np.ndarray:
+        return np.arange(3 * BONUSES, dtype=np.int64) // BONUSES
+
+    def run(
+        self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
+    ) -> tuple[BatchResult, np.ndarray]:
+        t = self.tables()
+        net = self.cell_nets()
+        rules = self.rules
+        shoe = rules.shoe
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
+        equal27 = OUTCOMES.index(rules.equal_initial_27s)
+        played, shoes = _play27(
+            state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
+            t["dealer_hits"], t["settle"], t["poker"], t["bonus2"], t["named"],
+            equal27, rules.player_loses_over, shoe.burn, shoe.burn_by_first_card,
+            shoe.reshuffle_after, rounds, session, net, cells, sessions, record, rec_cell,
+        )  # fmt: skip
+        result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
+        return result, rec_cell
+
+
+@lru_cache(maxsize=8)
+def _finnish27_tables(rules: Finnish27Rules) -> dict[str, np.ndarray]:
+    """The kernel's tables for ``rules`` (built once per process)."""
+    tables = Finnish27Kernel(rules)._build_tables()
+    return {name: read_only(table) for name, table in tables.items()}
+
+
+@njit(inline="always")
+def _straight(mask: int, jokers: int) -> bool:
+    """Does ``mask`` (bit v for each value 2-14) with ``jokers`` make a straight?"""
+    if mask & (1 << 14):
+        mask |= 2
+    need = 5 - min(jokers, 5)
+    for top in range(14, 4, -1):
+        window = mask & (31 << (top - 4))
+        count = 0
+        while window:
+            window &= window - 1
+            count += 1
+        if count >= need:
+            return True
+    return False
+
+
+@njit(inline="always")
+def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
+                   jokers: int) -> int:  # fmt: skip
+    """The best category (a :class:`PokerCategory` value) of five or more cards:
+    ``counts`` per value (2-14), cards and value masks per suit, and Jokers wild.
+    The same tests, in the same order, as :func:`cardroom.games.finnish.poker.best_category`."""
+    top = 0
+    pairs = 0
+    mask = 0
+    for v in range(2, 15):
+        if counts[v] > top:
+            top = counts[v]
+        if counts[v] >= 2:
+            pairs += 1
+        if counts[v]:
+            mask |= 1 << v
+    if top + jokers >= 5:
+        return 9  # five of a kind
+    flush = False
+    for s in range(4):
+        if suit_len[s] + jokers >= 5:
+            if _straight(suit_mask[s], jokers):
+                return 8  # straight flush
+            flush = True
+    if flush:
+        return 7
+    if top + jokers >= 4:
+        return 6  # four of a kind
+    if top + jokers >= 3:
+        for t in range(2, 15):
+            if not counts[t]:
+                continue
+            spare = jokers - max(0, 3 - counts[t])
+            if spare < 0:
+                continue
+            for p in range(2, 15):
+                if p != t and counts[p] and counts[p] + spare >= 2:
+                    return 5  # full house
+    if _straight(mask, jokers):
+        return 4
+    if top + jokers >= 3:
+        return 3
+    if top >= 2 and jokers == 0 and pairs >= 2:
+        return 2
+    if top + jokers >= 2:
+        return 1
+    return 0
+
+
+@njit(inline="always")
+def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarray,
+           bonus2: np.ndarray, named: np.ndarray, poker: np.ndarray,
+           counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray) -> int:  # fmt: skip
+    """The bonus index of a winning player hand of ``n`` cards (0: none).  The last
+    three arrays are scratch space (15, 4 and 4 integers)."""
+    if n == 2:
+        return int(bonus2[ranks[hand[0]], ranks[hand[1]]])
+    if n == 3:
+        a = ranks[hand[0]] + 1 if hand[0] != JOKER_CODE else 0
+        b = ranks[hand[1]] + 1 if hand[1] != JOKER_CODE else 0
+        c = ranks[hand[2]] + 1 if hand[2] != JOKER_CODE else 0
+        lo = min(a, b, c)
+        hi = max(a, b, c)
+        mid = a + b + c - lo - hi
+        one_suit = (
+            hand[0] != JOKER_CODE
+            and hand[1] != JOKER_CODE
+            and hand[2] != JOKER_CODE
+            and hand[0] % 4 == hand[1] % 4 == hand[2] % 4
+        )
+        if lo == 8 and mid == 9 and hi == 10:
+            if one_suit and hand[0] % 4 == SPADES:
+                return int(named[2])
+            return int(named[1] if one_suit else named[0])
+        if lo == 9 and hi == 9:
+            if ranks[dealer1] == 8 and ranks[dealer2] == 8:
+                return int(named[5])
+            return int(named[4] if one_suit else named[3])
+        return 0
+    if n < 5:
+        return 0
+    category = hand_category(hand, n, counts, suit_len, suit_mask)
+    return int(poker[category])
+
+
+@njit(inline="always")
+def hand_category(
+    hand: np.ndarray, n: int, counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray
+) -> int:
+    """The poker category of the first ``n`` card codes of ``hand`` (the three arrays are
+    scratch space: cards per poker value, cards and values held per suit)."""
+    counts[:] = 0
+    suit_len[:] = 0
+    suit_mask[:] = 0
+    jokers = 0
+    for i in range(n):
+        code = hand[i]
+        if code == JOKER_CODE:
+            jokers += 1
+            continue
+        value = 14 if code // 4 == 0 else code // 4 + 1
+        counts[value] += 1
+        suit_len[code % 4] += 1
+        suit_mask[code % 4] |= 1 << value
+    return poker_category(counts, suit_len, suit_mask, jokers)
+
+
+@njit(cache=True)
+def _play27(
+    state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
+    totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
+    settle: np.ndarray, poker: np.ndarray, bonus2: np.ndarray, named: np.ndarray,
+    equal27: int, loses_over: int, burn: int, burn_by_first_card: bool,
+    reshuffle_after: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
+    sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    size = base.shape[0]
+    cards = base.copy()
+    hand = np.zeros(size, np.int8)
+    counts = np.zeros(15, np.int64)
+    suit_len = np.zeros(4, np.int64)
+    suit_mask = np.zeros(4, np.int64)
+    pos = size
+    shoes = 0
+    played = 0
+    while played < rounds:
+        if shoes == 0 or pos >= reshuffle_after:
+            pos = new_shoe(state, cards, burn, burn_by_first_card)
+            shoes += 1
+        if pos + 4 > size:
+            break
+        p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
+        pos += 4
+        hand[0] = p1
+        hand[1] = p2
+        n = 2
+        pk = initial[ranks[p1], ranks[p2]]
+        dk = initial[ranks[d1], ranks[d2]]
+        outcome = -1
+        if pk or dk:
+            if pk and dk:
+                outcome = 0 if pk > dk else (equal27 if pk == dk else 1)
+            else:
+                outcome = 0 if pk else 1
+        else:
+            low = points[p1] + points[p2]
+            ace = ranks[p1] == 0 or ranks[p2] == 0
+            dlow = points[d1] + points[d2]
+            dace = ranks[d1] == 0 or ranks[d2] == 0
+            dealer_initial = totals[dlow, int(dace)]
+            player = totals[low, int(ace)]
+            while hits[dealer_initial, player]:
+                if pos >= size or low > LOW_GUARD:
+                    break
+                card = cards[pos]
+                pos += 1
+                hand[n] = card
+                n += 1
+                low += points[card]
+                ace = ace or ranks[card] == 0
+                player = totals[low, int(ace)]
+            if hits[dealer_initial, player]:
+                break  # the shoe ran out mid-round (never with the real rules)
+            value = player // 2
+            if value == 27:
+                outcome = 0
+            elif value > loses_over:
+                outcome = 1
+            else:
+                dealer = dealer_initial
+                while dealer_hits[dealer]:
+                    if pos >= size:
+                        break
+                    card = cards[pos]
+                    pos += 1
+                    dlow += points[card]
+                    dace = dace or ranks[card] == 0
+                    dealer = totals[dlow, int(dace)]
+                if dealer_hits[dealer]:
+                    break
+                outcome = settle[player, dealer]
+        bonus = 0
+        if outcome == 0:
+            if n == 2:
+                bonus = bonus2[ranks[p1], ranks[p2]]
+            elif n >= 3 and n != 4:
+                bonus = _bonus(
+                    hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
+                )
+        cell = outcome * BONUSES + bonus
+        count_round(cell, played, cells, session, sessions, net, record, rec_cell)
+        played += 1
+    return played, shoes
+
+
+# -- 21-24-27 ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TwentyOne2427Kernel:
+    """A compiled ``21-24-27`` with the player's decisions from a table."""
+
+    rules: TwentyOne2427Rules
+    decisions: np.ndarray  # [dealer initial, player] -> hit (forced plays included)
+    strategy: str
+    outcome_names: tuple[str, ...] = OUTCOMES
+    wager_ids: tuple[str, ...] = ("player",)
+
+    @classmethod
+    def build(cls, rules: TwentyOne2427Rules, strategy: str = "basic") -> TwentyOne2427Kernel:
+        """The decisions of ``strategy`` ("basic": the source's table; "optimal": the
+        solved one), with the rules' forced plays where they apply."""
+        if strategy == "basic":
+            table = TableStrategy()
+
+            def hits(player: Total, dealer: Total) -> bool:
+                return table.decide(player, dealer) is Action.HIT
+        elif strategy == "optimal":
+            from cardroom.games.finnish.analysis import solve_21_24_27
+
+            hits = solve_21_24_27(rules).hits
+        else:
+            raise ValueError(f"strategy: basic or optimal, not {strategy!r}")
+        size = 2 * (MAX_LOW + 1)
+        decisions = np.zeros((size, size), np.bool_)
+        for d in range(size):
+            dealer = _total_of(d)
+            for p in range(size):
+                player = _total_of(p)
+                if player.value > 27 or (d % 2 and dealer.value > 27):
+                    continue  # a bust hand decides nothing; no soft total is over 27
+                try:
+                    action, _ = rules.forced.forced(player, dealer)
+                    if action is None:
+                        decisions[d, p] = hits(player, dealer)
+                    else:
+                        decisions[d, p] = action is Action.HIT
+                except LookupError:
+                    continue  # not a dealer's two-card total
+        return cls(rules, decisions, strategy)
+
+    @cached_property
+    def unit(self) -> int:
+        return units([v for row in self.cell_fractions() for v in row])
+
+    def cell_nets(self) -> np.ndarray:
+        unit = self.unit
+        return np.array([[int(v * unit) for v in self.cell_fractions()[0]]], np.int64)
+
+    def cell_fractions(self) -> list[list[Fraction]]:
+        stake = self.rules.table.minimum
+        row = []
+        for outcome in OUTCOMES:
+            rnd = TwentyOne2427Round(self.rules)
+            rnd.outcome = outcome
+            row.append(rnd.settle("player", stake)[0] / stake)
+        return [row]
+
+    def cell_outcome(self) -> np.ndarray:
+        return np.arange(3, dtype=np.int64)
+
+    def run(
+        self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
+    ) -> tuple[BatchResult, np.ndarray]:
+        rules = self.rules
+        net = self.cell_nets()
+        points, ranks = _card_tables()
+        settle = _settle_2124(rules)
+        both27 = OUTCOMES.index(rules.both_initial_27s)
+        shoe = rules.shoe
+        cells, sessions, rec_cell = counters(net, rounds, session, record)
+        played, shoes = _play2124(
+            state, ShoeTables.of(shoe).base, points, ranks, _total_table(),
+            _initial_table(rules.jokers_make_27), self.decisions,
+            _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
+            settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            rounds, session, net, cells, sessions, record, rec_cell,
+        )  # fmt: skip
+        result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
+        return result, rec_cell
+
+
+@lru_cache(maxsize=8)
+def _settle_2124(rules: TwentyOne2427Rules) -> np.ndarray:
+    """``[player, dealer]`` -> outcome index, from the game's ``compare``."""
+    size = 2 * (MAX_LOW + 1)
+    settle = np.zeros((size, size), np.int64)
+    for p in range(size):
+        for d in range(size):
+            player, dealer = _total_of(p), _total_of(d)
+            settle[p, d] = OUTCOMES.index(compare2124(player, dealer, rules)[0])
+    return settle
+
+
+# The deal, the player's draw and the dealer's draw are written out in each kernel
+# rather than shared through compiled helpers: helpers returning tuples measured
+# about half the speed here.
+@njit(cache=True)
+def _play2124(
+    state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
+    totals: np.ndarray, initial: np.ndarray, decisions: np.ndarray,
+    dealer_hits: np.ndarray, settle: np.ndarray, both27: int, burn: int,
+    burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
+    net: np.ndarray, cells: np.ndarray, sessions: np.ndarray, record: bool,
+    rec_cell: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    size = base.shape[0]
+    cards = base.copy()
+    pos = size
+    shoes = 0
+    played = 0
+    while played < rounds:
+        if shoes == 0 or pos >= reshuffle_after:
+            pos = new_shoe(state, cards, burn, burn_by_first_card)
+            shoes += 1
+        if pos + 4 > size:
+            break
+        p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
+        pos += 4
+        pk = initial[ranks[p1], ranks[p2]]
+        dk = initial[ranks[d1], ranks[d2]]
+        outcome = -1
+        if pk and dk:
+            outcome = both27
+        elif pk:
+            outcome = 0
+        elif dk:
+            outcome = 1
+        else:
+            low = points[p1] + points[p2]
+            ace = ranks[p1] == 0 or ranks[p2] == 0
+            dlow = points[d1] + points[d2]
+            dace = ranks[d1] == 0 or ranks[d2] == 0
+            dealer_initial = totals[dlow, int(dace)]
+            player = totals[low, int(ace)]
+            while player // 2 <= 27 and decisions[dealer_initial, player]:
+                if pos >= size:
+                    break
+                card = cards[pos]
+                pos += 1
+                low += points[card]
+                ace = ace or ranks[card] == 0
+                player = totals[low, int(ace)]
+            if player // 2 <= 27 and decisions[dealer_initial, player]:
+                break  # the shoe ran out mid-round (never with the real rules)
+            if player // 2 > 27:
+                outcome = 1
+            else:
+                dealer = dealer_initial
+                while dealer_hits[dealer]:
+                    if pos >= size:
+                        break
+                    card = cards[pos]
+                    pos += 1
+                    dlow += points[card]
+                    dace = dace or ranks[card] == 0
+                    dealer = totals[dlow, int(dace)]
+                if dealer_hits[dealer]:
+                    break
+                outcome = settle[player, dealer]
+        count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
+        played += 1
+    return played, shoes

@@ -1,0 +1,292 @@
+"""``21-24-27``: Finnish 27 with player decisions -- the whole rule set and its engine.
+
+Cards are dealt player, dealer, player, dealer, face up.  Jokers always count 0.
+
+1. Initial 27: only Ace + King (a *Finnish 27*).  The player's alone wins, the
+   dealer's alone loses for the player, both push.
+2. The player hits or stands, but the rules force the play in many spots
+   (:class:`ForcedPlay`), keyed on the dealer's two-card total:
+   - dealer hard below 21 or soft below 24: the player must hit hard totals below
+     15 and soft below 23, must stand on hard 25 or more and soft 27, and is free
+     in between;
+   - otherwise: the player must hit below the dealer's total, must stand on a hard
+     total at or above it and on a soft total above it, and is free only with a
+     soft total equal to the dealer's.
+   The engine makes forced plays itself and records them as forced decisions.
+3. A player over 27 loses at once.  The dealer hits hard totals below 21 and soft
+   totals below 24; a dealer over 27 loses.
+4. Otherwise the hand closer to 27 wins; equal distance is a push.  Wins pay 1:1.
+
+:data:`BASIC_STRATEGY` is the source's 18-row basic strategy; :class:`TableStrategy`
+plays any such table for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar, Protocol
+
+from cardroom.core.events import NO_REASON, Decision, Event, Why
+from cardroom.core.rules import ODDS, Between, Ref, check_ranges
+from cardroom.core.shoe import ShoeRules
+from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
+from cardroom.games.finnish.hands import (
+    TARGET,
+    TOTAL_LIMIT,
+    FinnishRound,
+    TargetRow,
+    TargetTable,
+    Total,
+    finnish_total,
+    initial_totals,
+)
+
+GAME_ID = "21-24-27"
+
+#: The source's basic strategy (its 18 rows; "25 or 26" is one row for hard and
+#: soft dealer totals, written here as two).
+BASIC_STRATEGY_ROWS: tuple[TargetRow, ...] = (
+    TargetRow("hard", 0, 6, hard=22, soft=24),
+    TargetRow("hard", 7, 7, hard=22, soft=23),
+    TargetRow("hard", 8, 8, hard=21, soft=23),
+    TargetRow("hard", 9, 10, hard=22, soft=23),
+    TargetRow("hard", 11, 15, hard=22, soft=24),
+    TargetRow("hard", 16, 16, hard=21, soft=24),
+    TargetRow("hard", 17, 17, hard=21, soft=23),
+    TargetRow("hard", 18, 18, hard=20, soft=23),
+    TargetRow("hard", 19, 20, hard=19, soft=23),
+    TargetRow("hard", 21, 21, hard=21, soft=22),
+    TargetRow("hard", 22, 22, hard=22, soft=23),
+    TargetRow("hard", 23, 23, hard=23, soft=24),
+    TargetRow("hard", 24, 24, hard=24, soft=25),
+    TargetRow("hard", 25, 26, relative=0),
+    TargetRow("soft", 25, 26, relative=0),
+    TargetRow("soft", 24, 24, hard=24, soft=25),
+    TargetRow("soft", 17, 23, hard=22, soft=24),
+    TargetRow("soft", 16, 16, hard=22, soft=25),
+    TargetRow("soft", 14, 15, hard=23, soft=25),
+)
+BASIC_STRATEGY = TargetTable(BASIC_STRATEGY_ROWS)
+
+
+@dataclass(frozen=True)
+class ForcedPlay:
+    """Where the rules take the decision from the player (defaults: the source)."""
+
+    weak_dealer_hard_below: int = 21
+    weak_dealer_soft_below: int = 24
+    must_hit_hard_below: int = 15
+    must_hit_soft_below: int = 23
+    must_stand_hard_from: int = 25
+    must_stand_soft_from: int = 27
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "weak_dealer_hard_below": TOTAL_LIMIT,
+        "weak_dealer_soft_below": TOTAL_LIMIT,
+        "must_hit_hard_below": TOTAL_LIMIT,
+        "must_hit_soft_below": TOTAL_LIMIT,
+        "must_stand_hard_from": Between(Ref("must_hit_hard_below"), TARGET + 1),
+        "must_stand_soft_from": Between(Ref("must_hit_soft_below"), TARGET + 1),
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+
+    def weak(self, dealer: Total) -> bool:
+        """Is the dealer's two-card total in the first ("weak dealer") regime?"""
+        limit = self.weak_dealer_soft_below if dealer.soft else self.weak_dealer_hard_below
+        return dealer.value < limit
+
+    def forced(self, player: Total, dealer: Total) -> tuple[Action | None, Why]:
+        """The action the rules force, or None when the player is free, and the rule."""
+        if self.weak(dealer):
+            against = {"dealer": dealer.points}
+            if player.soft:
+                if player.value < self.must_hit_soft_below:
+                    limit = self.must_hit_soft_below
+                    return Action.HIT, Why("must_hit_soft_below", {**against, "limit": limit})
+                if player.value >= self.must_stand_soft_from:
+                    limit = self.must_stand_soft_from
+                    return Action.STAND, Why("must_stand_soft", {**against, "limit": limit})
+            else:
+                if player.value < self.must_hit_hard_below:
+                    limit = self.must_hit_hard_below
+                    return Action.HIT, Why("must_hit_hard_below", {**against, "limit": limit})
+                if player.value >= self.must_stand_hard_from:
+                    limit = self.must_stand_hard_from
+                    return Action.STAND, Why("must_stand_hard", {**against, "limit": limit})
+            return None, Why("free_against_weak", {**against, "player": player.points})
+        if player.value < dealer.value:
+            return Action.HIT, Why.of("must_hit_below_dealer", dealer=dealer.points)
+        if not player.soft:
+            return Action.STAND, Why.of("must_stand_hard_at_dealer", dealer=dealer.points)
+        if player.value > dealer.value:
+            return Action.STAND, Why.of("must_stand_soft_above_dealer", dealer=dealer.points)
+        return None, Why.of("free_against_equal", player=player.points, dealer=dealer.points)
+
+
+@dataclass(frozen=True)
+class TwentyOne2427Rules:
+    """Every rule of ``21-24-27`` that a variant may change (defaults: the source)."""
+
+    #: six decks with two Jokers each, reshuffled once three quarters are dealt
+    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
+    table: TableLimits = field(default_factory=TableLimits)
+    win_pays: Fraction = Fraction(1)
+    forced: ForcedPlay = field(default_factory=ForcedPlay)
+    dealer_hits_hard_below: int = 21
+    dealer_hits_soft_below: int = 24
+    #: a Joker as a first or second card makes the hand 27 (not in the source's game)
+    jokers_make_27: bool = False
+    #: when both initial hands are Finnish 27s: "push", "dealer" or "player"
+    both_initial_27s: str = "push"
+    #: hands equally close to 27: "push" or "dealer"
+    equal_distance: str = "push"
+
+    RANGES: ClassVar[Mapping[str, Between]] = {
+        "win_pays": ODDS,
+        "dealer_hits_hard_below": TOTAL_LIMIT,
+        "dealer_hits_soft_below": TOTAL_LIMIT,
+    }
+
+    def __post_init__(self) -> None:
+        check_ranges(self)
+        if self.both_initial_27s not in ("push", "dealer", "player"):
+            raise ValueError('both_initial_27s: must be "push", "dealer" or "player"')
+        if self.equal_distance not in ("push", "dealer"):
+            raise ValueError('equal_distance: must be "push" or "dealer"')
+
+
+def compare(
+    player: Total, dealer: Total, rules: TwentyOne2427Rules | None = None
+) -> tuple[str, Why]:
+    """Settle a player hand of 27 or less against the dealer's complete hand."""
+    equal = "push" if rules is None else rules.equal_distance
+    totals = {"player": player.value, "dealer": dealer.value}
+    if dealer.bust:
+        return "player", Why.of("dealer_busts", total=dealer.value)
+    if player.distance < dealer.distance:
+        return "player", Why("player_closer", totals)
+    if player.distance > dealer.distance:
+        return "dealer", Why("dealer_closer", totals)
+    if equal == "push":
+        return equal, Why("equally_close_push", totals)
+    return equal, Why("equally_close", {**totals, "winner": equal})
+
+
+class Strategy(Protocol):
+    """Decides a free hit/stand for the player."""
+
+    name: str
+
+    def decide(self, player: Total, dealer: Total) -> Action: ...
+
+
+class TableStrategy:
+    """Plays a hit-to-target table (by default the source's basic strategy)."""
+
+    def __init__(self, table: TargetTable = BASIC_STRATEGY, name: str = "basic") -> None:
+        table.check_covers(initial_totals(False))  # the source's game: no Joker 27s
+        self.table = table
+        self.name = name
+
+    def decide(self, player: Total, dealer: Total) -> Action:
+        return Action.HIT if self.table.hits(player, dealer) else Action.STAND
+
+    def play(self, rnd: Round) -> Action:
+        """The decision for a round that is waiting for one."""
+        dealer = finnish_total(rnd.hands["dealer"][:2])
+        return self.decide(finnish_total(rnd.hands["player"]), dealer)
+
+
+class TwentyOne2427Round(FinnishRound):
+    """One round of ``21-24-27``.
+
+    With ``auto_forced`` (the default) the engine makes forced plays itself; without
+    it the player is asked even then, and only the forced action is legal.
+    """
+
+    game = GAME_ID
+    wager_ids = ("player",)
+
+    def __init__(
+        self,
+        rules: TwentyOne2427Rules | None = None,
+        wagers: Mapping[str, Fraction | int | str] | None = None,
+        auto_forced: bool = True,
+    ) -> None:
+        self.rules = rules or TwentyOne2427Rules()
+        super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
+        self.auto_forced = auto_forced
+        self._legal: frozenset[Action] = frozenset()
+        self._why: Why = NO_REASON
+
+    def legal_actions(self) -> frozenset[Action]:
+        return self._legal
+
+    @property
+    def decision_reason(self) -> Why:
+        """Why the player may (or must) decide as :meth:`legal_actions` says."""
+        return self._why if self._legal else NO_REASON
+
+    def _decide(self, action: Action) -> list[Event]:
+        if not self._legal:
+            if self.is_complete:
+                raise IllegalAction("the round is over: no decision is asked")
+            raise IllegalAction(f"no decision is asked now: the next card goes to {self.next_hand}")
+        action = Action(action)
+        if action not in self._legal:
+            [only] = self._legal
+            raise IllegalAction(f"you cannot {action.value}: the rules make you {only.value}")
+        start = len(self.events)
+        forced = len(self._legal) == 1
+        self._legal = frozenset()
+        self.events.append(Decision("player", action, forced, self._why))
+        self._apply(action)
+        return self.events[start:]
+
+    def _after_deal(self) -> None:
+        player, dealer = self.initial["player"], self.initial["dealer"]
+        if player and dealer:
+            self._finish(self.rules.both_initial_27s, Why("both_27s"))
+        elif player:
+            self._finish("player", Why.of("named_27", hand="player", name=player.key))
+        elif dealer:
+            self._finish("dealer", Why.of("named_27", hand="dealer", name=dealer.key))
+        else:
+            self._phase = "player"
+            self._player_turn()
+
+    def _player_turn(self) -> None:
+        player = self.total("player")
+        if player.bust:
+            self._finish("dealer", Why.of("player_busts", total=player.value))
+            return
+        action, why = self.rules.forced.forced(player, self.dealer_initial)
+        self._why = why
+        if action is not None and self.auto_forced:
+            self.events.append(Decision("player", action, True, why))
+            self._apply(action)
+        elif action is not None:
+            self._legal = frozenset({action})
+        else:
+            self._legal = frozenset({Action.HIT, Action.STAND})
+
+    def _apply(self, action: Action) -> None:
+        if action is Action.HIT:
+            self._hit_pending = True
+        else:
+            self._dealer_turn()
+
+    def _showdown(self, player: Total, dealer: Total) -> None:
+        self._finish(*compare(player, dealer, self.rules))
+
+    def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
+        if self.outcome == "player":
+            odds = self.rules.win_pays
+            return stake * odds, Why.of("pays", wager="player", odds=odds)
+        if self.outcome == "push":
+            return Fraction(0), Why("push_returned")
+        return -stake, Why.of("won_by", winner="dealer")

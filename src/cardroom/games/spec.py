@@ -1,0 +1,146 @@
+"""A game's description: everything the other floors ask of a game, in one typed record.
+
+The terminal, the web, the simulator and the analyser loop over these descriptions
+(:data:`cardroom.games.GAMES`) instead of branching on rules types or game ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from cardroom.core.rules import load_rules_file
+from cardroom.games.base import PLAYER_SEAT, Action, Replayable, Round
+from cardroom.games.disclosure import PayRow, RulesText
+
+__all__ = ["Analysis", "AnalysisAsk", "GameSpec", "Kernel", "R", "StrategyAsk", "UnknownGame"]
+
+#: a game's rules type
+R = TypeVar("R")
+
+#: builds a game's simulation kernel for ``rules`` and the player's ``strategy``
+#: (:class:`cardroom.simulation.runner.Kernel`); typed loosely here so that this module
+#: stays free of NumPy and Numba
+Kernel = Any
+
+
+@dataclass(frozen=True)
+class AnalysisAsk:
+    """What an exact analysis is asked for: the shoe (``decks`` overrides the rules'; the
+    real shoe, or with ``infinite`` cards drawn with replacement), the player's
+    ``strategy``, finnish27's ``table_min`` and ``stake`` (for its flat bonuses), and the
+    effects of removal.  A game refuses what it cannot count with a ValueError naming
+    the option, never a wrong figure."""
+
+    decks: int | None = None
+    infinite: bool = False
+    strategy: str = "basic"
+    table_min: Fraction | None = None
+    stake: Fraction | None = None
+    effects: bool = False
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An exact analysis: the report (a :class:`cardroom.analysis.report.GameReport`),
+    and when asked each wager's effects of removal by rank, with the model said."""
+
+    report: Any
+    effects: Mapping[str, Mapping[Any, Fraction]] | None = None
+    effects_note: str | None = None
+
+
+@dataclass(frozen=True)
+class StrategyAsk:
+    """What a strategy is asked for: the shoe (``decks``; ``infinite``: with replacement)
+    and, between two deciding sides, whether the banker sees only his total."""
+
+    decks: int | None = None
+    infinite: bool = False
+    total_only: bool = False
+
+
+class UnknownGame(KeyError):
+    """A game id cardroom does not know (or a round it does not deal that way)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[R]):
+    """A game's id, words about it, its default rules and how to start a round; its
+    rules page (paytable and sentences); its exact figures and its simulation kernel."""
+
+    id: str
+    name: str
+    description: str
+    default_rules: Callable[[], R]
+    new_round: Callable[[R, Mapping[str, Fraction]], Round]
+    wager_ids: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    hands: tuple[str, ...]
+    decisions: bool
+    #: what each wager pays under the rules, in the order of the wagers
+    paytable: Callable[[R], list[PayRow]]
+    #: the rules in plain words
+    rules_text: Callable[[R], RulesText]
+    #: the compiled simulation of the rules, for a strategy ("basic" or "optimal")
+    kernel: Callable[[R, str], Kernel]
+    #: each wager's exact expected net per unit staked off the top of a full shoe
+    #: (rules, strategy, from the real shoe or with replacement)
+    exact_means: Callable[[R, str, bool], dict[str, Fraction]]
+    #: makes the strategy that plays the player's free decisions where nobody is asked
+    #: (the rounds tool, simulations); None for games without player decisions
+    player_strategy: Callable[[], Callable[[Round], Action]] | None = None
+    #: "house": bettors against the house, one round at a time (a :class:`Round`);
+    #: "seats": players against each other at a table of seats (chemin de fer)
+    kind: str = "house"
+    #: a game between seats: sets a coup up again from the state it started in (the
+    #: banker, the stacks...), for a replay; None for a house game (set up from its stakes)
+    resume: Callable[[R, Mapping[str, Any]], Replayable] | None = None
+    #: the rules type (``default_rules()``'s), to tell a game's rules from another's
+    rules_type: type | None = None
+    #: the strategies a simulation of the game may play ("basic" always)
+    strategies: tuple[str, ...] = ("basic",)
+    #: what the exact column beside a simulation is
+    exact_note: Callable[[R], str] = lambda rules: (
+        "exact: off the top of a full shoe (cardroom analyze)"
+    )
+    #: the exact analysis of every wager (None: the game has none of that kind; chemin
+    #: de fer is solved as a game between two sides, see ``strategy``)
+    analyze: Callable[[R, AnalysisAsk], Analysis] | None = None
+    #: the best play (a strategy comparison, or a solved game between two sides); None
+    #: for a game where nobody decides
+    strategy: Callable[[R, StrategyAsk], Any] | None = None
+    #: the options of an analysis only this game takes ("table_min", "stake", "infinite")
+    analysis_options: frozenset[str] = frozenset()
+    #: checks rules read from a file beyond their ranges (a ValueError saying why), for
+    #: what a game needs of them before a table deals (chemin de fer's bots: a solvable coup)
+    check: Callable[[R], None] | None = None
+
+    def replay_state(
+        self, rules: R, stakes: Mapping[int, Mapping[str, Fraction]], start: Mapping[str, Any]
+    ) -> Replayable:
+        """The state a record replays: a coup from its start, or a round from its stakes."""
+        if self.resume is not None:
+            return self.resume(rules, start)
+        return self.new_round(rules, stakes.get(PLAYER_SEAT, {}))
+
+    def wagers(self, rules: R) -> tuple[str, ...]:
+        """The wager spots under ``rules`` (a variant may offer side wagers)."""
+        ids: tuple[str, ...] = getattr(rules, "wager_ids", self.wager_ids)
+        return ids
+
+    def load_rules(self, path: str | Path | None = None) -> R:
+        """The default rules, or a variant read from the TOML file ``path``."""
+        default = self.default_rules()
+        return default if path is None else load_rules_file(default, path)
+
+    def plays(self, rules: object) -> bool:
+        """Are ``rules`` this game's kind of rules?"""
+        kind = self.rules_type or type(self.default_rules())
+        return isinstance(rules, kind)

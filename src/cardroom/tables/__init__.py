@@ -1,7 +1,0 @@
-"""Table sessions: what happens between people and an engine, with no input or output.
-
-A house game's table (:class:`~cardroom.tables.house.HouseTable`) takes one person's
-bets, deals, asks the engine what is legal and moves the money through the wallet;
-a chemin de fer table (:mod:`cardroom.tables.chemmy`) seats people and bots.  The
-terminal and the web stand on these; they only ask, show and pace.
-"""
