@@ -60,11 +60,17 @@ def test_refusals_change_nothing(server: Server) -> None:
         ({"buy_in": "abc"}, 422, "is not an amount", True),
         ({"buy_in": "-50"}, 422, "cannot be negative", True),
         ({"buy_in": "1e3"}, 422, "is not an amount", True),
-        ({"buy_in": "9" * 50}, 422, "is not an amount", True),
+        ({"buy_in": "9" * 50}, 422, "at most 40 characters", True),
+        ({"buy_in": "100.001"}, 422, "whole cents", True),
+        ({"buy_in": " 100"}, 422, "without spaces around it", True),
         ({"buy_in": "9" * 30}, 422, "is too large", True),
         ({"buy_in": 100}, 422, "buy_in", True),
         ({"buy_in": "100", "seat": 3}, 409, "seat 4 is taken by", True),
-        ({"buy_in": "100", "seat": 9}, 422, "there is no seat 10", True),
+        # 3.0 is the integer 3 to JSON Schema, and so to the server
+        ({"buy_in": "100", "seat": 3.0}, 409, "seat 4 is taken by", True),
+        ({"buy_in": "100", "seat": 2.5}, 422, "seat: Input should be a valid integer", True),
+        ({"buy_in": "100", "seat": "2"}, 422, "seat: Input should be a valid integer", True),
+        ({"buy_in": "100", "seat": 9}, 422, "seat: Input should be less than or equal to", True),
         ({"buy_in": "100", "extra": 1}, 422, "extra", True),
     ]
     for body, status, said, csrf in cases:

@@ -970,15 +970,16 @@ class Wallet:
         after: int | None = None,
     ) -> RoundsPage:
         """A page of :meth:`rounds`: the ``limit`` newest (older than ``before``, or the
-        ``limit`` oldest newer than ``after``), newest first.  Each query walks the index
-        on (account, game, id) or (account, id) from the cursor and stops at the page's
-        end, so a page costs the same however long the history."""
+        ``limit`` oldest newer than ``after``; with both, the newest between them), newest
+        first.  Each query walks the index on (account, game, id) or (account, id) from
+        the cursor and stops at the page's end, so a page costs the same however long the
+        history."""
         where = [rounds.c.account_id == account_id, rounds.c.status.in_(list(statuses))]
         if game is not None:
             where.append(rounds.c.game == game)
         limit = max(1, limit)
         with self.db.read() as conn:
-            if after is not None:
+            if after is not None and before is None:
                 found = self._rounds(
                     conn, *where, rounds.c.id > after, limit=limit + 1, newest_first=False
                 )
@@ -989,9 +990,12 @@ class Wallet:
                 )
             else:
                 upper = [] if before is None else [rounds.c.id < before]
-                found = self._rounds(conn, *where, *upper, limit=limit + 1)
+                lower = [] if after is None else [rounds.c.id > after]
+                found = self._rounds(conn, *where, *upper, *lower, limit=limit + 1)
                 more_older = len(found) > limit
                 page = found[:limit]
+                if after is not None and page and not more_older:  # older than the window
+                    more_older = self._exists(conn, rounds, [*where, rounds.c.id < page[-1].id])
                 more_newer = bool(page) and self._exists(
                     conn, rounds, [*where, rounds.c.id > page[0].id]
                 )
@@ -1179,13 +1183,14 @@ class Wallet:
         after: int | None = None,
     ) -> LedgerPage:
         """A page of the ledger, newest first: the ``limit`` newest rows (older than
-        ``before``), or the ``limit`` oldest newer than ``after``; with the balance before
-        its oldest row.  Each query walks the index on (account, id) from the cursor, so
-        a page costs the same however long the ledger."""
+        ``before``), or the ``limit`` oldest newer than ``after`` (with both, the newest
+        between them); with the balance before its oldest row.  Each query walks the index
+        on (account, id) from the cursor, so a page costs the same however long the
+        ledger."""
         limit = max(1, limit)
         mine = ledger.c.account_id == account_id
         with self.db.read() as conn:
-            if after is not None:
+            if after is not None and before is None:
                 found = conn.execute(
                     select(ledger)
                     .where(mine, ledger.c.id > after)
@@ -1201,9 +1206,13 @@ class Wallet:
                 query = select(ledger).where(mine)
                 if before is not None:
                     query = query.where(ledger.c.id < before)
+                if after is not None:
+                    query = query.where(ledger.c.id > after)
                 found = conn.execute(query.order_by(ledger.c.id.desc()).limit(limit + 1)).all()
                 more_older = len(found) > limit
                 page = [_ledger_row(r) for r in found[:limit]]
+                if after is not None and page and not more_older:  # older than the window
+                    more_older = self._exists(conn, ledger, [mine, ledger.c.id < page[-1].id])
                 more_newer = bool(page) and self._exists(
                     conn, ledger, [mine, ledger.c.id > page[0].id]
                 )

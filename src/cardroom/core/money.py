@@ -27,17 +27,24 @@ CENT = Fraction(1, 100)
 #: The largest amount cardroom reads (a trillion): more is a typo or an attack, not a stake.
 MAX_AMOUNT = Fraction(10**12)
 
-#: A plain decimal: ASCII digits, at most one point (no sign, exponent, ``_`` or other digits).
-_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?", re.ASCII)
+#: An amount as cardroom reads it (:func:`parse_amount`): a plain decimal of ASCII digits
+#: with at most one point and digits on both sides of it (no sign, exponent, ``_``, spaces
+#: or other digits).  The web API's schema says the same with this very expression.
+AMOUNT_PATTERN = r"[0-9]+(?:\.[0-9]+)?"
+#: The longest amount read, in characters.
+AMOUNT_MAX_CHARS = 40
+_DECIMAL = re.compile(AMOUNT_PATTERN, re.ASCII)
 _SIGNED_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?", re.ASCII)
 
 
 def parse_amount(text: str | int | Fraction) -> Fraction:
     """Read an amount exactly from a plain decimal (``10``, ``12.50``); refuse anything else.
 
-    What a person types or a client sends is read only as a plain decimal: no
-    exponent (``1e3``), no ``_``, no digits of other scripts, no fractions, nothing
-    negative and nothing above :data:`MAX_AMOUNT`.  Ints and Fractions pass as they are.
+    What a person types or a client sends is read only as a plain decimal
+    (:data:`AMOUNT_PATTERN`, at most :data:`AMOUNT_MAX_CHARS` characters): no exponent
+    (``1e3``), no ``_``, no digits of other scripts, no fractions, no spaces around it,
+    nothing negative and nothing above :data:`MAX_AMOUNT`.  Ints and Fractions pass as
+    they are.
 
     >>> parse_amount("abc")
     Traceback (most recent call last):
@@ -47,6 +54,10 @@ def parse_amount(text: str | int | Fraction) -> Fraction:
     Traceback (most recent call last):
     ...
     cardroom.core.money.AmountError: '1e3' is not an amount: write a number such as 10 or 12.50
+    >>> parse_amount("10\\u00a0")
+    Traceback (most recent call last):
+    ...
+    cardroom.core.money.AmountError: '10\\xa0' is not an amount: write it without spaces around it
     """
     if isinstance(text, bool):
         raise AmountError(f"{text!r} is not an amount")
@@ -54,15 +65,126 @@ def parse_amount(text: str | int | Fraction) -> Fraction:
         return Fraction(text)
     if not isinstance(text, str):
         raise AmountError(f"{text!r} is not an amount")
-    raw = text.strip()
+    raw = text
+    if raw.strip() != raw and raw.strip():
+        raise AmountError(f"{text!r} is not an amount: write it without spaces around it")
     if raw.startswith("-") and _DECIMAL.fullmatch(raw[1:]):
         raise AmountError(f"{text!r} is not an amount: amounts cannot be negative")
-    if len(raw) > 40 or not _DECIMAL.fullmatch(raw):
+    if len(raw) > AMOUNT_MAX_CHARS or not _DECIMAL.fullmatch(raw):
         raise AmountError(f"{text!r} is not an amount: write a number such as 10 or 12.50")
     value = Fraction(Decimal(raw))
     if value > MAX_AMOUNT:
         raise AmountError(f"{text!r} is too large: amounts go up to {format_amount(MAX_AMOUNT)}")
     return value
+
+
+def amount_pattern(
+    low: Fraction | None = None, high: Fraction | None = None, unit: Fraction = CENT
+) -> str:
+    """The text :func:`parse_amount` reads as an amount from ``low`` to ``high`` in whole
+    ``unit``\\ s, as a regular expression anchored at both ends (for a JSON Schema
+    ``pattern``, with ``maxLength`` :data:`AMOUNT_MAX_CHARS`); without bounds, any amount.
+
+    ``unit`` is a whole number of cents that divides 1 (0.01, 0.05, 0.25...) or is 1;
+    for another unit the pattern holds the range only (the description must say the rest).
+
+    >>> import re
+    >>> stake = re.compile(amount_pattern(Fraction(10), Fraction(1000)))
+    >>> [bool(stake.match(s)) for s in ("10", "010.50", "999.99", "1000.000", "1000.01")]
+    [True, True, True, True, False]
+    >>> [bool(stake.match(s)) for s in ("9.99", "10.001", "10.", ".5", " 10", "1e3")]
+    [False, False, False, False, False, False]
+    >>> amount_pattern()
+    '^[0-9]+(?:\\\\.[0-9]+)?$'
+    """
+    if low is None or high is None:
+        return f"^{AMOUNT_PATTERN}$"
+    step = unit * 100
+    if step.denominator != 1 or step <= 0:
+        raise ValueError(f"{unit} is not a whole number of cents")
+    cents_step = step.numerator
+    if 100 % cents_step != 0 and cents_step != 100:
+        cents_step = 1  # (the range alone: see the docstring)
+    lo = _ceil_to(low * 100, cents_step)
+    hi = int(high * 100) // cents_step * cents_step
+    if lo > hi:
+        raise ValueError(f"no amount from {low} to {high} is a whole number of {unit}")
+    allowed = [c for c in range(0, 100, cents_step)] if cents_step < 100 else [0]
+    parts = []
+    low_whole, low_cents = divmod(lo, 100)
+    high_whole, high_cents = divmod(hi, 100)
+    if low_whole == high_whole:
+        parts.append(
+            _amount_part(low_whole, low_whole, [c for c in allowed if low_cents <= c <= high_cents])
+        )
+    else:
+        parts.append(_amount_part(low_whole, low_whole, [c for c in allowed if c >= low_cents]))
+        parts.append(_amount_part(low_whole + 1, high_whole - 1, allowed))
+        parts.append(_amount_part(high_whole, high_whole, [c for c in allowed if c <= high_cents]))
+    return "^0*(?:" + "|".join(p for p in parts if p) + ")$"
+
+
+def _ceil_to(value: Fraction, step: int) -> int:
+    whole = -(-value // 1)
+    return int(-(-whole // step) * step)
+
+
+def _amount_part(first: int, last: int, cents: list[int]) -> str:
+    """The text of the amounts whose whole part is ``first`` to ``last`` (no leading
+    zeros) and whose cents are one of ``cents`` (any trailing zeros after them)."""
+    if first > last or not cents:
+        return ""
+    whole = _integers(first, last)
+    tails = dict.fromkeys(f"{c // 10}0*" if c % 10 == 0 else f"{c:02d}0*" for c in cents)
+    if len(cents) > 10 and cents == list(range(cents[0], cents[-1] + 1)):
+        # a run of cents: two digits in the run, or one digit d where d0 is in it
+        tens = [c // 10 for c in cents if c % 10 == 0]
+        runs = _same_length(f"{cents[0]:02d}", f"{cents[-1]:02d}")
+        tails = dict.fromkeys(
+            [f"{r}0*" for r in runs] + ([_digits(tens[0], tens[-1])] if tens else [])
+        )
+    fraction = "\\.(?:" + "|".join(tails) + ")"
+    head = whole[0] if len(whole) == 1 else "(?:" + "|".join(whole) + ")"
+    return head + (f"(?:{fraction})?" if 0 in cents else fraction)
+
+
+def _integers(first: int, last: int) -> list[str]:
+    """Alternatives that match the numerals of ``first`` to ``last`` (no leading zeros)."""
+    found: list[str] = []
+    for size in range(len(str(first)), len(str(last)) + 1):
+        a = max(first, 10 ** (size - 1) if size > 1 else 0)
+        b = min(last, 10**size - 1)
+        if a <= b:
+            found += _same_length(str(a), str(b))
+    return found
+
+
+def _same_length(a: str, b: str) -> list[str]:
+    """Alternatives (each a plain sequence) that match the numerals from ``a`` to ``b``,
+    both of one length."""
+    if a == b:
+        return [a]
+    if len(a) == 1:
+        return [_digits(int(a), int(b))]
+    if a[0] == b[0]:
+        return [a[0] + rest for rest in _same_length(a[1:], b[1:])]
+    n = len(a) - 1
+    found = []
+    first, last = int(a[0]), int(b[0])
+    if a[1:] != "0" * n:
+        found += [a[0] + rest for rest in _same_length(a[1:], "9" * n)]
+        first += 1
+    if b[1:] != "9" * n:
+        last -= 1
+    if first <= last:
+        found.append(_digits(first, last) + ("[0-9]" if n == 1 else f"[0-9]{{{n}}}"))
+    if b[1:] != "9" * n:
+        found += [b[0] + rest for rest in _same_length("0" * n, b[1:])]
+    return found
+
+
+def _digits(first: int, last: int) -> str:
+    return str(first) if first == last else f"[{first}-{last}]"
 
 
 def in_units(value: Fraction, unit: Fraction, what: str = "amount") -> Fraction:

@@ -117,7 +117,7 @@ def read_stake(word: str, wager: str, unit: Fraction = CENT) -> Fraction:
     if word.strip().startswith("-"):
         raise BetError(f"stake on {wager} must be positive, not {word.strip()}")
     try:
-        stake = parse_amount(word)
+        stake = parse_amount(word.strip())
     except AmountError as err:
         if "too large" in str(err):
             raise BetError(f"stake on {wager}: {err}") from None

@@ -16,6 +16,7 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -34,6 +35,7 @@ from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import HouseEdges
 from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
+from cardroom.web.models import SECURITY_SCHEMES
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
 from cardroom.web.routes import api, chemmy, pages
 from cardroom.web.throttle import LoginThrottle
@@ -135,10 +137,40 @@ def create_app(
     app.add_exception_handler(StorageError, _storage_error)
     app.add_exception_handler(Exception, _unexpected)
     app.mount("/static", StaticFiles(directory=str(WEB.joinpath("static"))), name="static")
+    # each house game's bets and each table's seats first: their bodies are their own
+    app.include_router(api.game_routes(rules_by_game))
     app.include_router(api.router)
+    app.include_router(chemmy.seat_routes(tables))
     app.include_router(chemmy.router)
+    app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.include_router(pages.router)
     return app
+
+
+def _schema(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's OpenAPI schema (made once) with the security schemes the operations
+    name (the session cookie and the CSRF header), and without the 422 FastAPI adds of
+    its own to an operation that cannot give one (an operation that can declares it:
+    ``{"error": ...}``, as every refusal)."""
+    if app.openapi_schema is None:
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                answer = operation.get("responses", {}).get("422", {})
+                if "HTTPValidationError" in str(answer.get("content")):
+                    del operation["responses"]["422"]
+        components = schema.setdefault("components", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.get("schemas", {}).pop(unused, None)
+        components["securitySchemes"] = SECURITY_SCHEMES
+        app.openapi_schema = schema
+    return app.openapi_schema
 
 
 # -- refusals ------------------------------------------------------------------------------
@@ -172,10 +204,18 @@ def validation_message(exc: RequestValidationError) -> str:
         where = ".".join(
             str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")
         )
-        what = str(error.get("msg", "is not valid"))
-        if error.get("type") == "string_type" and "bets" in where:
+        what = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
+        kind = error.get("type")
+        if kind == "string_type" and ("bets" in where or where == "buy_in"):
             what = 'amounts are decimal strings, such as "10" or "12.50"'
-        if error.get("type") == "json_invalid":
+        elif kind == "extra_forbidden" and where.startswith("bets."):
+            what = f"this game has no wager {where.removeprefix('bets.')[:40]!r}"
+            where = "bets"
+        elif kind == "string_pattern_mismatch":
+            what = "is not in the form the API's schema gives"
+            if where == "idempotency-key":
+                what = "up to 100 printable ASCII characters"
+        elif kind == "json_invalid":
             what = "the body is not valid JSON"
             where = ""
         parts.append(f"{where}: {what}" if where else what)

@@ -36,7 +36,7 @@ from cardroom.games.chemin_de_fer import GAME_ID
 from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.web.cards import card_label
 
-__all__ = ["PARTS", "coup_json", "decision_words", "table_name"]
+__all__ = ["PARTS", "card_words", "coup_json", "decision_words", "table_name"]
 
 #: A person's part in a coup, in words.
 PARTS = {
@@ -92,14 +92,31 @@ def decision_words(decided: Decided, part: str) -> str:
     return words
 
 
+def card_words(kind: type[Any]) -> dict[str, bool]:
+    """The cards in words a coup's event of class ``kind`` comes with, beyond its
+    sentence (what :func:`_event_json` adds): each key, and whether it may be null
+    (a card face down has no words).
+
+    >>> card_words(HandCard), card_words(HandShown), card_words(BankPut)
+    ({'card_alt': True}, {'cards_alt': False}, {})
+    """
+    if issubclass(kind, HandCard):
+        return {"card_alt": True}
+    if issubclass(kind, DrawForBank):
+        return {"card_alt": False}
+    if issubclass(kind, HandShown):
+        return {"cards_alt": False}
+    return {}
+
+
 def _event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
     from cardroom.core.events import event_to_json
 
     data = event_to_json(entry)
     event = entry.event
     data["text"] = plain(narrator.line(event))
-    if isinstance(event, HandCard | DrawForBank) and event.card is not None:
-        data["card_alt"] = card_label(event.card)
+    if isinstance(event, HandCard | DrawForBank):
+        data["card_alt"] = None if event.card is None else card_label(event.card)
     elif isinstance(event, HandShown):
         data["cards_alt"] = [card_label(card) for card in event.cards]
     return data

@@ -102,23 +102,6 @@ def changing(request: Request) -> Person:
     return person
 
 
-#: The ``X-CSRF-Token`` header as the API's schema declares it, for an endpoint that
-#: checks the person and the token itself (with :func:`changing`, inside its own work):
-#: declared with ``openapi_extra`` rather than as a parameter, which FastAPI would look
-#: for and validate on every request (a tenth of the framework's time on a round).
-CSRF_PARAMETER: dict[str, Any] = {
-    "description": "the session's CSRF token (sign in for one)",
-    "in": "header",
-    "name": "x-csrf-token",
-    "required": False,
-    "schema": {
-        "anyOf": [{"type": "string"}, {"type": "null"}],
-        "description": "the session's CSRF token (sign in for one)",
-        "title": "X-Csrf-Token",
-    },
-}
-
-
 def secure(request: Request) -> bool:
     """Is the request over HTTPS (the cookies are then Secure)?"""
     return request.url.scheme == "https"

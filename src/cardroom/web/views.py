@@ -56,12 +56,17 @@ def event_text(event: Event) -> str:
     return plain(house_line(event))
 
 
+def says_card(kind: type[Any]) -> bool:
+    """Does an event of this class come with its card in words (``card_alt``)?"""
+    return issubclass(kind, CardDealt)
+
+
 def event_json(event: Event, encoded: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """An event for the page: the registry's JSON (``encoded``, if it was written
     already), its sentence, and a card's words."""
     data = event_to_json(event) if encoded is None else dict(encoded)
     data["text"] = event_text(event)
-    if isinstance(event, CardDealt):
+    if isinstance(event, CardDealt):  # (says_card)
         data["card_alt"] = card_label(event.card)
     return data
 

@@ -9,23 +9,25 @@ signing in and registering: they wait for an Argon2 check without holding a thre
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any, NoReturn
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.sessions import LIFETIME
 from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
 from cardroom.app.wallet import TopUpRefused, WalletError
-from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
+from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.storage import StorageConflict
 from cardroom.web import books, models, signin, topup, views
 from cardroom.web.deps import (
     COOKIE,
-    CSRF_PARAMETER,
     ApiError,
     Person,
     changing,
@@ -35,13 +37,28 @@ from cardroom.web.deps import (
     signed_in,
 )
 from cardroom.web.live import NotFound
+from cardroom.web.models import CHANGES, NOBODY, SIGNED_IN, answers, links, merge
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 ROUND_ID = Path(ge=1, le=2**62, description="the round's id")
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": models.ErrorOut} for code in (400, 401, 403, 404, 409, 422, 429, 503)
+#: The house games' ids (a path parameter's values in the schema).
+HOUSE_GAME = Path(
+    description="a house game's id",
+    json_schema_extra={"enum": [game.id for game in house_games()]},
+)
+_COOKIE_SET = {
+    "Set-Cookie": {
+        "description": f"the session cookie, {COOKIE} (HttpOnly, SameSite=Lax)",
+        "schema": {"type": "string"},
+    }
 }
+#: Where a round leads: itself, its decisions, its replay (by its id).
+ROUND_LINKS = links(
+    GetRound=("get_round", {"round_id": "$response.body#/id"}),
+    Act=("act", {"round_id": "$response.body#/id"}),
+    ReplayRound=("replay_round", {"round_id": "$response.body#/id"}),
+)
 
 
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
@@ -79,9 +96,19 @@ def house_game(request: Request, game_id: str) -> GameInfo:
 
 
 # -- accounts -------------------------------------------------------------------------------
-@router.post("/accounts", status_code=201, response_model=models.SignedIn, responses=ERRORS)
+@router.post(
+    "/accounts",
+    status_code=201,
+    response_model=models.SignedIn,
+    operation_id="register",
+    responses=merge(
+        {201: {"headers": _COOKIE_SET}},
+        answers(400, 409, 413, 422, 503, why={409: "the name is taken"}, retry=[503]),
+    ),
+    openapi_extra=NOBODY,
+)
 async def register(
-    body: models.Credentials, request: Request, response: Response
+    body: models.NewAccount, request: Request, response: Response
 ) -> models.SignedIn:
     """Open an account (with 1,000 in play money) and sign in."""
     svc = services(request)
@@ -93,7 +120,16 @@ async def register(
     )
 
 
-@router.post("/login", response_model=models.SignedIn, responses=ERRORS)
+@router.post(
+    "/login",
+    response_model=models.SignedIn,
+    operation_id="login",
+    responses=merge(
+        {200: {"headers": _COOKIE_SET}},
+        answers(400, 401, 413, 422, 429, 503, why={401: signin.WRONG}, retry=[503]),
+    ),
+    openapi_extra=NOBODY,
+)
 async def login(body: models.Credentials, request: Request, response: Response) -> models.SignedIn:
     """Sign in: the session cookie and the CSRF token to send with every change."""
     svc = services(request)
@@ -105,7 +141,13 @@ async def login(body: models.Credentials, request: Request, response: Response) 
     )
 
 
-@router.post("/logout", status_code=204, responses=ERRORS)
+@router.post(
+    "/logout",
+    status_code=204,
+    operation_id="logout",
+    responses=answers(400, 401, 403, 413, 503),
+    openapi_extra=CHANGES,
+)
 def logout(request: Request, person: Annotated[Person, Depends(changing)]) -> Response:
     """Sign out: the session ends."""
     services(request).sessions.end(person.token)
@@ -114,7 +156,13 @@ def logout(request: Request, person: Annotated[Person, Depends(changing)]) -> Re
     return response
 
 
-@router.get("/me", response_model=models.Me, responses=ERRORS)
+@router.get(
+    "/me",
+    response_model=models.Me,
+    operation_id="me",
+    responses=answers(401, 503),
+    openapi_extra=SIGNED_IN,
+)
 def me(person: Annotated[Person, Depends(signed_in)], request: Request) -> models.Me:
     """Who is signed in, and their balance."""
     balance = services(request).wallet.balance(person.account.id)
@@ -122,7 +170,7 @@ def me(person: Annotated[Person, Depends(signed_in)], request: Request) -> model
 
 
 # -- games ---------------------------------------------------------------------------------
-@router.get("/games", response_model=models.Games)
+@router.get("/games", response_model=models.Games, operation_id="games", openapi_extra=NOBODY)
 def games(request: Request) -> models.Games:
     """The games, with their wager ids and table limits."""
     rules = services(request).rules
@@ -145,8 +193,15 @@ def games(request: Request) -> models.Games:
     return models.Games(games=out)
 
 
-@router.get("/games/{game_id}/edges", responses=ERRORS)
-def edges(game_id: str, request: Request) -> dict[str, Any]:
+@router.get(
+    "/games/{game_id}/edges",
+    response_model=models.Edges,
+    response_model_exclude_unset=True,
+    operation_id="edges",
+    responses=answers(404),
+    openapi_extra=NOBODY,
+)
+def edges(request: Request, game_id: Annotated[str, HOUSE_GAME]) -> dict[str, Any]:
     """The exact house edge of every wager at this server's rules ("computing" the
     first time: ask again)."""
     game = house_game(request, game_id)
@@ -154,9 +209,18 @@ def edges(game_id: str, request: Request) -> dict[str, Any]:
     return {"game": game.id, **svc.edges.get(game.id, svc.rules[game.id]).to_json()}
 
 
-@router.get("/games/{game_id}/table", responses=ERRORS)
+@router.get(
+    "/games/{game_id}/table",
+    response_model=models.HouseTable,
+    response_model_exclude_unset=True,
+    operation_id="house_table",
+    responses=answers(401, 404, 503),
+    openapi_extra=SIGNED_IN,
+)
 def table(
-    game_id: str, request: Request, person: Annotated[Person, Depends(signed_in)]
+    request: Request,
+    person: Annotated[Person, Depends(signed_in)],
+    game_id: Annotated[str, HOUSE_GAME],
 ) -> dict[str, Any]:
     """Your table at the game: this shoe's bead plate and big road, the reshuffle notice,
     and the round in play, if any."""
@@ -192,34 +256,89 @@ def _refusal(err: Exception) -> ApiError:
     return ApiError(409, str(err))
 
 
-#: The ``Idempotency-Key`` header of a round as the schema declares it (read from the
-#: request by the endpoint itself, as the CSRF token is: see :data:`CSRF_PARAMETER`).
-IDEMPOTENCY_PARAMETER: dict[str, Any] = {
-    "in": "header",
-    "name": "idempotency-key",
-    "required": False,
-    "schema": {
-        "anyOf": [{"maxLength": 100, "type": "string"}, {"type": "null"}],
-        "title": "Idempotency-Key",
-    },
+#: An ``Idempotency-Key``: up to 100 printable ASCII characters, not all spaces.
+IDEMPOTENCY_KEY = Header(
+    description="the same key sent again gives the same round back and takes nothing again",
+    min_length=1,
+    max_length=100,
+    pattern=r"^[ -~]*[!-~][ -~]*$",
+)
+_REPLAYED = {
+    "Idempotent-Replayed": {
+        "description": '"true": the round of an Idempotency-Key sent before, given back',
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
+_BET_REFUSALS = {
+    409: "more than your balance, your last round of this game unfinished, or an "
+    "Idempotency-Key used for other bets",
+    422: "no such wager, a stake out of the table's limits or not in its unit, not a "
+    "decimal string, no bet",
 }
 
+PlaceBets = Callable[..., Awaitable[Response]]
 
-@router.post(
-    "/games/{game_id}/rounds",
-    status_code=201,
-    response_model=models.RoundOut,
-    responses=ERRORS,
-    openapi_extra={"parameters": [IDEMPOTENCY_PARAMETER, CSRF_PARAMETER]},
-)
-async def place_bets(game_id: str, body: models.Bets, request: Request) -> Response:
+
+def game_routes(rules: Mapping[str, Any]) -> APIRouter:
+    """``POST /api/games/GAME/rounds`` for each house game this server deals, each with
+    its own body: the wagers ``rules`` offer, the stakes within its table's limits."""
+    games = APIRouter(prefix="/api", tags=["api"])
+    for game in house_games():
+        if game.id not in rules:
+            continue
+        table = rules[game.id].table
+        body = models.bets_model(game, game.wagers(rules[game.id]), table)
+        games.add_api_route(
+            f"/games/{game.id}/rounds",
+            _bets_at(game, body),
+            methods=["POST"],
+            status_code=201,
+            response_model=models.RoundOut,
+            operation_id=f"bet_{game.id}",
+            summary=f"Bet at {game.name}",
+            responses=merge(
+                {201: {"headers": _REPLAYED, "links": ROUND_LINKS}},
+                answers(400, 401, 403, 409, 413, 422, 503, why=_BET_REFUSALS),
+            ),
+            openapi_extra=CHANGES,
+        )
+    return games
+
+
+def _bets_at(game: GameInfo, body: type[BaseModel]) -> PlaceBets:
+    async def bet(
+        request: Request,
+        body: Any,
+        idempotency_key: Annotated[str | None, IDEMPOTENCY_KEY] = None,
+    ) -> Response:
+        return await place_bets(request, game, models.given_bets(body), idempotency_key)
+
+    bet.__doc__ = place_bets.__doc__
+    # the body's model is this game's: FastAPI reads it from the signature
+    signature = inspect.signature(bet)
+    parameters = [
+        p.replace(annotation=body) if p.name == "body" else p for p in signature.parameters.values()
+    ]
+    bet.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return bet
+
+
+@router.post("/games/{game_id}/rounds", include_in_schema=False, response_model=None)
+def no_such_house_game(request: Request, game_id: str) -> NoReturn:
+    """A bet at a game this server does not deal against the house (the routes of the
+    games it deals come first: :func:`game_routes`)."""
+    house_game(request, game_id)
+    raise ApiError(404, f"this server does not deal {game_id}")
+
+
+async def place_bets(
+    request: Request, game: GameInfo, bets: dict[str, str], idempotency_key: str | None
+) -> Response:
     """Place bets and deal the round as far as it goes without you.
 
     The stakes are taken with the balance check in one transaction. The same
     ``Idempotency-Key`` sent again gives the same round back and takes nothing again.
     """
-    game = house_game(request, game_id)
-    idempotency_key = request.headers.get("idempotency-key")
     if idempotency_key is not None and not (
         len(idempotency_key) <= 100
         and idempotency_key.isascii()
@@ -231,7 +350,7 @@ async def place_bets(game_id: str, body: models.Bets, request: Request) -> Respo
 
     def work(_: object) -> tuple[dict[str, Any], bool]:
         person = changing(request)
-        return svc.tables.place(person.account, game, body.bets, idempotency_key)
+        return svc.tables.place(person.account, game, bets, idempotency_key)
 
     # the busiest request: who is asking and the round itself are one transaction,
     # made in one trip to a worker thread
@@ -257,7 +376,26 @@ async def place_bets(game_id: str, body: models.Bets, request: Request) -> Respo
     return answer
 
 
-@router.post("/rounds/{round_id}/actions", response_model=models.RoundOut, responses=ERRORS)
+@router.post(
+    "/rounds/{round_id}/actions",
+    response_model=models.RoundOut,
+    operation_id="act",
+    responses=merge(
+        {200: {"links": ROUND_LINKS}},
+        answers(
+            400,
+            401,
+            403,
+            404,
+            409,
+            413,
+            422,
+            503,
+            why={409: "not a choice now (or nothing is asked)", 404: "no round of yours"},
+        ),
+    ),
+    openapi_extra=CHANGES,
+)
 def act(
     body: models.ActionIn,
     request: Request,
@@ -271,7 +409,16 @@ def act(
         raise _refusal(err) from None
 
 
-@router.get("/rounds/{round_id}", response_model=models.RoundOut, responses=ERRORS)
+@router.get(
+    "/rounds/{round_id}",
+    response_model=models.RoundOut,
+    operation_id="get_round",
+    responses=merge(
+        {200: {"links": ROUND_LINKS}},
+        answers(401, 404, 422, 503, why={404: "no round of yours"}),
+    ),
+    openapi_extra=SIGNED_IN,
+)
 def get_round(
     request: Request, person: Annotated[Person, Depends(signed_in)], round_id: int = ROUND_ID
 ) -> Response:
@@ -282,7 +429,15 @@ def get_round(
         raise _refusal(err) from None
 
 
-@router.get("/rounds/{round_id}/replay", response_model=models.Replayed, responses=ERRORS)
+@router.get(
+    "/rounds/{round_id}/replay",
+    response_model=models.Replayed,
+    operation_id="replay_round",
+    responses=answers(
+        401, 404, 409, 422, 503, why={404: "no round of yours", 409: "the round is not finished"}
+    ),
+    openapi_extra=SIGNED_IN,
+)
 def replay_round(
     request: Request, person: Annotated[Person, Depends(signed_in)], round_id: int = ROUND_ID
 ) -> models.Replayed:
@@ -307,12 +462,13 @@ def replay_round(
 CURSOR = Query(ge=1, le=2**62, description="a cursor: the `older` or `newer` of a page")
 
 
-def _cursors(before: int | None, after: int | None) -> None:
-    if before is not None and after is not None:
-        raise ApiError(422, "ask for the page before one row or after one, not both")
-
-
-@router.get("/history", response_model=models.History, responses=ERRORS)
+@router.get(
+    "/history",
+    response_model=models.History,
+    operation_id="history",
+    responses=answers(401, 404, 422, 503, why={404: "no such game"}),
+    openapi_extra=SIGNED_IN,
+)
 def history(
     request: Request,
     person: Annotated[Person, Depends(signed_in)],
@@ -323,9 +479,9 @@ def history(
 ) -> dict[str, Any]:
     """Your rounds, a page at a time, newest first, each with every card, decision, wager
     and payout (a chemin de fer coup as you saw it): the newest, those before the round
-    ``before`` (the page's ``older``) or those after ``after`` (its ``newer``)."""
+    ``before`` (the page's ``older``) or those after ``after`` (its ``newer``); with
+    both, the newest between them."""
     svc = services(request)
-    _cursors(before, after)
     if game is not None and game not in GAMES:
         raise ApiError(404, f"there is no game {game!r}")
     balance = svc.wallet.balance(person.account.id)
@@ -340,7 +496,13 @@ def history(
     }
 
 
-@router.get("/ledger", response_model=models.LedgerOut, responses=ERRORS)
+@router.get(
+    "/ledger",
+    response_model=models.LedgerOut,
+    operation_id="ledger",
+    responses=answers(401, 422, 503),
+    openapi_extra=SIGNED_IN,
+)
 def ledger(
     request: Request,
     person: Annotated[Person, Depends(signed_in)],
@@ -349,10 +511,10 @@ def ledger(
     after: Annotated[int | None, CURSOR] = None,
 ) -> models.LedgerOut:
     """Your wallet's movements, a page at a time, newest first, each with the balance it
-    left and what it was in words; ``balance_before`` is the balance before the page's
-    oldest row (the page adds up from it)."""
+    left and what it was in words (``before`` and ``after`` as for the history);
+    ``balance_before`` is the balance before the page's oldest row (the page adds up
+    from it)."""
     svc = services(request)
-    _cursors(before, after)
     page = svc.wallet.ledger_page(person.account.id, limit, before=before, after=after)
     tables = books.table_names(svc)
     offered = topup.offer(svc, person.account.id)
@@ -378,7 +540,21 @@ def ledger(
     )
 
 
-@router.post("/wallet/top-up", response_model=models.TopUpDone, responses=ERRORS)
+@router.post(
+    "/wallet/top-up",
+    response_model=models.TopUpDone,
+    operation_id="top_up",
+    responses=answers(
+        400,
+        401,
+        403,
+        409,
+        413,
+        503,
+        why={409: "the balance is enough, or the day's top-up has been made (the line says when)"},
+    ),
+    openapi_extra=CHANGES,
+)
 def top_up(request: Request, person: Annotated[Person, Depends(changing)]) -> models.TopUpDone:
     """Play money: your balance back to the starting balance, when it is below every
     table's minimum (with what you have at the tables), at most once a day (409

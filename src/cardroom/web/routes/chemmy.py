@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, NoReturn
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.app.wallet import WalletError
-from cardroom.core.money import AmountError, parse_amount
+from cardroom.core.money import CENT, AmountError, parse_amount
 from cardroom.storage import StorageError
 from cardroom.web import models, topup, views
 from cardroom.web.chemmy import DATABASE_FAILED, ChemmyTables, Connection, LiveChemmy, Refused
@@ -37,15 +39,13 @@ from cardroom.web.deps import (
     person_or_none,
     services,
 )
+from cardroom.web.models import ANYONE, CHANGES, NOBODY, answers, links, merge
 from cardroom.web.routes.pages import _page
 
 router = APIRouter(tags=["chemin de fer"])
 log = logging.getLogger("cardroom.web")
 
 TABLE_ID = Path(ge=1, le=1000, description="the table's id")
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": models.ErrorOut} for code in (401, 403, 404, 409, 422)
-}
 #: How long a new WebSocket has to send its CSRF token.
 HELLO_WAIT = 10.0
 #: The longest message taken from a WebSocket.
@@ -54,12 +54,17 @@ MAX_MESSAGE = 2000
 POLICY = 1008
 
 
-class SeatIn(BaseModel):
-    """A seat to take (counted from 0; none: the first empty one) and the buy-in."""
-
-    model_config = ConfigDict(extra="forbid")
-    seat: StrictInt | None = Field(default=None, ge=0, le=11)
-    buy_in: models.Amount
+#: Where a seat leads: the table, and leaving it.
+SEAT_LINKS = links(
+    Table=("chemmy_table", {"table_id": "$response.body#/table"}),
+    Leave=("chemmy_leave", {"table_id": "$response.body#/table"}),
+)
+_SEAT_REFUSALS = {
+    409: "the seat is taken, you already sit at this table, the buy-in is more than your "
+    "balance, or a coup is still under way after a minute",
+    422: "the buy-in is not an amount in the table's range or not in whole cents",
+    503: "the database failed or the table's server did not answer: nothing was done",
+}
 
 
 def _tables(request: Request) -> ChemmyTables:
@@ -74,7 +79,13 @@ def _table(request: Request, table_id: int) -> LiveChemmy:
 
 
 # -- the API --------------------------------------------------------------------------------
-@router.get("/api/chemin-de-fer/tables", responses=ERRORS)
+@router.get(
+    "/api/chemin-de-fer/tables",
+    response_model=models.Lobby,
+    operation_id="chemmy_tables",
+    responses=answers(503),
+    openapi_extra=ANYONE,
+)
 async def tables(request: Request) -> dict[str, Any]:
     """The tables: seats taken (by whom, people or bots), stacks, the bank, the time limit
     and the buy-in range; ``you`` names your seats (signed in)."""
@@ -87,30 +98,85 @@ async def tables(request: Request) -> dict[str, Any]:
     return {"tables": tables, "you": mine}
 
 
-@router.get("/api/chemin-de-fer/tables/{table_id}", responses=ERRORS)
+@router.get(
+    "/api/chemin-de-fer/tables/{table_id}",
+    response_model=models.ChemmyTableOut,
+    operation_id="chemmy_table",
+    responses=answers(404, 422, 503, why={404: "no such table"}),
+    openapi_extra=NOBODY,
+)
 async def one_table(request: Request, table_id: int = TABLE_ID) -> dict[str, Any]:
     """One table as everybody may see it."""
     return await _table(request, table_id).snapshot()
 
 
-@router.post("/api/chemin-de-fer/tables/{table_id}/seats", status_code=201, responses=ERRORS)
+TakeSeat = Callable[..., Awaitable[dict[str, Any]]]
+
+
+def seat_routes(tables: ChemmyTables) -> APIRouter:
+    """``POST /api/chemin-de-fer/tables/ID/seats`` for each table, each with its own
+    seats and buy-in range in its body's schema."""
+    seats = APIRouter(tags=["chemin de fer"])
+    for live in tables.tables.values():
+        spec = live.spec
+        body = models.seat_model(spec.id, spec.seats, *live.buy_in_range())
+        seats.add_api_route(
+            f"/api/chemin-de-fer/tables/{spec.id}/seats",
+            _seat_at(spec.id, body),
+            methods=["POST"],
+            status_code=201,
+            response_model=models.Seated,
+            operation_id=f"chemmy_sit_{spec.id}",
+            summary=f"Sit down at {spec.name}",
+            responses=merge(
+                {201: {"links": SEAT_LINKS}},
+                answers(400, 401, 403, 409, 413, 422, 503, why=_SEAT_REFUSALS),
+            ),
+            openapi_extra=CHANGES,
+        )
+    return seats
+
+
+def _seat_at(table_id: int, body: type[BaseModel]) -> TakeSeat:
+    async def sit(
+        body: Any, request: Request, person: Annotated[Person, Depends(changing)]
+    ) -> dict[str, Any]:
+        return await take_seat(request, person, table_id, body.seat, body.buy_in)
+
+    sit.__doc__ = take_seat.__doc__
+    # the body's model is this table's: FastAPI reads it from the signature
+    signature = inspect.signature(sit)
+    parameters = [
+        p.replace(annotation=body) if p.name == "body" else p for p in signature.parameters.values()
+    ]
+    sit.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return sit
+
+
+@router.post(
+    "/api/chemin-de-fer/tables/{table_id}/seats", include_in_schema=False, response_model=None
+)
+def no_such_table(request: Request, table_id: str) -> NoReturn:
+    """A seat at a table this server does not have (theirs come first: :func:`seat_routes`)."""
+    raise ApiError(404, f"there is no table {table_id[:20]!r}")
+
+
 async def take_seat(
-    body: SeatIn,
-    request: Request,
-    person: Annotated[Person, Depends(changing)],
-    table_id: int = TABLE_ID,
+    request: Request, person: Person, table_id: int, seat: int | None, buy_in_text: str
 ) -> dict[str, Any]:
     """Buy in from your wallet and sit down (between coups: waits for the coup in
     progress to end).  409: the seat is taken, you already sit here, or the buy-in is
     more than your balance; 422: the buy-in is not an amount in range."""
     table = _table(request, table_id)
     try:
-        buy_in = parse_amount(body.buy_in)
+        buy_in = parse_amount(buy_in_text)
     except AmountError as err:
         raise ApiError(422, f"buy_in: {err}") from None
+    if (buy_in / CENT).denominator != 1:
+        raise ApiError(422, f"buy_in: a buy-in is in whole cents, not {buy_in_text}")
     await _tables(request).recover(person.account.id)
     try:
-        seated = await table.sit(person.account, body.seat, buy_in)
+        seated = await table.sit(person.account, seat, buy_in)
     except Refused as err:
         message = err.message
         if err.status == 409:  # for want of money: the way on, where there is a top-up
@@ -124,7 +190,23 @@ async def take_seat(
     return {**seated, "balance": views.money(balance)}
 
 
-@router.post("/api/chemin-de-fer/tables/{table_id}/leave", responses=ERRORS)
+@router.post(
+    "/api/chemin-de-fer/tables/{table_id}/leave",
+    response_model=models.Left,
+    operation_id="chemmy_leave",
+    responses=answers(
+        400,
+        401,
+        403,
+        404,
+        409,
+        413,
+        422,
+        503,
+        why={409: "you have no seat at this table", 503: _SEAT_REFUSALS[503]},
+    ),
+    openapi_extra=CHANGES,
+)
 async def leave(
     request: Request, person: Annotated[Person, Depends(changing)], table_id: int = TABLE_ID
 ) -> dict[str, Any]:
