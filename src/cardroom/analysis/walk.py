@@ -19,14 +19,13 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from fractions import Fraction
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import RANK_ORDER as RANK_ORDER
 from cardroom.games.base import PLAYER_SEAT, Action, Round
 
 Distribution = dict[Hashable, Fraction]
 Decide = Callable[[Round], Action]
 LeafOf = Callable[[Round], Hashable]
 
-#: The rank order of composition tuples: Ace ... King, Joker.
-RANK_ORDER: tuple[Rank, ...] = tuple(Rank)
 _REPRESENTATIVE: tuple[Card, ...] = tuple(
     JOKER if rank is Rank.JOKER else Card(rank, Suit.SPADES) for rank in RANK_ORDER
 )

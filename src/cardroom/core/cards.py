@@ -167,3 +167,8 @@ class Deck:
     def shoe(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
         """``decks`` decks, each with ``jokers_per_deck`` Jokers, unshuffled."""
         return Deck.standard(jokers_per_deck) * decks
+
+
+#: The rank order of shoe compositions (cards per rank) in the analyses and kernels:
+#: Ace ... King, Joker.
+RANK_ORDER: tuple[Rank, ...] = tuple(Rank)

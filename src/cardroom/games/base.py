@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Protocol, Self
 
 from cardroom.core.cards import Card
 from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
-from cardroom.core.money import CENT, AmountError, format_amount, parse_amount, to_unit
+from cardroom.core.money import CENT, AmountError, exact_json, format_amount, parse_amount, to_unit
 from cardroom.core.rules import Between, Ref, check_ranges, decimal_text
 
 
@@ -332,8 +332,6 @@ class Round(ABC):
 
     def summary(self) -> dict[str, Any]:
         """The round as JSON-able data (the rounds tool's record)."""
-        from cardroom.core.money import exact_json
-
         return {
             "outcome": self.outcome,
             **{name: [c.code for c in cards] for name, cards in self.hands.items()},

@@ -17,8 +17,7 @@ from math import lcm
 import numpy as np
 from numba import njit
 
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
 from cardroom.simulation.prng import shuffle_in_place
 

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cardroom.analysis.cache import cached_fractions
 from cardroom.games import get_game
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
 from cardroom.simulation.prng import batch_state
@@ -348,8 +349,6 @@ def exact_means(
     Kept in the disk cache (:mod:`cardroom.analysis.cache`), keyed by the rules and
     the code: the first run of a rules variant computes them, later runs read them.
     """
-    from cardroom.analysis.cache import cached_fractions
-
     model = "real shoe" if finite else "with replacement"
     return cached_fractions(
         "exact means",

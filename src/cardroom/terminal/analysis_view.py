@@ -13,8 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import Rank
+from cardroom.core.cards import RANK_ORDER, Rank
 from cardroom.core.money import format_odds
 from cardroom.games.finnish.analysis import MODEL, StrategyComparison
 

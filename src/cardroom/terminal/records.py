@@ -20,11 +20,12 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from cardroom.app.history import RecordError, RoundRecord, replay
+from cardroom.app.tables.audit import audit as audit_database
 from cardroom.app.wallet import START_BALANCE, StoredRound, Wallet, account_name
 from cardroom.app.words import signed
 from cardroom.core.money import CENT, format_amount, format_decimal, in_units, parse_amount
 from cardroom.games import get_game
-from cardroom.storage import default_path
+from cardroom.storage import Database, default_path
 from cardroom.terminal import render
 from cardroom.terminal.common import (
     DEFAULT_PERSON,
@@ -282,9 +283,6 @@ def ledger_table(rows: list[Any]) -> RichTable:
 def audit(bankroll_file: Path | None, url: str | None) -> None:
     """``cardroom audit``: every account's books and every round in progress, each
     problem on a line of its own; exit 1 if there is any."""
-    from cardroom.app.tables.audit import audit as audit_database
-    from cardroom.storage import Database
-
     out = make_console()
     with person_errors():
         if bankroll_file is not None and url is not None:

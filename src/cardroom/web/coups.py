@@ -30,6 +30,7 @@ from cardroom.core.events import (
     HandShown,
     PlayerChosen,
     Staked,
+    event_to_json,
 )
 from cardroom.core.money import format_amount, format_decimal
 from cardroom.games.chemin_de_fer import GAME_ID
@@ -110,8 +111,6 @@ def card_words(kind: type[Any]) -> dict[str, bool]:
 
 
 def _event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
-    from cardroom.core.events import event_to_json
-
     data = event_to_json(entry)
     event = entry.event
     data["text"] = plain(narrator.line(event))

@@ -46,7 +46,7 @@ from cardroom.app.sessions import PASSWORD_MAX, PASSWORD_MIN
 from cardroom.app.wallet import NAME_LENGTH
 from cardroom.core.cards import Card, Deck
 from cardroom.core.events import EVENT_KINDS, Points, Why
-from cardroom.core.money import AMOUNT_MAX_CHARS, CENT, amount_pattern
+from cardroom.core.money import AMOUNT_MAX_CHARS, CENT, amount_pattern, format_decimal
 from cardroom.games import GameInfo
 from cardroom.games.base import Action
 from cardroom.storage.schema import LEDGER_KINDS
@@ -183,8 +183,6 @@ class Credentials(BaseModel):
 
 
 def _limits_words(low: Fraction, high: Fraction, unit: Fraction) -> str:
-    from cardroom.core.money import format_decimal
-
     whole = "whole cents" if unit == CENT else f"whole multiples of {format_decimal(unit)}"
     return f"{format_decimal(low)} to {format_decimal(high)} in {whole}"
 

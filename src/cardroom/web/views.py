@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from cardroom.app.scoreboards import bead_plate, big_road, counts
 from cardroom.app.tables.house import HouseRound
 from cardroom.app.wallet import StoredRound
-from cardroom.app.words import explain, house_line, plain, wager_label
+from cardroom.app.words import explain, house_line, name_of, plain, wager_label
 from cardroom.core.events import (
     CardDealt,
     Event,
@@ -165,8 +166,6 @@ def _decision_text(action: str, by: str) -> str:
 
 
 def _bonus_name(key: str) -> str:
-    from cardroom.app.words import name_of
-
     return name_of(key)
 
 
@@ -175,8 +174,6 @@ def beads_json(
 ) -> dict[str, Any]:
     """A table's scoreboards (see :mod:`cardroom.app.scoreboards`); with ``pairs`` (the hands
     whose first two cards were a pair, round by round), the bead plate's cells say them."""
-    from cardroom.app.scoreboards import bead_plate, big_road, counts
-
     plate = []
     for c in bead_plate(beads, pairs=pairs):
         cell: dict[str, Any] = {"column": c.column, "row": c.row, "outcome": c.outcome}

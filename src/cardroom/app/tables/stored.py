@@ -57,6 +57,7 @@ from cardroom.app.tables.house import (
 )
 from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
 from cardroom.core.cards import Card, parse_cards
+from cardroom.core.money import format_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
 from cardroom.games import GameInfo, get_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
@@ -435,6 +436,4 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 def _amount(value: Fraction) -> str:
-    from cardroom.core.money import format_amount
-
     return format_amount(value)

@@ -37,8 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from cardroom.analysis.report import GameReport, Line, WagerReport
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.games.baccarat.engine import BaccaratRules, Tableau, card_value
 from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
 

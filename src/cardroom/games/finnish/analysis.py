@@ -49,8 +49,7 @@ from math import comb, lcm
 from typing import Any
 
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.money import format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action

@@ -27,6 +27,7 @@ from numba import njit
 
 from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
+from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.finnish27 import (
     POKER_BONUS,
     BonusTable,
@@ -470,8 +471,6 @@ class TwentyOne2427Kernel:
             def hits(player: Total, dealer: Total) -> bool:
                 return table.decide(player, dealer) is Action.HIT
         elif strategy == "optimal":
-            from cardroom.games.finnish.analysis import solve_21_24_27
-
             hits = solve_21_24_27(rules).hits
         else:
             raise ValueError(f"strategy: basic or optimal, not {strategy!r}")

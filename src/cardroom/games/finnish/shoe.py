@@ -37,8 +37,7 @@ from typing import Any
 import numpy as np
 
 from cardroom.analysis.report import GameReport
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank
+from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank
 from cardroom.games.base import Action
 from cardroom.games.finnish import poker_shoe
 from cardroom.games.finnish import shoe_kernel as kernel

@@ -60,8 +60,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from cardroom.analysis.modular import Modulus
-from cardroom.analysis.walk import RANK_ORDER
-from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import shoe_kernel as kernel
 from cardroom.games.finnish.hands import Total, finnish_total, total_from
