@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from cardroom.app.history import RoundRecord, replay
-from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.tables.chemmy import ChemmyTable, _start_json, _start_read
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import Turn
@@ -160,3 +160,13 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
         assert old["wagers"] != stored.record["wagers"]
         assert replay(RoundRecord.from_json(old)).same
         assert_books_and_rounds(db)
+
+
+def test_a_coups_saved_amounts_are_written_as_the_records_write_them() -> None:
+    start = {"stacks": [Fraction(21, 2), Fraction(200)], "default_bank": Fraction(5, 2)}
+    written = _start_json(start)
+    assert written["stacks"] == ["10.5", "200"] and written["default_bank"] == "2.5"
+    assert _start_read(written) == start
+    # a state an older cardroom saved as fractions still reads back
+    older = _start_read({"stacks": ["21/2", "200"], "default_bank": "5/2"})
+    assert older == start

@@ -38,7 +38,7 @@ from cardroom.app.history import Decided, RoundRecord, WagerResult
 from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
-from cardroom.core.money import format_amount
+from cardroom.core.money import format_amount, format_decimal
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games.base import IllegalAction, Turn, WagerError
@@ -600,13 +600,15 @@ def _money(value: Fraction) -> str:
 
 
 def _text(amount: Fraction | None) -> str | None:
-    return None if amount is None else str(amount)
+    """An amount in a coup's saved state as the records write one (``"10.5"``); a state
+    saved as ``"21/2"`` by an older cardroom still reads back (``Fraction`` takes both)."""
+    return None if amount is None else format_decimal(amount)
 
 
 def _start_json(start: Mapping[str, Any]) -> dict[str, Any]:
     return {
         **start,
-        "stacks": [str(s) for s in start["stacks"]],
+        "stacks": [format_decimal(s) for s in start["stacks"]],
         "default_bank": _text(start.get("default_bank")),
     }
 
