@@ -8,10 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any
 
+from cardroom.core.money import percent_text
 from cardroom.games import get_game
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import ChemmySolution, solve_infinite
-from cardroom.web.edges import ChemmySolutions, HouseEdges, analyser_means, percent_text
+from cardroom.web.edges import ChemmySolutions, HouseEdges, analyser_means
 
 
 def test_the_figures_come_from_the_analyser_in_a_child_process() -> None:

@@ -17,18 +17,11 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from cardroom.core.money import fraction_text as fraction_text
+from cardroom.core.money import rounded_text
 
-def fraction_text(value: Fraction) -> str:
-    """``"n/d"`` (``"n/1"`` for whole numbers, so every figure reads the same way)."""
-    return f"{value.numerator}/{value.denominator}"
-
-
-def decimal_text(value: Fraction, places: int = 12) -> str:
-    """A decimal rendering of an exact value, rounded to ``places`` places."""
-    with localcontext() as ctx:
-        ctx.prec = 60
-        number = Decimal(value.numerator) / Decimal(value.denominator)
-        return str(number.quantize(Decimal(1).scaleb(-places)))
+#: an exact figure's decimal, rounded (the reports' name for it)
+decimal_text = rounded_text
 
 
 def sqrt_decimal(value: Fraction, places: int = 12) -> str:

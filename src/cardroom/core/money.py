@@ -11,7 +11,7 @@ Fraction(25, 2)
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 Money = Fraction
@@ -310,3 +310,66 @@ def odds(value: str | int | Fraction) -> Fraction:
 def format_odds(value: Fraction) -> str:
     """``Fraction(4, 5)`` -> ``'4:5'``."""
     return f"{value.numerator}:{value.denominator}"
+
+
+# -- figures: the one place a number becomes text, for people and for machines -----------
+
+
+def exact_text(value: Fraction) -> str:
+    """An amount as a rules file writes it, exactly: ``10``, ``12.50`` (cents),
+    ``0.005``; else ``"n/d"``.
+
+    >>> [exact_text(Fraction(v)) for v in ("10", "25/2", "1/200", "1/3")]
+    ['10', '12.50', '0.005', '1/3']
+    """
+    rest = value.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1 or (value * 100).denominator == 1:
+        return format_amount(value)
+    digits = 2
+    while (value * 10**digits).denominator != 1:
+        digits += 1
+    whole, part = divmod(abs(value.numerator * 10**digits // value.denominator), 10**digits)
+    return f"{'-' if value < 0 else ''}{whole}.{part:0{digits}d}"
+
+
+def fraction_text(value: Fraction) -> str:
+    """``"n/d"`` (``"n/1"`` for whole numbers, so that every exact figure of a report
+    reads the same way).
+
+    >>> fraction_text(Fraction(3)), fraction_text(Fraction(-1, 3))
+    ('3/1', '-1/3')
+    """
+    return f"{value.numerator}/{value.denominator}"
+
+
+def rounded_text(value: Fraction, places: int = 12) -> str:
+    """An exact figure's decimal, rounded half to even at ``places`` places only.
+
+    >>> rounded_text(Fraction(1, 3), 4), rounded_text(Fraction(-5, 2), 0)
+    ('0.3333', '-2')
+    """
+    with localcontext() as ctx:
+        ctx.prec = 60
+        number = Decimal(value.numerator) / Decimal(value.denominator)
+        return str(number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+
+
+def percent_text(value: Fraction, places: int = 4) -> str:
+    """A share as a percentage to ``places`` decimals, without the sign (``1.0579``).
+
+    >>> percent_text(Fraction(1, 94)), percent_text(Fraction(1, 20), 2)
+    ('1.0638', '5.00')
+    """
+    return rounded_text(value * 100, places)
+
+
+def percent_of(share: Fraction) -> str:
+    """A share as a percentage, exactly: ``Fraction(1, 20)`` -> ``'5%'``.
+
+    >>> percent_of(Fraction(1, 20)), percent_of(Fraction(1, 40))
+    ('5%', '2.5%')
+    """
+    return f"{format_decimal(share * 100)}%"

@@ -32,7 +32,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cardroom.core.money import format_amount, odds, parse_exact
+from cardroom.core.money import exact_text, odds, parse_exact
 from cardroom.core.textfile import TextInputError, read_text_file
 
 T = TypeVar("T")
@@ -133,22 +133,7 @@ def show_value(value: int | Fraction, kind: str) -> str:
         return f"{value.numerator}:{value.denominator}"
     if kind == "number":
         return str(value)
-    return decimal_text(Fraction(value))
-
-
-def decimal_text(value: Fraction) -> str:
-    """An amount as exact text: ``10``, ``12.50`` (cents), ``0.005``; else ``"n/d"``."""
-    rest = value.denominator
-    for factor in (2, 5):
-        while rest % factor == 0:
-            rest //= factor
-    if rest != 1 or (value * 100).denominator == 1:
-        return format_amount(value)
-    digits = 2
-    while (value * 10**digits).denominator != 1:
-        digits += 1
-    whole, part = divmod(abs(value.numerator * 10**digits // value.denominator), 10**digits)
-    return f"{'-' if value < 0 else ''}{whole}.{part:0{digits}d}"
+    return exact_text(Fraction(value))
 
 
 def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
@@ -425,7 +410,7 @@ def _plain(value: Any, amount: bool = False) -> Any:
         if value.denominator == 1:
             return value.numerator
         if amount:
-            return decimal_text(value)
+            return exact_text(value)
         return f"{value.numerator}:{value.denominator}"
     return value
 

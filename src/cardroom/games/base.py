@@ -19,8 +19,16 @@ from typing import Any, ClassVar, Protocol, Self
 
 from cardroom.core.cards import Card
 from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
-from cardroom.core.money import CENT, AmountError, exact_json, format_amount, parse_amount, to_unit
-from cardroom.core.rules import Between, Ref, check_ranges, decimal_text
+from cardroom.core.money import (
+    CENT,
+    AmountError,
+    exact_json,
+    exact_text,
+    format_amount,
+    parse_amount,
+    to_unit,
+)
+from cardroom.core.rules import Between, Ref, check_ranges
 
 
 class Action(StrEnum):
@@ -132,14 +140,14 @@ class TableLimits:
         if (self.unit / CENT).denominator != 1:
             raise ValueError(
                 f"unit: must be a whole number of cents (the wallet holds cents), "
-                f"not {decimal_text(self.unit)}"
+                f"not {exact_text(self.unit)}"
             )
         for name in ("minimum", "maximum"):
             limit: Fraction = getattr(self, name)
             if (limit / self.unit).denominator != 1:
                 raise ValueError(
-                    f"{name}: must be a whole multiple of the unit {decimal_text(self.unit)}, "
-                    f"not {decimal_text(limit)}"
+                    f"{name}: must be a whole multiple of the unit {exact_text(self.unit)}, "
+                    f"not {exact_text(limit)}"
                 )
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from cardroom.core.money import format_amount, format_decimal, format_odds
+from cardroom.core.money import format_amount, format_odds
+from cardroom.core.money import percent_of as percent_of
 
 __all__ = [
     "PayRow",
@@ -80,11 +81,6 @@ def limits_sentence(rules: Any) -> str:
         f"in whole multiples of {format_amount(table.unit)}; payouts are rounded down to "
         f"{format_amount(table.unit)}."
     )
-
-
-def percent_of(share: Fraction) -> str:
-    """A share as a percentage, exactly: ``Fraction(1, 20)`` -> ``'5%'``."""
-    return f"{format_decimal(share * 100)}%"
 
 
 def totals_words(low: int, high: int) -> str:

@@ -14,12 +14,12 @@ from rich.text import Text
 
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.core.cards import RANK_ORDER, Rank
-from cardroom.core.money import format_odds
+from cardroom.core.money import format_odds, percent_text
 from cardroom.games.finnish.analysis import MODEL, StrategyComparison
 
 
 def percent(value: Fraction, places: int = 4) -> str:
-    return f"{decimal_text(value * 100, places)}%"
+    return f"{percent_text(value, places)}%"
 
 
 def payout_text(value: Fraction) -> str:

@@ -18,11 +18,11 @@ import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
 from cardroom.app.disclosure import percent_of
+from cardroom.core.money import percent_text
 from cardroom.core.rules import rules_to_toml
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third, solve_table
@@ -52,7 +52,7 @@ class Edges:
         if self.means is not None:
             data["wagers"] = {
                 wager: {
-                    "house_edge": fraction_text(-mean),
+                    "house_edge": str(-mean),
                     "house_edge_percent": percent_text(-mean),
                 }
                 for wager, mean in self.means.items()
@@ -60,20 +60,6 @@ class Edges:
         if self.message:
             data["error"] = self.message
         return data
-
-
-def fraction_text(value: Fraction) -> str:
-    """An exact figure as ``n/d`` (or a whole number)."""
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
-
-
-def percent_text(value: Fraction, places: int = 4) -> str:
-    """``value`` as a percentage to ``places`` decimals (``1.0579``): the exact figure's
-    decimal, rounded half to even only at the last place shown."""
-    scaled = Decimal(value.numerator * 100) / Decimal(value.denominator)
-    return str(scaled.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
 
 
 def _child(conn: Any, compute: Compute, game_id: str, rules: Any) -> None:
@@ -218,7 +204,7 @@ class ChemmyFigures:
 
 
 def _figure(value: Fraction, places: int = 4) -> dict[str, str]:
-    return {"exact": fraction_text(value), "percent": percent_text(value, places)}
+    return {"exact": str(value), "percent": percent_text(value, places)}
 
 
 def _key_words(key: BankerKey) -> str:
@@ -239,7 +225,7 @@ def _cell(draw: Fraction) -> dict[str, str]:
         return {"text": "D" if draw else "S", "title": "draws" if draw else "stands"}
     return {
         "text": f"{percent_text(draw, 1)}%",
-        "title": f"draws with probability {fraction_text(draw)}",
+        "title": f"draws with probability {draw!s}",
     }
 
 
@@ -299,7 +285,7 @@ def _by_cards(total: int, third: Third, draws: Mapping[BankerKey, Fraction]) -> 
         else:
             parts.append(
                 f"draws with probability {percent_text(draw, 2)}% "
-                f"(exactly {fraction_text(draw)}) holding {holding}"
+                f"(exactly {draw!s}) holding {holding}"
             )
     return f"Banker {total} against {_third_words(third)}: " + "; ".join(parts) + "."
 
