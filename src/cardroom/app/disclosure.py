@@ -14,22 +14,21 @@ Each game writes its own (``disclosure`` in its package, reached through its
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardroom.games import get_game
 from cardroom.games.baccarat.disclosure import tableau_table
+from cardroom.games.base import GameRules
 from cardroom.games.disclosure import PayRow, RulesText, percent_of
 
 __all__ = ["PayRow", "RulesText", "paytable", "percent_of", "rules_text", "tableau_table"]
 
 
-def paytable(game_id: str, rules: Any) -> list[PayRow]:
+def paytable(game_id: str, rules: GameRules) -> list[PayRow]:
     """What each wager of ``game_id`` pays under ``rules``, in the order of the wagers."""
     rows: list[PayRow] = get_game(game_id).paytable(rules)
     return rows
 
 
-def rules_text(game_id: str, rules: Any) -> RulesText:
+def rules_text(game_id: str, rules: GameRules) -> RulesText:
     """``game_id``'s rules under ``rules``, in plain words."""
     text: RulesText = get_game(game_id).rules_text(rules)
     return text

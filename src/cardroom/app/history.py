@@ -34,7 +34,7 @@ from cardroom.core.events import (
 from cardroom.core.money import AmountError, format_decimal, parse_exact
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.games import UnknownGame, get_game
-from cardroom.games.base import CardWanted, IllegalAction, WagerError
+from cardroom.games.base import CardWanted, GameRules, IllegalAction, WagerError
 
 __all__ = [
     "RECORD_VERSION",
@@ -329,6 +329,6 @@ def _nets_text(nets: Mapping[tuple[int, str], Fraction]) -> str:
     return ", ".join(named) or "none"
 
 
-def rules_text(rules: Any) -> str:
+def rules_text(rules: GameRules) -> str:
     """The rules as a record keeps them (the TOML ``cardroom rules`` prints)."""
     return rules_to_toml(rules)

@@ -29,6 +29,7 @@ from cardroom.core.money import (
     to_unit,
 )
 from cardroom.core.rules import Between, Ref, check_ranges
+from cardroom.core.shoe import ShoeRules
 
 
 class Action(StrEnum):
@@ -149,6 +150,21 @@ class TableLimits:
                     f"{name}: must be a whole multiple of the unit {exact_text(self.unit)}, "
                     f"not {exact_text(limit)}"
                 )
+
+
+class GameRules(Protocol):
+    """What every game's rules have, whatever the game: its shoe and its table limits
+    (a game's own rules type is a frozen dataclass with these two fields and its own)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def shoe(self) -> ShoeRules: ...
+
+    def __hash__(self) -> int: ...
+
+    @property
+    def table(self) -> TableLimits: ...
 
 
 def check_wagers(

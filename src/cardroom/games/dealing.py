@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from cardroom.core.events import Event
 from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games import GameInfo
-from cardroom.games.base import PLAYER_SEAT, Action, Round
+from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Round
 
 Decide = Callable[[Round], Action]
 
@@ -26,7 +25,7 @@ Decide = Callable[[Round], Action]
 class Dealer:
     """Deals rounds of one game from one card source."""
 
-    def __init__(self, game: GameInfo, rules: Any, source: CardSource) -> None:
+    def __init__(self, game: GameInfo, rules: GameRules, source: CardSource) -> None:
         self.game = game
         self.rules = rules
         self.source = source

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from cardroom.core.money import format_amount, format_odds
 from cardroom.core.money import percent_of as percent_of
+from cardroom.games.base import GameRules
 
 __all__ = [
     "PayRow",
@@ -54,7 +54,7 @@ def odds_text(value: Fraction) -> str:
     return format_odds(value)
 
 
-def shoe_sentence(rules: Any, round_word: str = "round") -> str:
+def shoe_sentence(rules: GameRules, round_word: str = "round") -> str:
     shoe = rules.shoe
     decks = f"{shoe.decks} deck{'s' if shoe.decks != 1 else ''}"
     jokers = (
@@ -74,7 +74,7 @@ def shoe_sentence(rules: Any, round_word: str = "round") -> str:
     return text + f". A {round_word} in progress is finished before the shoe is reshuffled."
 
 
-def limits_sentence(rules: Any) -> str:
+def limits_sentence(rules: GameRules) -> str:
     table = rules.table
     return (
         f"Each wager takes {format_amount(table.minimum)} to {format_amount(table.maximum)}, "

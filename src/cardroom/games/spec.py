@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from cardroom.core.rules import load_rules_file
-from cardroom.games.base import PLAYER_SEAT, Action, Replayable, Round
+from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
 
 __all__ = ["Analysis", "AnalysisAsk", "GameSpec", "Kernel", "R", "StrategyAsk", "UnknownGame"]
 
 #: a game's rules type
-R = TypeVar("R")
+R = TypeVar("R", bound=GameRules)
 
 #: builds a game's simulation kernel for ``rules`` and the player's ``strategy``
 #: (:class:`cardroom.simulation.runner.Kernel`); typed loosely here so that this module

@@ -26,6 +26,7 @@ import numpy as np
 
 from cardroom.analysis.cache import cached_fractions
 from cardroom.games import get_game
+from cardroom.games.base import GameRules
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
 from cardroom.simulation.prng import batch_state
 
@@ -64,7 +65,7 @@ class Kernel(Protocol):
 
 
 @lru_cache(maxsize=16)
-def kernel_for(game_id: str, rules: Any, strategy: str = "basic") -> Kernel:
+def kernel_for(game_id: str, rules: GameRules, strategy: str = "basic") -> Kernel:
     """The kernel of ``game_id`` under ``rules`` (21-24-27: the player's ``strategy``);
     built once per process, since its tables come from many calls into the engine."""
     game = get_game(game_id)
@@ -97,7 +98,7 @@ class Plan:
             yield rest
 
 
-def fresh_shoe(rules: Any) -> Any:
+def fresh_shoe(rules: GameRules) -> Any:
     """``rules`` with every round dealt from a full, freshly shuffled shoe: the shoe is
     reshuffled before every round (the reshuffle point after the first card dealt), so
     each round is dealt off the top, as the exact analyses count it.  A fixed burn goes
@@ -124,7 +125,7 @@ def batches(rounds: int, session: int = 0, size: int = BATCH_ROUNDS) -> Plan:
 
 
 def _run_batch(
-    game_id: str, rules: Any, strategy: str, seed: int, index: int, rounds: int, session: int
+    game_id: str, rules: GameRules, strategy: str, seed: int, index: int, rounds: int, session: int
 ) -> BatchResult:
     kernel = kernel_for(game_id, rules, strategy)
     result, _ = kernel.run(batch_state(seed, index), rounds, session)
@@ -197,7 +198,7 @@ class RunResult:
 
 def run(
     game_id: str,
-    rules: Any,
+    rules: GameRules,
     rounds: int,
     seed: int = 0,
     workers: int = 1,
@@ -339,7 +340,7 @@ class _Totals:
 
 
 def exact_means(
-    game_id: str, rules: Any, strategy: str = "basic", finite: bool = True
+    game_id: str, rules: GameRules, strategy: str = "basic", finite: bool = True
 ) -> dict[str, Fraction]:
     """Each wager's exact expected net result per unit staked, off the top of a
     full shoe, from :mod:`cardroom.analysis` (finnish27 and 21-24-27: dealt from the
@@ -359,6 +360,8 @@ def exact_means(
     )
 
 
-def _exact_means(game_id: str, rules: Any, strategy: str, finite: bool) -> dict[str, Fraction]:
+def _exact_means(
+    game_id: str, rules: GameRules, strategy: str, finite: bool
+) -> dict[str, Fraction]:
     means: dict[str, Fraction] = get_game(game_id).exact_means(rules, strategy, finite)
     return means

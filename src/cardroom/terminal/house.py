@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.padding import Padding
@@ -28,7 +27,7 @@ from cardroom.core.events import CardDealt, Event
 from cardroom.core.money import format_amount
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe
 from cardroom.games import GameInfo
-from cardroom.games.base import Action, IllegalAction, Turn, WagerError
+from cardroom.games.base import Action, GameRules, IllegalAction, Turn, WagerError
 from cardroom.storage import default_path
 from cardroom.terminal import render
 from cardroom.terminal.common import EXIT_ERROR
@@ -75,7 +74,7 @@ class TableSession:
         self,
         out: Console,
         game: GameInfo,
-        rules: Any,
+        rules: GameRules,
         source: CardSource,
         wallet: Wallet,
         db_path: Path,
@@ -180,7 +179,7 @@ class PlaySession(TableSession):
         self,
         out: Console,
         game: GameInfo,
-        rules: Any,
+        rules: GameRules,
         source: CardSource,
         wallet: Wallet,
         db_path: Path,

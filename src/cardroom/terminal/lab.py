@@ -19,7 +19,7 @@ from cardroom.core.events import Decision
 from cardroom.core.shoe import ShoeExhausted, check_in_shoe
 from cardroom.core.textfile import InputLine, text_lines
 from cardroom.games import GameInfo
-from cardroom.games.base import CardWanted, Round, Turn, check_wagers, play_through
+from cardroom.games.base import CardWanted, GameRules, Round, Turn, check_wagers, play_through
 from cardroom.terminal import render
 from cardroom.terminal.common import CliError, load_game, person_errors
 from cardroom.terminal.prompts import parse_stakes
@@ -37,7 +37,7 @@ def round_record(rnd: Round) -> dict[str, Any]:
 
 
 def run_stacked_round(
-    game: GameInfo, rules: Any, cards: Sequence[Card], stakes: Mapping[str, Fraction]
+    game: GameInfo, rules: GameRules, cards: Sequence[Card], stakes: Mapping[str, Fraction]
 ) -> Round:
     """Play one round from ``cards``; the player follows the game's strategy.
 
@@ -92,7 +92,7 @@ def rounds(game_id: str, rules: Path | None, stakes_text: str | None, keep_going
 
 
 def lab_round(
-    game: GameInfo, rules: Any, line: InputLine, stakes: Mapping[str, Fraction]
+    game: GameInfo, rules: GameRules, line: InputLine, stakes: Mapping[str, Fraction]
 ) -> dict[str, Any]:
     """The record of the round one input line deals ({} for a blank or comment line);
     :class:`CliError` naming the line when it cannot be played."""

@@ -48,6 +48,7 @@ from cardroom.core.events import (
 )
 from cardroom.core.money import format_amount
 from cardroom.games import GameInfo
+from cardroom.games.base import GameRules
 from cardroom.games.chemin_de_fer.engine import visible
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -179,7 +180,7 @@ def bankroll_change(
     return text
 
 
-def limits_text(rules: Any) -> str:
+def limits_text(rules: GameRules) -> str:
     """The table limits of a game's rules: ``stakes 10 to 1000 per wager``."""
     table = rules.table
     return f"stakes {money(table.minimum)} to {money(table.maximum)} per wager"

@@ -19,6 +19,7 @@ from rich.console import Console
 from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
+from cardroom.games.base import GameRules
 from cardroom.games.spec import AnalysisAsk, StrategyAsk
 from cardroom.terminal.common import (
     CliError,
@@ -235,7 +236,7 @@ def simulate(
 
 def _simulate(
     game_id: str,
-    game_rules: Any,
+    game_rules: GameRules,
     rounds_wanted: int,
     seed: int,
     count: int,
@@ -281,7 +282,7 @@ def _simulate(
     return result
 
 
-def _exact_column(game_id: str, game_rules: Any, strategy_name: str) -> dict[str, Fraction]:
+def _exact_column(game_id: str, game_rules: GameRules, strategy_name: str) -> dict[str, Fraction]:
     """The exact values shown beside a run (cached on disk after the first time); on a
     terminal a status line says they are being worked out."""
     from cardroom.simulation.runner import exact_means

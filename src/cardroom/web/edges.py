@@ -24,6 +24,7 @@ from typing import Any
 from cardroom.app.disclosure import percent_of
 from cardroom.core.money import percent_text
 from cardroom.core.rules import rules_to_toml
+from cardroom.games.base import GameRules
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third, solve_table
 
@@ -32,7 +33,7 @@ log = logging.getLogger("cardroom.web")
 Compute = Callable[[str, Any], Mapping[str, Fraction]]
 
 
-def analyser_means(game_id: str, rules: Any) -> dict[str, Fraction]:
+def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     """Each wager's exact mean per unit staked (negative: the house's edge)."""
     from cardroom.simulation.runner import exact_means
 
@@ -62,7 +63,7 @@ class Edges:
         return data
 
 
-def _child(conn: Any, compute: Compute, game_id: str, rules: Any) -> None:
+def _child(conn: Any, compute: Compute, game_id: str, rules: GameRules) -> None:
     """In the child process: compute and send the figures (or the error) back."""
     try:
         result: Any = ("ok", dict(compute(game_id, rules)))
@@ -87,7 +88,7 @@ class HouseEdges:
         self._queue: queue.Queue[tuple[str, Any, tuple[str, str]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
 
-    def get(self, game_id: str, rules: Any) -> Edges:
+    def get(self, game_id: str, rules: GameRules) -> Edges:
         """The figures if known, else ``computing`` (and their computation started)."""
         key = (game_id, rules_to_toml(rules))
         with self._lock:
@@ -125,7 +126,7 @@ class HouseEdges:
             finally:
                 self._queue.task_done()
 
-    def _run(self, game_id: str, rules: Any) -> Edges:
+    def _run(self, game_id: str, rules: GameRules) -> Edges:
         if self.in_process:
             try:
                 return Edges("ready", dict(self.compute(game_id, rules)))

@@ -43,6 +43,7 @@ from cardroom.games.base import (
     PLAYER_SEAT,
     Action,
     CardWanted,
+    GameRules,
     IllegalAction,
     Round,
     Turn,
@@ -115,7 +116,7 @@ class HouseTable:
     def __init__(
         self,
         game: GameInfo,
-        rules: Any,
+        rules: GameRules,
         source: CardSource,
         wallet: Wallet,
         account_id: int,
@@ -388,7 +389,7 @@ class HouseTable:
             self.beads.append(outcome)
 
 
-def _rules_toml(rules: Any) -> str:
+def _rules_toml(rules: GameRules) -> str:
     """The rules as a record keeps them, written once per rules (they are frozen)."""
     # by identity first: a server deals every round of a game with the same rules,
     # and hashing them (every field, nested) cost more than the rest of a table's setup
@@ -409,7 +410,7 @@ _TOML_BY_ID: dict[int, tuple[Any, str]] = {}
 
 
 @lru_cache(maxsize=64)
-def _cached_toml(rules: Any) -> str:
+def _cached_toml(rules: GameRules) -> str:
     return rules_to_toml(rules)
 
 

@@ -60,7 +60,7 @@ from cardroom.core.cards import Card, parse_cards
 from cardroom.core.money import format_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
 from cardroom.games import GameInfo, get_game
-from cardroom.games.base import IllegalAction, Turn, WagerError
+from cardroom.games.base import GameRules, IllegalAction, Turn, WagerError
 from cardroom.storage.db import Fast, StorageConflict
 from cardroom.storage.schema import accounts, house_tables
 
@@ -323,13 +323,13 @@ class StoredTables:
             balance=from_cents(balance),
         )
 
-    def _shoe(self, row: _Row, rules: Any) -> Shoe:
+    def _shoe(self, row: _Row, rules: GameRules) -> Shoe:
         if row.cards is None:
             return Shoe(rules.shoe, self.shuffler())
         return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles)
 
     def _table(
-        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: Any
+        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: GameRules
     ) -> HouseTable:
         table = HouseTable(
             game,

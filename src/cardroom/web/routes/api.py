@@ -23,7 +23,7 @@ from cardroom.app.sessions import LIFETIME
 from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
-from cardroom.games.base import IllegalAction, WagerError
+from cardroom.games.base import GameRules, IllegalAction, WagerError
 from cardroom.storage import StorageConflict
 from cardroom.web import books, models, signin, topup, views
 from cardroom.web.deps import (
@@ -73,7 +73,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
     )
 
 
-def limits_json(rules: Any) -> models.Limits:
+def limits_json(rules: GameRules) -> models.Limits:
     table = rules.table
     return models.Limits(
         minimum=views.money(table.minimum),
