@@ -426,15 +426,6 @@ def card_or_back(card: Card | None) -> Text:
     return Text(CARD_BACK, style=STYLE_CARD_BACK) if card is None else card_text(card)
 
 
-def percent(rate: Fraction) -> str:
-    """``5%``, ``2.50%``.
-
-    >>> percent(Fraction(1, 20)), percent(Fraction(1, 40))
-    ('5%', '2.50%')
-    """
-    return f"{money(rate * 100)}%"
-
-
 class ChemmyRenderer:
     """Shows chemin de fer events, as one seat may see them, as lines: the words are
     :class:`cardroom.app.words.ChemmyNarrator`'s; a hand's card shows the hand whole as it grows,
