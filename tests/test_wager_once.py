@@ -12,6 +12,7 @@ import pytest
 
 from cardroom.analysis.walk import exact
 from cardroom.app.disclosure import paytable
+from cardroom.app.words import wager_label
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Why
 from cardroom.games.baccarat import (
@@ -49,6 +50,7 @@ NINE = Wager(
     lines=_nine_lines,
     odds=lambda rules: NINE_PAYS,
     when=lambda rules: "the banker wins with a total of 9",
+    name="banker 9",
 )
 
 
@@ -118,6 +120,7 @@ def test_the_rules_page_shows_it(nine: BaccaratRules) -> None:
     assert rows["banker_nine"].pays == "3:1"
     assert rows["banker_nine"].when == "the banker wins with a total of 9"
     assert list(rows)[-1] == "banker_nine"
+    assert wager_label("banker_nine") == "Banker 9"  # its words, on the page and the table
 
 
 def test_what_cannot_be_counted_is_refused_in_a_line() -> None:

@@ -54,25 +54,19 @@ from cardroom.core.events import (
     Why,
 )
 from cardroom.core.money import format_amount, format_odds
+from cardroom.games import GAMES
 from cardroom.games.finnish.words import name_of as name_of
-
-#: Every wager (and outcome) of the house games in words, as a sentence says it; a label
-#: starts it with a capital (:func:`wager_label`).  The one place a wager id becomes words.
-WAGER_NAMES: dict[str, str] = {
-    "player": "player",
-    "banker": "banker",
-    "dealer": "dealer",
-    "tie": "tie",
-    "push": "push",
-    "player_pair": "player pair",
-    "banker_pair": "banker pair",
-    "b27": "B-27",
-}
 
 
 def wager_name(wager: str) -> str:
-    """A wager in words, inside a sentence: ``player_pair`` -> ``player pair``."""
-    return WAGER_NAMES.get(wager, wager.replace("_", " "))
+    """A wager (or an outcome) in words, inside a sentence, as its game names it:
+    ``player_pair`` -> ``player pair``, ``b27`` -> ``B-27``; a label starts it with a
+    capital (:func:`wager_label`).  The one place a wager id becomes words."""
+    for game in GAMES.values():
+        names = game.wager_names()
+        if wager in names:
+            return names[wager]
+    return wager.replace("_", " ")
 
 
 def wager_label(wager: str) -> str:

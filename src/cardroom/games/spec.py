@@ -116,6 +116,9 @@ class GameSpec(Generic[R]):
     #: the best play (a strategy comparison, or a solved game between two sides); None
     #: for a game where nobody decides
     strategy: Callable[[R, StrategyAsk], Any] | None = None
+    #: the game's wagers in words inside a sentence, by id, where its id with spaces
+    #: would not do ("B-27"); asked each time, so that a wager added later has its words
+    wager_names: Callable[[], Mapping[str, str]] = dict
     #: the options of an analysis only this game takes ("table_min", "stake", "infinite")
     analysis_options: frozenset[str] = frozenset()
     #: checks rules read from a file beyond their ranges (a ValueError saying why), for

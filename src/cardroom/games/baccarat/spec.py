@@ -15,6 +15,7 @@ from cardroom.games.baccarat.engine import (
     baccarat27_rules,
     punto_banco_rules,
 )
+from cardroom.games.baccarat.wagers import wager_names
 from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, Kernel
 
 __all__ = ["BACCARAT27", "PUNTO_BANCO"]
@@ -64,6 +65,7 @@ def _spec(
         exact_means=_exact_means,
         rules_type=BaccaratRules,
         analyze=_analyze(game_id),
+        wager_names=wager_names,
     )
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "Wager",
     "register",
     "side_wagers",
+    "wager_names",
 ]
 
 #: What a wager may read of a finished coup (the fields of :class:`CoupFacts`).
@@ -96,6 +97,8 @@ class Wager:
     #: the analysis's note beside its lines ('' for "pays ODDS when WHEN")
     note: Callable[[BaccaratRules], str] = lambda rules: ""
     side: bool = True
+    #: the wager in words inside a sentence ('' for its id with spaces: "player pair")
+    name: str = ""
 
     def __post_init__(self) -> None:
         unknown = sorted(self.reads - set(FACTS))
@@ -123,6 +126,11 @@ class Wager:
         """The net result of ``stake`` on this wager, and why."""
         line = self.line_for(rules, coup)
         return stake * line.net, line.why(coup)
+
+    @property
+    def words(self) -> str:
+        """The wager in words inside a sentence: ``player pair``, ``B-27``."""
+        return self.name or self.id.replace("_", " ")
 
     def analysis_note(self, rules: BaccaratRules) -> str:
         return self.note(rules) or f"pays {format_odds(self.odds(rules))} {self.when(rules)}"
@@ -318,6 +326,7 @@ WAGERS: dict[str, Wager] = {
             f"the banker wins with a total of {' or '.join(str(t) for t in rules.b27_totals)}"
         ),
         note=_b27_note,
+        name="B-27",
     ),
 }
 
@@ -328,6 +337,11 @@ MAIN_WAGERS = tuple(w.id for w in WAGERS.values() if not w.side)
 def side_wagers() -> tuple[str, ...]:
     """The side wagers a rules set may offer, in their spots' order."""
     return tuple(w.id for w in WAGERS.values() if w.side)
+
+
+def wager_names() -> dict[str, str]:
+    """Every wager's words, by id (those registered later too)."""
+    return {wager.id: wager.words for wager in WAGERS.values()}
 
 
 def register(wager: Wager) -> Wager:
