@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import disclosure
 from cardroom.games.finnish.analysis import (
     DrawOdds,
@@ -66,6 +68,23 @@ def _twentyone_means(rules: TwentyOne2427Rules, strategy: str, finite: bool) -> 
     return {wager: -w.house_edge for wager, w in report.wagers.items()}
 
 
+#: an analysis with replacement, for the odds of each card (None: the shoe's own)
+Run = Callable[[DrawOdds | None], Any]
+
+
+def _with_replacement(shoe: ShoeRules, ask: AnalysisAsk, make: Callable[[], Run]) -> Analysis:
+    """A Finnish game with cards drawn with replacement: ``make()`` gives the analysis
+    (made once the options are checked), run for the shoe and, with ``ask.effects``, for
+    each rank taken out."""
+    if ask.decks is not None:
+        raise ValueError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
+    run = make()
+    report = run(None)
+    if not ask.effects:
+        return Analysis(report)
+    return Analysis(report, effects_of_removal(shoe, run), REPLACEMENT_EFFECTS)
+
+
 def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
     from cardroom.games.finnish.shoe import (  # Numba: loaded when asked for
         ShoeMakeup,
@@ -81,16 +100,14 @@ def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
             return Analysis(report)
         effects = finnish27_effects_of_removal(rules, shoe, minimum, stake)
         return Analysis(report, effects, SHOE_EFFECTS)
-    if ask.decks is not None:
-        raise ValueError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
 
-    def run(odds: DrawOdds | None = None) -> Any:
-        return analyze_finnish27(rules, minimum, stake, odds=odds)
+    def finnish() -> Run:
+        def run(odds: DrawOdds | None) -> Any:
+            return analyze_finnish27(rules, minimum, stake, odds=odds)
 
-    report = run()
-    if not ask.effects:
-        return Analysis(report)
-    return Analysis(report, effects_of_removal(rules.shoe, run), REPLACEMENT_EFFECTS)
+        return run
+
+    return _with_replacement(rules.shoe, ask, finnish)
 
 
 def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
@@ -116,20 +133,21 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
                 "(the best play on the cards seen changes with each card)"
             )
         return Analysis(solve_21_24_27_shoe(rules, shoe).composition)
-    if ask.decks is not None:
-        raise ValueError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
-    hits = solve_21_24_27(rules).hits if ask.strategy == "optimal" else None
-    label = (
-        "the optimal strategy (cardroom strategy)" if hits else "the source's 18-row basic strategy"
-    )
 
-    def run(odds: DrawOdds | None = None) -> Any:
-        return analyze_21_24_27(rules, hits, odds, label)
+    def twentyone() -> Run:
+        hits = solve_21_24_27(rules).hits if ask.strategy == "optimal" else None
+        label = (
+            "the optimal strategy (cardroom strategy)"
+            if hits
+            else "the source's 18-row basic strategy"
+        )
 
-    report = run()
-    if not ask.effects:
-        return Analysis(report)
-    return Analysis(report, effects_of_removal(rules.shoe, run), REPLACEMENT_EFFECTS)
+        def run(odds: DrawOdds | None) -> Any:
+            return analyze_21_24_27(rules, hits, odds, label)
+
+        return run
+
+    return _with_replacement(rules.shoe, ask, twentyone)
 
 
 def _finnish27_strategy(rules: Finnish27Rules, ask: StrategyAsk) -> Any:
