@@ -317,6 +317,9 @@ def test_the_same_idempotency_key_gives_the_same_round_and_takes_nothing_again(w
     assert elsewhere.status_code == 409 and rounds_of(web, "Ann") == 1
     bad = ann.post("/api/games/punto-banco/rounds", body, **{"Idempotency-Key": "x" * 300})
     assert bad.status_code == 422
+    for key in ("a\tb", "x" * 101):  # not printable ASCII, or over 100 characters
+        bad = ann.post("/api/games/punto-banco/rounds", body, **{"Idempotency-Key": key})
+        assert bad.status_code == 422 and rounds_of(web, "Ann") == 1
 
 
 def test_decisions_only_where_the_rules_ask(web: Web) -> None:

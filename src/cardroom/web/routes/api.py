@@ -339,13 +339,6 @@ async def place_bets(
     The stakes are taken with the balance check in one transaction. The same
     ``Idempotency-Key`` sent again gives the same round back and takes nothing again.
     """
-    if idempotency_key is not None and not (
-        len(idempotency_key) <= 100
-        and idempotency_key.isascii()
-        and idempotency_key.isprintable()
-        and idempotency_key.strip()
-    ):
-        raise ApiError(422, "an Idempotency-Key is up to 100 printable ASCII characters")
     svc = services(request)
 
     def work(_: object) -> tuple[dict[str, Any], bool]:
