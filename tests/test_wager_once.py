@@ -24,6 +24,7 @@ from cardroom.games.baccarat import (
     Wager,
     baccarat27_rules,
     register,
+    unregister,
 )
 from cardroom.games.baccarat.analysis import analyze_baccarat, analyze_composition
 from cardroom.games.baccarat.kernel import BaccaratKernel
@@ -62,7 +63,7 @@ def nine() -> Iterator[BaccaratRules]:
         rules = baccarat27_rules()
         yield dataclasses.replace(rules, side_wagers=(*rules.side_wagers, NINE.id))
     finally:
-        del WAGERS[NINE.id]
+        unregister(NINE.id)
 
 
 def coup(rules: BaccaratRules, cards: str) -> BaccaratRound:
@@ -133,7 +134,7 @@ def test_what_cannot_be_counted_is_refused_in_a_line() -> None:
         with pytest.raises(ValueError, match="paired_banker reads banker_pair, outcome together"):
             analyze_baccarat(rules, "baccarat27")
     finally:
-        del WAGERS["paired_banker"]
+        unregister("paired_banker")
     player = dataclasses.replace(NINE, id="player_nine", reads=frozenset({"player_total"}))
     register(player)
     try:
@@ -141,9 +142,11 @@ def test_what_cannot_be_counted_is_refused_in_a_line() -> None:
         with pytest.raises(ValueError, match="player_nine reads player_total, which the kernel"):
             BaccaratKernel(rules)
     finally:
-        del WAGERS["player_nine"]
+        unregister("player_nine")
     with pytest.raises(ValueError, match="is already a punto banco wager"):
         register(WAGERS["b27"])
+    with pytest.raises(ValueError, match="b27 is not a wager that was added"):
+        unregister("b27")
     with pytest.raises(ValueError, match="dice is not a fact of a coup"):
         Wager("x", frozenset({"dice"}), _nine_lines, NINE.when, NINE.odds)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from cardroom.core.rules import load_rules_file
@@ -61,6 +62,10 @@ class StrategyAsk:
     decks: int | None = None
     infinite: bool = False
     total_only: bool = False
+
+
+#: the words of a game whose wagers' ids read well with spaces
+NO_NAMES: Mapping[str, str] = MappingProxyType({})
 
 
 class UnknownGame(KeyError):
@@ -118,7 +123,7 @@ class GameSpec(Generic[R]):
     strategy: Callable[[R, StrategyAsk], Any] | None = None
     #: the game's wagers in words inside a sentence, by id, where its id with spaces
     #: would not do ("B-27"); asked each time, so that a wager added later has its words
-    wager_names: Callable[[], Mapping[str, str]] = dict
+    wager_names: Callable[[], Mapping[str, str]] = lambda: NO_NAMES
     #: the options of an analysis only this game takes ("table_min", "stake", "infinite")
     analysis_options: frozenset[str] = frozenset()
     #: checks rules read from a file beyond their ranges (a ValueError saying why), for

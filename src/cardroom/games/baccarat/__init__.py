@@ -27,7 +27,15 @@ from cardroom.games.baccarat.engine import (
     punto_banco_rules,
     showdown,
 )
-from cardroom.games.baccarat.wagers import MAIN_WAGERS, WAGERS, CoupFacts, PayLine, Wager, register
+from cardroom.games.baccarat.wagers import (
+    MAIN_WAGERS,
+    WAGERS,
+    CoupFacts,
+    PayLine,
+    Wager,
+    register,
+    unregister,
+)
 
 __all__ = [
     "DEAL_ORDER",
@@ -54,4 +62,5 @@ __all__ = [
     "punto_banco_rules",
     "register",
     "showdown",
+    "unregister",
 ]

@@ -21,7 +21,7 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -42,6 +42,7 @@ __all__ = [
     "Wager",
     "register",
     "side_wagers",
+    "unregister",
     "wager_names",
 ]
 
@@ -339,9 +340,16 @@ def side_wagers() -> tuple[str, ...]:
     return tuple(w.id for w in WAGERS.values() if w.side)
 
 
-def wager_names() -> dict[str, str]:
+#: the wagers the game ships with (they cannot be taken away)
+_SHIPPED = frozenset(WAGERS)
+
+#: every wager's words, by id; kept by :func:`register` (read on every sentence)
+_NAMES: dict[str, str] = {wager.id: wager.words for wager in WAGERS.values()}
+
+
+def wager_names() -> Mapping[str, str]:
     """Every wager's words, by id (those registered later too)."""
-    return {wager.id: wager.words for wager in WAGERS.values()}
+    return _NAMES
 
 
 def register(wager: Wager) -> Wager:
@@ -355,4 +363,13 @@ def register(wager: Wager) -> Wager:
     if not wager.side:
         raise ValueError(f"wager: {wager.id}: only side wagers can be added")
     WAGERS[wager.id] = wager
+    _NAMES[wager.id] = wager.words
     return wager
+
+
+def unregister(wager_id: str) -> None:
+    """Take an added side wager away again (a test's, a designer's trial)."""
+    if wager_id not in WAGERS or not WAGERS[wager_id].side or wager_id in _SHIPPED:
+        raise ValueError(f"wager: {wager_id} is not a wager that was added")
+    del WAGERS[wager_id]
+    del _NAMES[wager_id]
