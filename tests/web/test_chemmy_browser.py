@@ -200,8 +200,10 @@ def in_view(page: Page) -> None:
         for left, top, right, bottom in shown[: len(shown) - len(boxes["choices"])]:
             apart = bottom <= d_top or top >= d_bottom or right <= d_left or left >= d_right
             assert apart, boxes
-    what = "turn" if boxes["choices"] else "result" if boxes["result"] else "hands"
-    VIEWS[(width, what)] = VIEWS.get((width, what), 0) + 1
+    # a turn that comes with the last coup's result still in view checks both
+    seen_now = ["turn"] * bool(boxes["choices"]) + ["result"] * bool(boxes["result"])
+    for what in seen_now or ["hands"]:
+        VIEWS[(width, what)] = VIEWS.get((width, what), 0) + 1
     # what a person sees at once on a turn: the first, until one right after a coup
     first = (width, "shot") not in VIEWS
     if boxes["choices"] and (first or (boxes["result"] and VIEWS[(width, "shot")] < 2)):
