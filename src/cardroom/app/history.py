@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
-from cardroom.core.cards import Card, CardError
+from pydantic import PlainSerializer, PlainValidator
+
+from cardroom.core.cards import Card
+from cardroom.core.codec import Amount, CardCode, Codec, CodecError
 from cardroom.core.events import (
     Event,
     EventDataError,
@@ -31,7 +34,7 @@ from cardroom.core.events import (
     event_from_json,
     event_to_json,
 )
-from cardroom.core.money import AmountError, format_decimal, parse_exact
+from cardroom.core.money import format_decimal, parse_exact
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.games import UnknownGame, get_game
 from cardroom.games.base import CardWanted, GameRules, IllegalAction, WagerError
@@ -62,7 +65,7 @@ class Decided:
 
     seat: int
     action: str
-    amount: Fraction | None = None
+    amount: Amount | None = None
     by: str = "person"
 
 
@@ -72,9 +75,55 @@ class WagerResult:
 
     seat: int
     wager: str
-    stake: Fraction
-    net: Fraction
-    breakage: Fraction = Fraction(0)
+    stake: Amount
+    net: Amount
+    breakage: Amount = Fraction(0)
+
+
+def _event_in(raw: Any) -> Event:
+    try:
+        return event_from_json(raw)
+    except EventDataError as err:
+        raise ValueError(str(err)) from None
+
+
+#: An event as the event registry writes it (``{"event": kind, ...}``).
+RecordedEvent = Annotated[Event, PlainValidator(_event_in), PlainSerializer(event_to_json)]
+
+#: The keys of a coup's start that hold amounts.
+_START_AMOUNTS = ("default_bank",)
+
+
+def _start_out(start: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in start.items():
+        if key == "stacks":
+            out[key] = [format_decimal(Fraction(v)) for v in value]
+        elif key in _START_AMOUNTS and value is not None:
+            out[key] = format_decimal(Fraction(value))
+        else:
+            out[key] = value
+    return out
+
+
+def _start_in(data: Any) -> dict[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ValueError("a coup's start is a JSON object")
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "stacks":
+            out[key] = tuple(parse_exact(v) for v in value)
+        elif key in _START_AMOUNTS and value is not None:
+            out[key] = parse_exact(value)
+        else:
+            out[key] = value
+    return out
+
+
+#: A coup's start: the banker, the bank and the stacks (amounts as exact decimals).
+Start = Annotated[Mapping[str, Any], PlainValidator(_start_in), PlainSerializer(_start_out)]
 
 
 @dataclass(frozen=True)
@@ -84,13 +133,13 @@ class RoundRecord:
     game: str
     rules: str
     seats: tuple[str, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[CardCode, ...]
     decisions: tuple[Decided, ...]
     wagers: tuple[WagerResult, ...]
     outcome: str | None
-    events: tuple[Event, ...]
+    events: tuple[RecordedEvent, ...]
     #: chemin de fer: the coup number and the state it started from (banker, stacks...)
-    start: Mapping[str, Any] = field(default_factory=dict)
+    start: Start = field(default_factory=dict)
     #: anything a person should know about how the round ended (a restart, a timeout)
     notes: tuple[str, ...] = ()
     version: int = RECORD_VERSION
@@ -110,36 +159,9 @@ class RoundRecord:
 
     # -- JSON ------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "game": self.game,
-            "rules": self.rules,
-            "seats": list(self.seats),
-            "cards": [card.code for card in self.cards],
-            "decisions": [
-                {
-                    "seat": d.seat,
-                    "action": d.action,
-                    "amount": None if d.amount is None else format_decimal(d.amount),
-                    "by": d.by,
-                }
-                for d in self.decisions
-            ],
-            "wagers": [
-                {
-                    "seat": w.seat,
-                    "wager": w.wager,
-                    "stake": format_decimal(w.stake),
-                    "net": format_decimal(w.net),
-                    "breakage": format_decimal(w.breakage),
-                }
-                for w in self.wagers
-            ],
-            "outcome": self.outcome,
-            "events": [event_to_json(e) for e in self.events],
-            "start": _start_json(self.start),
-            "notes": list(self.notes),
-        }
+        """The record as JSON-able data, its ``version`` first."""
+        data: dict[str, Any] = _RECORDS.encode(self)
+        return {"version": data.pop("version"), **data}
 
     @classmethod
     def from_json(cls, data: Any) -> RoundRecord:
@@ -150,83 +172,12 @@ class RoundRecord:
         if version != RECORD_VERSION:
             raise RecordError(f"a round record of version {version!r} (this cardroom reads 1)")
         try:
-            return cls(
-                game=_text(data, "game"),
-                rules=_text(data, "rules"),
-                seats=tuple(str(s) for s in _list(data, "seats")),
-                cards=tuple(Card.parse(str(c)) for c in _list(data, "cards")),
-                decisions=tuple(
-                    Decided(
-                        int(d["seat"]),
-                        str(d["action"]),
-                        None if d.get("amount") is None else parse_exact(d["amount"]),
-                        str(d.get("by", "person")),
-                    )
-                    for d in _list(data, "decisions")
-                ),
-                wagers=tuple(
-                    WagerResult(
-                        int(w["seat"]),
-                        str(w["wager"]),
-                        parse_exact(w["stake"]),
-                        parse_exact(w["net"]),
-                        parse_exact(w.get("breakage", 0)),
-                    )
-                    for w in _list(data, "wagers")
-                ),
-                outcome=None if data.get("outcome") is None else str(data["outcome"]),
-                events=tuple(event_from_json(e) for e in _list(data, "events")),
-                start=_start_from_json(data.get("start") or {}),
-                notes=tuple(str(n) for n in data.get("notes") or ()),
-            )
-        except (KeyError, TypeError, ValueError, CardError, AmountError, EventDataError) as err:
-            if isinstance(err, RecordError):
-                raise
+            return _RECORDS.decode(data)
+        except CodecError as err:
             raise RecordError(f"the round record is damaged: {err}") from None
 
 
-def _text(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise RecordError(f"the round record has no {key!r}")
-    return value
-
-
-def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data.get(key)
-    if not isinstance(value, list):
-        raise RecordError(f"the round record has no list {key!r}")
-    return value
-
-
-#: The keys of a coup's start that hold amounts.
-_START_AMOUNTS = ("default_bank",)
-
-
-def _start_json(start: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in start.items():
-        if key == "stacks":
-            out[key] = [format_decimal(Fraction(v)) for v in value]
-        elif key in _START_AMOUNTS and value is not None:
-            out[key] = format_decimal(Fraction(value))
-        else:
-            out[key] = value
-    return out
-
-
-def _start_from_json(data: Any) -> dict[str, Any]:
-    if not isinstance(data, Mapping):
-        raise RecordError("a coup's start is a JSON object")
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "stacks":
-            out[key] = tuple(parse_exact(v) for v in value)
-        elif key in _START_AMOUNTS and value is not None:
-            out[key] = parse_exact(value)
-        else:
-            out[key] = value
-    return out
+_RECORDS: Codec[RoundRecord] = Codec(RoundRecord, "round record")
 
 
 # -- replay ---------------------------------------------------------------------------------

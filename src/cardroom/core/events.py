@@ -23,16 +23,15 @@ True
 
 from __future__ import annotations
 
-import dataclasses
-import types
-import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
+
+from pydantic import PlainSerializer, PlainValidator
 
 from cardroom.core.cards import Card
-from cardroom.core.money import AmountError, format_decimal, parse_exact
+from cardroom.core.codec import Amount, CardCode, Codec, CodecError
 
 __all__ = [
     "EVENT_KINDS",
@@ -87,6 +86,53 @@ class Points:
 Fact = int | str | bool | Card | Fraction | Points | tuple[Any, ...] | None
 
 
+def _fact_out(value: Fact) -> Any:
+    """A fact as JSON: cards, amounts and totals tagged (``{"card": "Kh"}``,
+    ``{"amount": "1.5"}``, ``{"points": {...}}``) so that they read back as they were."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, tuple):
+        return [_fact_out(item) for item in value]
+    tag = _FACT_TAG.get(type(value))
+    if tag is None:  # pragma: no cover - a programming error
+        raise TypeError(f"a reason cannot hold {value!r}")
+    return {tag: _FACT_CODECS[tag].encode(value)}
+
+
+def _fact_in(raw: Any) -> Fact:
+    if raw is None or isinstance(raw, bool | int | str):
+        fact: Fact = raw
+        return fact
+    if isinstance(raw, list):
+        return tuple(_fact_in(item) for item in raw)
+    if isinstance(raw, Mapping) and len(raw) == 1:
+        [(tag, inner)] = raw.items()
+        if tag in _FACT_CODECS:
+            decoded: Fact = _FACT_CODECS[tag].decode(inner)
+            return decoded
+    raise ValueError(f"{raw!r} is not a fact cardroom writes")
+
+
+def _facts_in(raw: Any) -> dict[str, Fact]:
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"a reason's facts are an object, not {raw!r}")
+    return {str(k): _fact_in(v) for k, v in raw.items()}
+
+
+def _facts_out(facts: Mapping[str, Fact]) -> dict[str, Any]:
+    return {k: _fact_out(v) for k, v in facts.items()}
+
+
+#: A reason's facts, each written with its tag.
+Facts = Annotated[Mapping[str, Fact], PlainValidator(_facts_in), PlainSerializer(_facts_out)]
+_FACT_CODECS: dict[str, Codec[Any]] = {
+    "card": Codec(CardCode, "card"),
+    "amount": Codec(Amount, "amount"),
+    "points": Codec(Points, "points"),
+}
+_FACT_TAG: dict[type[Any], str] = {Card: "card", Fraction: "amount", Points: "points"}
+
+
 @dataclass(frozen=True)
 class Why:
     """Why a rule did what it did: the rule's id and its particulars.
@@ -96,7 +142,7 @@ class Why:
     """
 
     rule: str
-    facts: Mapping[str, Fact] = field(default_factory=dict)
+    facts: Facts = field(default_factory=dict)
 
     @classmethod
     def of(cls, rule: str, **facts: Fact) -> Why:
@@ -142,7 +188,7 @@ class CardDealt:
     and the hand's total after it."""
 
     hand: str
-    card: Card
+    card: CardCode
     total: Points | None = None
     kind: ClassVar[str]
 
@@ -172,7 +218,7 @@ class Reshuffled:
     shoe: int
     cause: str
     burnt: int = 0
-    first_card: Card | None = None
+    first_card: CardCode | None = None
     kind: ClassVar[str]
 
 
@@ -196,10 +242,10 @@ class Settled:
     """
 
     wager: str
-    stake: Fraction
-    net: Fraction
+    stake: Amount
+    net: Amount
     why: Why = NO_REASON
-    breakage: Fraction = Fraction(0)
+    breakage: Amount = Fraction(0)
     kind: ClassVar[str]
 
 
@@ -212,7 +258,7 @@ class DrawForBank:
     """A seat's face-up card in the draw for the first bank (``round`` counts redraws)."""
 
     seat: int
-    card: Card
+    card: CardCode
     round: int = 1
     kind: ClassVar[str]
 
@@ -223,7 +269,7 @@ class DrawTie:
     """Seats tied for the highest card in the draw for the bank: only they draw again."""
 
     seats: tuple[int, ...]
-    card: Card | None = None
+    card: CardCode | None = None
     kind: ClassVar[str]
 
 
@@ -243,7 +289,7 @@ class BankPut:
     """The banker put up a bank of ``amount``."""
 
     seat: int
-    amount: Fraction
+    amount: Amount
     kind: ClassVar[str]
 
 
@@ -262,7 +308,7 @@ class BancoCalled:
     """A seat called "Banco": it alone covers the whole bank (``amount``)."""
 
     seat: int
-    amount: Fraction
+    amount: Amount
     kind: ClassVar[str]
 
 
@@ -272,7 +318,7 @@ class Staked:
     """A seat put up ``amount`` against the bank (any excess comes back in ExcessReturned)."""
 
     seat: int
-    amount: Fraction
+    amount: Amount
     kind: ClassVar[str]
 
 
@@ -293,7 +339,7 @@ class ExcessReturned:
     """The part of a stake beyond what the bank still needed went back to the seat."""
 
     seat: int
-    amount: Fraction
+    amount: Amount
     kind: ClassVar[str]
 
 
@@ -302,8 +348,8 @@ class ExcessReturned:
 class PartCovered:
     """The stakes did not cover the bank: the banker plays for ``covered`` of ``bank`` only."""
 
-    covered: Fraction
-    bank: Fraction
+    covered: Amount
+    bank: Amount
     kind: ClassVar[str]
 
 
@@ -322,7 +368,7 @@ class PlayerChosen:
     """The seat that holds the player's hand for every punter, with its stake."""
 
     seat: int
-    stake: Fraction
+    stake: Amount
     why: Why = NO_REASON
     kind: ClassVar[str]
 
@@ -338,7 +384,7 @@ class HandCard:
 
     hand: str
     seat: int
-    card: Card | None
+    card: CardCode | None
     face_up: bool
     total: Points | None = None
     kind: ClassVar[str]
@@ -366,7 +412,7 @@ class HandShown:
 
     hand: str
     seat: int
-    cards: tuple[Card, ...]
+    cards: tuple[CardCode, ...]
     total: int
     kind: ClassVar[str]
 
@@ -377,10 +423,10 @@ class SeatSettled:
     """A seat's result for the coup: ``net`` won (positive) or lost, on ``stake`` at risk."""
 
     seat: int
-    stake: Fraction
-    net: Fraction
+    stake: Amount
+    net: Amount
     why: Why = NO_REASON
-    breakage: Fraction = Fraction(0)
+    breakage: Amount = Fraction(0)
     kind: ClassVar[str]
 
 
@@ -390,8 +436,8 @@ class Commission:
     """The house took ``amount`` (``rate`` of the banker's winnings) from the banker."""
 
     seat: int
-    amount: Fraction
-    rate: Fraction
+    amount: Amount
+    rate: Amount
     kind: ClassVar[str]
 
 
@@ -402,7 +448,7 @@ class SeatTaken:
 
     seat: int
     name: str
-    stack: Fraction
+    stack: Amount
     kind: ClassVar[str]
 
 
@@ -412,7 +458,7 @@ class SeatLeft:
     """Between coups, the seat stood up and took its stack of ``stack`` away."""
 
     seat: int
-    stack: Fraction
+    stack: Amount
     kind: ClassVar[str]
 
 
@@ -475,19 +521,8 @@ def event_to_json(event: Event | CoupEvent) -> dict[str, Any]:
     if isinstance(event, CoupEvent):
         return {"coup": event.coup, **event_to_json(event.event)}
     data: dict[str, Any] = {"event": type(event).kind}
-    for name in _field_names(type(event)):
-        data[name] = _encode(getattr(event, name))
+    data.update(_codec(type(event)).encode(event))
     return data
-
-
-_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
-
-
-def _field_names(cls: type[Any]) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:
@@ -498,16 +533,10 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     cls = EVENT_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventDataError(f"unknown event {kind!r}")
-    hints = _hints(cls)
-    values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            values[f.name] = _decode(hints[f.name], data[f.name], f"{kind}.{f.name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise EventDataError(f"event {kind!r} has no {f.name!r}")
+    fields = {k: v for k, v in data.items() if k not in ("event", "coup")}
     try:
-        event: Event = cls(**values)
-    except (TypeError, ValueError) as err:
+        event: Event = _codec(cls).decode(fields)
+    except CodecError as err:
         raise EventDataError(f"event {kind!r}: {err}") from None
     return event
 
@@ -520,125 +549,11 @@ def coup_event_from_json(data: Mapping[str, Any]) -> CoupEvent:
     return CoupEvent(coup, event_from_json(data))
 
 
-_HINTS: dict[type[Any], dict[str, Any]] = {}
+_CODECS: dict[type[Any], Codec[Any]] = {}
 
 
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def _encode(value: Any) -> Any:
-    """A field's value as JSON (cards by code, money as exact decimals); inside a
-    :class:`Why`'s facts, cards, amounts and totals are tagged so they read back."""
-    kind = type(value)
-    if kind in _PLAIN:  # (most fields: looked up by their exact type first)
-        return value
-    if kind is Card:
-        return value.code
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, Fraction):
-        return format_decimal(value)
-    if isinstance(value, Points):
-        return {"value": value.value, "soft": value.soft, "named": value.named}
-    if isinstance(value, Why):
-        return {"rule": value.rule, "facts": {k: _encode_fact(v) for k, v in value.facts.items()}}
-    if isinstance(value, tuple):
-        return [_encode(item) for item in value]
-    raise TypeError(f"an event cannot hold {value!r}")  # pragma: no cover
-
-
-#: The types a field holds that are JSON as they are (by exact type: a subclass, such as
-#: an enum of strings, goes through :func:`_encode`'s checks).
-_PLAIN = frozenset({type(None), bool, int, str})
-
-
-def _encode_fact(value: Fact) -> Any:
-    if type(value) in _PLAIN:
-        return value
-    if isinstance(value, Card):
-        return {"card": value.code}
-    if isinstance(value, Fraction):
-        return {"amount": format_decimal(value)}
-    if isinstance(value, Points):
-        return {"points": _encode(value)}
-    if isinstance(value, tuple):
-        return [_encode_fact(item) for item in value]
-    return _encode(value)
-
-
-def _decode_fact(raw: Any, where: str) -> Fact:
-    if raw is None or isinstance(raw, bool | int | str):
-        fact: Fact = raw
-        return fact
-    if isinstance(raw, list):
-        return tuple(_decode_fact(item, where) for item in raw)
-    if isinstance(raw, Mapping) and len(raw) == 1:
-        [(tag, inner)] = raw.items()
-        if tag in _FACT_TAGS:
-            decoded: Fact = _decode(_FACT_TAGS[tag], inner, where)
-            return decoded
-    raise EventDataError(f"{where}: {raw!r} is not a fact cardroom writes")
-
-
-_FACT_TAGS: dict[str, type[Any]] = {"card": Card, "amount": Fraction, "points": Points}
-
-
-def _decode(tp: Any, raw: Any, where: str) -> Any:
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(tp)
-        if raw is None and type(None) in options:
-            return None
-        [inner] = [a for a in options if a is not type(None)]
-        return _decode(inner, raw, where)
-    if origin is tuple:
-        if not isinstance(raw, list):
-            raise EventDataError(f"{where}: a list is wanted, not {raw!r}")
-        (item, *_rest) = typing.get_args(tp)
-        return tuple(_decode(item, v, where) for v in raw)
-    if tp is Card:
-        if not isinstance(raw, str):
-            raise EventDataError(f"{where}: a card code is wanted, not {raw!r}")
-        try:
-            return Card.parse(raw)
-        except ValueError as err:
-            raise EventDataError(f"{where}: {err}") from None
-    if tp is Fraction:
-        try:
-            return parse_exact(raw)
-        except AmountError as err:
-            raise EventDataError(f"{where}: {err}") from None
-    if tp is Points:
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("value"), int):
-            raise EventDataError(f"{where}: a total is wanted, not {raw!r}")
-        soft, named = raw.get("soft"), raw.get("named")
-        if soft is not None and not isinstance(soft, bool):
-            raise EventDataError(f"{where}: 'soft' is true, false or null, not {soft!r}")
-        if named is not None and not isinstance(named, str):
-            raise EventDataError(f"{where}: 'named' is a string or null, not {named!r}")
-        return Points(raw["value"], soft, named)
-    if tp is Why:
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("rule"), str):
-            raise EventDataError(f"{where}: a reason is wanted, not {raw!r}")
-        facts = raw.get("facts", {})
-        if not isinstance(facts, Mapping):
-            raise EventDataError(f"{where}: a reason's facts are an object, not {facts!r}")
-        return Why(raw["rule"], {str(k): _decode_fact(v, where) for k, v in facts.items()})
-    if tp is bool:
-        if not isinstance(raw, bool):
-            raise EventDataError(f"{where}: true or false is wanted, not {raw!r}")
-        return raw
-    if tp is int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise EventDataError(f"{where}: a whole number is wanted, not {raw!r}")
-        return raw
-    if tp is str:
-        if not isinstance(raw, str):
-            raise EventDataError(f"{where}: a string is wanted, not {raw!r}")
-        return raw
-    raise EventDataError(f"{where}: cannot read {raw!r}")  # pragma: no cover
+def _codec(cls: type[Any]) -> Codec[Any]:
+    codec = _CODECS.get(cls)
+    if codec is None:
+        codec = _CODECS[cls] = Codec(cls, cls.kind)
+    return codec
