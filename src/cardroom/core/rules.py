@@ -32,6 +32,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+import tomlkit
+
 from cardroom.core.money import exact_text, odds, parse_exact
 from cardroom.core.textfile import TextInputError, read_text_file
 
@@ -417,37 +419,4 @@ def _plain(value: Any, amount: bool = False) -> Any:
 
 def rules_to_toml(rules: Any) -> str:
     """The rules as a TOML file a user can edit and load back with ``--rules``."""
-    lines: list[str] = []
-    _emit(lines, "", rules_to_dict(rules))
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _is_rows(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and isinstance(value[0], dict)
-
-
-def _emit(lines: list[str], prefix: str, data: dict[str, Any]) -> None:
-    for key, value in data.items():
-        if not isinstance(value, dict) and not _is_rows(value):
-            lines.append(f"{key} = {_toml_value(value)}")
-    for key, value in data.items():
-        if isinstance(value, dict):
-            lines += ["", f"[{prefix}{key}]"]
-            _emit(lines, f"{prefix}{key}.", value)
-    for key, value in data.items():
-        if _is_rows(value):
-            for row in value:
-                lines += ["", f"[[{prefix}{key}]]"]
-                _emit(lines, f"{prefix}{key}.", row)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {value!r} as TOML")  # pragma: no cover
+    return tomlkit.dumps(rules_to_dict(rules))
