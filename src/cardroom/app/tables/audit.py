@@ -27,12 +27,12 @@ the tests run it after every test that moves money.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from sqlalchemy import select
 
 from cardroom.app.tables.chemmy import COUP_STATE_VERSION
-from cardroom.app.tables.house import STATE_VERSION, Segments, saved_rules
+from cardroom.app.tables.house import Segments, saved_rules
+from cardroom.app.tables.state import StateError, read_house_state
 from cardroom.app.wallet import AuditError, StoredRound, Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError
@@ -114,31 +114,30 @@ def audit(wallet: Wallet) -> AuditReport:
 def awaited_turn(stored: StoredRound) -> Turn | str:
     """The decision a house round in progress waits for, replayed from its saved state
     with the engine alone (nothing is written); or why it waits for none."""
-    state = stored.state or {}
-    if state.get("version") != STATE_VERSION:
-        return f"its saved state is of an unknown kind ({state.get('version')!r})"
     try:
+        state = read_house_state(stored.state)
         game = get_game(stored.game)
-        rules = saved_rules(game.id, str(state["rules"]))
-        stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
-        engine = game.new_round(rules, stakes)
-        source = Segments([parse_cards(codes) for codes in state.get("shoe", [])])
+        rules = saved_rules(game.id, state.rules)
+        engine = game.new_round(rules, dict(state.stakes))
+        source = Segments([parse_cards(codes) for codes in state.shoe])
 
         def deal() -> None:
             while isinstance(engine.to_move(), CardWanted):
                 engine.deal(source.draw())
 
         deal()
-        for made in state.get("decisions", []):
+        for made in state.decisions:
             step = engine.to_move()
-            action = str(made["action"])
+            action = made.action
             if not isinstance(step, Turn) or action not in step.actions:
                 return f"its saved decision {action!r} is not one the round allows"
             engine.act(step.seat, action)
             deal()
     except ShoeExhausted:
         return "its saved cards run out before the next decision"
-    except (UnknownGame, RulesError, KeyError, TypeError, ValueError) as err:
+    except StateError as err:
+        return str(err)
+    except (UnknownGame, RulesError, ValueError) as err:
         return f"its saved state cannot be read ({err})"
     except (IllegalAction, WagerError) as err:
         return f"it does not replay ({err})"

@@ -32,9 +32,16 @@ from functools import lru_cache
 from typing import Any
 
 from cardroom.app.history import Decided, RoundRecord, WagerResult
+from cardroom.app.tables.state import (
+    HouseDecision,
+    HouseState,
+    StateError,
+    is_house_state,
+    read_house_state,
+)
 from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
-from cardroom.core.events import Event, Reshuffled, event_from_json, event_to_json
+from cardroom.core.events import Event, Reshuffled
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe, draw_or_reshuffle
@@ -51,7 +58,6 @@ from cardroom.games.base import (
 )
 
 __all__ = [
-    "STATE_VERSION",
     "ExistingRound",
     "HouseRound",
     "HouseTable",
@@ -64,7 +70,6 @@ __all__ = [
 ]
 
 #: The version of the state an in-progress round is saved with.
-STATE_VERSION = 1
 
 
 def default_action(turn: Turn) -> str:
@@ -353,15 +358,14 @@ class HouseTable:
         live.engine.deal(card)
 
     def _state(self, live: HouseRound, stakes: Mapping[str, Fraction]) -> dict[str, Any]:
-        return {
-            "version": STATE_VERSION,
-            "rules": self.rules_toml,
-            "name": self.name,
-            "stakes": {w: str(s) for w, s in stakes.items()},
-            "shoe": live.shoe,
-            "reshuffled": None if live.reshuffled is None else event_to_json(live.reshuffled),
-            "decisions": [{"action": d.action, "by": d.by} for d in live.decisions],
-        }
+        return HouseState(
+            rules=self.rules_toml,
+            name=self.name,
+            stakes=stakes,
+            shoe=tuple(tuple(segment) for segment in live.shoe),
+            reshuffled=live.reshuffled,
+            decisions=tuple(HouseDecision(d.action, d.by) for d in live.decisions),
+        ).to_json()
 
     def _settle_if_over(self, live: HouseRound) -> None:
         if live.engine.to_move() is None and live.record is None:
@@ -502,39 +506,39 @@ def restore_round(
     from the round's saved shoe; with ``source`` (the table's shoe, saved where that
     round left it) the table deals on from there, else from the saved shoe.  Nothing is
     played for the person."""
-    state = stored.state or {}
-    if stored.status != "in_progress" or state.get("version") != STATE_VERSION:
-        raise IllegalAction(f"round {stored.id} is not a house round in progress")
+    try:
+        if stored.status != "in_progress":
+            raise StateError("it is not in progress")
+        state = read_house_state(stored.state)
+    except StateError as err:
+        raise IllegalAction(f"round {stored.id} is not a house round in progress: {err}") from None
     game = get_game(stored.game)
-    rules = saved_rules(game.id, str(state["rules"]))
-    stakes = {w: Fraction(s) for w, s in dict(state["stakes"]).items()}
-    source = Segments([parse_cards(codes) for codes in state.get("shoe", [])])
+    rules = saved_rules(game.id, state.rules)
+    stakes = dict(state.stakes)
+    source = Segments([parse_cards(codes) for codes in state.shoe])
     table = HouseTable(
         game,
         rules,
         source,
         wallet,
         stored.account_id,
-        name=str(state.get("name", "You")),
+        name=state.name,
         table_ref=stored.table_ref,
     )
-    live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=state.get("shoe", []))
+    shoe = [list(segment) for segment in state.shoe]
+    live = HouseRound(stored.id, game.new_round(rules, stakes), shoe=shoe)
     if note is not None:  # said in the record if the round ends on the way
         live.notes.append(note)
-    opened_with = state.get("reshuffled")
-    if isinstance(opened_with, dict):  # the round's events begin with the shoe's shuffle
-        event = event_from_json(opened_with)
-        if isinstance(event, Reshuffled):
-            live.reshuffled = event
-            live.engine.events.append(event)
+    if state.opening_shuffle is not None:  # the round's events begin with the shoe's shuffle
+        live.reshuffled = state.opening_shuffle
+        live.engine.events.append(state.opening_shuffle)
     table.advance(live)
-    for made in state.get("decisions", []):
+    for made in state.decisions:
         step = live.engine.to_move()
-        action = str(made["action"])
-        if not isinstance(step, Turn) or action not in step.actions:
+        if not isinstance(step, Turn) or made.action not in step.actions:
             break
-        live.decisions.append(Decided(PLAYER_SEAT, action, None, str(made["by"])))
-        live.engine.act(PLAYER_SEAT, action)
+        live.decisions.append(Decided(PLAYER_SEAT, made.action, None, made.by))
+        live.engine.act(PLAYER_SEAT, made.action)
         table.advance(live)
     if source is not None:
         table.source = source
@@ -549,12 +553,11 @@ def finish_interrupted(
     recorded with a note saying so.  Returns their records, oldest first."""
     finished: list[RoundRecord] = []
     for stored in wallet.unfinished_rounds(account_id, game_id):
-        state = stored.state or {}
-        if state.get("version") != STATE_VERSION:
+        if not is_house_state(stored.state):
             continue  # not a house round (or from a later cardroom): left as it is
         try:
             table, live = restore_round(wallet, stored, INTERRUPTED_NOTE)
-        except (RulesError, KeyError, ValueError):
+        except (RulesError, IllegalAction, ValueError):
             wallet.void_round(stored.id, {"void": "the round can no longer be set up again"})
             continue
         table.play_default(live)
