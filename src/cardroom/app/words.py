@@ -14,7 +14,7 @@ its machine code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -53,9 +53,9 @@ from cardroom.core.events import (
     Staked,
     Why,
 )
-from cardroom.core.money import format_amount, format_odds
-from cardroom.games import GAMES
-from cardroom.games.finnish.words import name_of as name_of
+from cardroom.core.money import format_amount
+from cardroom.games import GAMES, phrases
+from cardroom.games.phrases import Template
 
 
 def wager_name(wager: str) -> str:
@@ -74,59 +74,21 @@ def wager_label(wager: str) -> str:
     return capital(wager_name(wager))
 
 
+def name_of(key: str) -> str:
+    """A named hand's or bonus's name as its game says it (``finnish_27`` -> ``Finnish 27``)."""
+    for game in GAMES.values():
+        if key in game.hand_names:
+            return game.hand_names[key]
+    return phrases.plain_name(key)
+
+
 def points_text(points: Points | None) -> str:
     """``soft 25``, ``hard 17``, ``27 (Finnish 27)``, ``7`` (baccarat), '' for None."""
-    if points is None:
-        return ""
-    if points.named is not None and points.named != "natural":
-        return f"{points.value} ({name_of(points.named)})"
-    if points.soft is None:
-        return str(points.value)
-    return f"{'soft' if points.soft else 'hard'} {points.value}"
+    return phrases.points_text(points, name_of)
 
 
 def _fact_text(value: Fact) -> str:
-    if isinstance(value, Card):
-        return value.finnish
-    if isinstance(value, Points):
-        return points_text(value)
-    if isinstance(value, Fraction):
-        return format_amount(value)
-    if isinstance(value, tuple):
-        return ", ".join(_fact_text(v) for v in value)
-    return str(value)
-
-
-def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}-{high}"
-
-
-def _kind(soft: Fact) -> str:
-    return "soft" if soft else "hard"
-
-
-def _odds(value: Fact) -> str:
-    assert isinstance(value, Fraction)
-    return format_odds(value)
-
-
-def _plan(why: Why) -> str:
-    """A hit-to-target row's plan: ``hit to hard 23 and soft 25``."""
-    relative = why.get("relative")
-    if relative is None:
-        return f"hit to hard {why['hard']} and soft {why['soft']}"
-    if relative == 1:
-        return "hit until above the dealer's total"
-    if relative == 0:
-        return "hit until at least the dealer's total"
-    assert isinstance(relative, int)
-    return f"hit to the dealer's total {relative:+d}"
-
-
-def _target(why: Why) -> str:
-    verb = "is below" if why.rule == "target_hit" else "reaches"
-    row = f"dealer {why['row_kind']} {_span(int(str(why['row_low'])), int(str(why['row_high'])))}"
-    return f"{_fact_text(why['total'])} {verb} {why['target']} ({row}: {_plan(why)})"
+    return phrases.fact_text(value, name_of)
 
 
 def _bonus(why: Why) -> str:
@@ -135,88 +97,24 @@ def _bonus(why: Why) -> str:
     if flat is not None:
         assert isinstance(flat, Fraction)
         return f"{name_of(key)} ({format_amount(flat)} x table minimum)"
-    return f"{name_of(key)} {_odds(why['bonus_odds'])}"
+    return f"{name_of(key)} {phrases.odds_text(why['bonus_odds'])}"
 
 
 def _pays(why: Why) -> str:
-    text = f"{wager_name(str(why['wager']))} pays {_odds(why['odds'])}"
+    text = f"{wager_name(str(why['wager']))} pays {phrases.odds_text(why['odds'])}"
     if why.get("bonus") is not None:
         text += f" + bonus {_bonus(why)}"
     return text
 
 
-def _banker_rule(why: Why) -> str:
-    verb = "draws" if why["draws"] else "stands"
-    if why.rule == "banker_player_stood":
-        limit = int(str(why["below"]))
-        return f"banker {verb} on {why['banker']}: the player stood (banker draws on 0-{limit - 1})"
-    return f"banker {verb} on {why['banker']} when the player's third card is a {why['value']}"
-
-
-def _beats(why: Why) -> str:
-    natural = "natural " if why.get("natural") else ""
-    return (
-        f"{why['winner']}'s {natural}{why['winner_total']} beats "
-        f"{why['loser']}'s {why['loser_total']}"
-    )
-
-
-def _totals(values: Fact) -> str:
-    assert isinstance(values, tuple)
-    return " or ".join(str(v) for v in values)
-
-
-def _tie(why: Why) -> str:
-    natural = "natural " if why.get("natural") else ""
-    return f"both hands total {natural}{why['total']}"
-
-
-#: The sentence of each rule, from its facts (a format string, or a function of the Why).
-TEMPLATES: dict[str, str | Callable[[Why], str]] = {
+#: The sentences of the rules every game shares (the shoe, a wager's settlement); each
+#: game's own rules have theirs in its description (``GameSpec.rule_words``).
+TEMPLATES: dict[str, Template] = {
     "": "",
     # the shoe and the table
     "new_shoe": "new shoe",
     "reshuffle_point": "reshuffle point reached",
     "ran_out": "the shoe ran out in mid-round",
-    # the Finnish games: initial 27s
-    "initial_27": "{hand}'s initial {name}",
-    "initial_27s_outrank": "player's {player} outranks dealer's {dealer}",
-    "initial_27s_equal": "player's {player} equals dealer's {dealer}",
-    "initial_27s_outranked": "player's {player} is outranked by {dealer}",
-    "both_27s": "both hands are 27s",
-    "named_27": "{hand}'s {name}",
-    # the Finnish games: play
-    "target_hit": _target,
-    "target_stand": _target,
-    "dealer_hits": lambda w: f"dealer hits {_kind(w['soft'])} totals below {w['limit']}",
-    "dealer_stands": lambda w: f"dealer stands on {_kind(w['soft'])} {w['limit']} or more",
-    "must_hit_soft_below": "must hit soft below {limit} against a dealer's {dealer}",
-    "must_stand_soft": "must stand on soft {limit} against a dealer's {dealer}",
-    "must_hit_hard_below": "must hit hard below {limit} against a dealer's {dealer}",
-    "must_stand_hard": "must stand on hard {limit} or more against a dealer's {dealer}",
-    "free_against_weak": "free to choose with {player} against a dealer's {dealer}",
-    "must_hit_below_dealer": "must hit below the dealer's {dealer}",
-    "must_stand_hard_at_dealer": "must stand on a hard total at or above the dealer's {dealer}",
-    "must_stand_soft_above_dealer": "must stand on a soft total above the dealer's {dealer}",
-    "free_against_equal": "free to choose with {player} against the dealer's equal {dealer}",
-    "player_27": "player's hand totals exactly 27",
-    "player_over": "player's {total} is over {limit}",
-    "player_busts": "player busts with {total}",
-    "dealer_busts": "dealer busts with {total}",
-    # the Finnish games: the showdown
-    "push_player_over_closer": "player {player} is over 27 but closer than dealer {dealer}",
-    "push_dealer_over_as_close": "dealer {dealer} is over 27 but as close as player {player}",
-    "player_closer": "player {player} is closer to 27 than dealer {dealer}",
-    "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
-    "equally_close": "{player} and {dealer} are equally close: {winner} on ties",
-    "equally_close_push": "{player} and {dealer} are equally close to 27",
-    # baccarat
-    "player_draws": lambda w: f"player draws on {w['total']} (0-{int(str(w['below'])) - 1})",
-    "player_stands": "player stands on {total}",
-    "banker_player_stood": _banker_rule,
-    "banker_third_card": _banker_rule,
-    "beats": _beats,
-    "tie": _tie,
     # settlement
     "pays": _pays,
     "returned_on_push": "a push returns the wager",
@@ -225,18 +123,24 @@ TEMPLATES: dict[str, str | Callable[[Why], str]] = {
     "won_by": "{winner} won",
     "no_push": "no push",
     "no_tie": "no tie",
-    "pair_pays": lambda w: f"{w['hand']} pair pays {_odds(w['odds'])}",
-    "no_pair": "no {hand} pair",
-    "b27_pays": lambda w: f"banker won with {w['total']}: B-27 pays {_odds(w['odds'])}",
-    "no_b27": lambda w: f"the banker did not win with {_totals(w['totals'])}",
 }
+
+
+def template_of(rule: str) -> Template | None:
+    """The sentence of ``rule``: a shared one, or the one its game gives."""
+    template = TEMPLATES.get(rule)
+    if template is not None:
+        return template
+    for game in GAMES.values():
+        template = game.rule_words.get(rule)
+        if template is not None:
+            return template
+    return None
 
 
 def explain(why: Why, names: Sequence[str] = (), you: int | None = None) -> str:
     """The sentence of ``why`` (seats named from ``names``; ``you``: the reader's seat)."""
-    template = TEMPLATES.get(why.rule)
-    if template is None:
-        template = CHEMMY_TEMPLATES.get(why.rule)
+    template = template_of(why.rule)
     if template is None:
         return why.rule.replace("_", " ")
     if callable(template):
@@ -281,66 +185,14 @@ def names_text(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _player_rule(why: Why) -> str:
-    """``must draw on 0-4``; with the total it was applied to: ``player draws on 3 (...)``."""
-    low, high = int(str(why["low"])), int(str(why["high"]))
-    rule = {
-        "must_draw": f"must draw on {_span(low, high)}",
-        "must_stand": f"must stand on {_span(low, high)}",
-        "may_draw": f"may draw or stand on {_span(low, high)}",
-    }[why.rule]
-    return rule
-
-
-def _seen(third: Fact) -> str:
-    return (
-        "the player stood" if third is None else f"the player's third card is {_fact_text(third)}"
-    )
-
-
-def _banker_collects(why: Why) -> str:
-    fee = why.get("commission")
-    text = "the banker collects every stake"
-    return text if fee is None else f"{text}, less {_fact_text(fee)} commission"
-
-
-CHEMMY_TEMPLATES: dict[str, str | Callable[[Why], str]] = {
-    "must_draw": _player_rule,
-    "must_stand": _player_rule,
-    "may_draw": _player_rule,
-    "banker_choice": lambda w: f"banker on {w['banker']} by choice ({_seen(w.get('third'))})",
-    "banker_free": lambda w: (
-        f"the banker draws or stands freely on {w['banker']} ({_seen(w.get('third'))})"
-    ),
-    "highest_card": "draws the highest card ({card}) and takes the bank",
-    "bank_passed_on": "the bank passes on",
-    "bank_kept": "the banker keeps the bank",
-    "passes": "passes",
-    "stack_below_minimum": "the stack is below the table minimum",
-    "nobody_staked": "nobody staked against the bank: no coup",
-    "only_punter": "the only punter",
-    "largest_stake": "the largest stake",
-    "tie_returns_stakes": "both hands total {total}: every stake is returned",
-    "bank_pays_even": "the bank pays 1:1",
-    "bank_pays_every_stake": "the bank pays every stake",
-    "tie_returned": "tie: returned",
-    "tie_all_returned": "tie: every stake is returned",
-    "banker_wins_stake": "the banker wins the stake",
-    "banker_collects": _banker_collects,
-    "fewer_than_two": "fewer than two seats can play (a seat needs {minimum} or more)",
-    "put_up_bank": lambda w: "put up a bank" + (" or pass it" if w.get("may_pass") else ""),
-    "may_cover": "may stake against the bank ({needed} to cover)",
-}
-
-
 def decision_text(hand: str, action: str, why: Why) -> str:
     """A hand's draw or stand with its rule, as a sentence's start: ``player draws on 3
     (must draw on 0-4)``; the tableau's and the Finnish games' rules read whole."""
     verb = {"hit": "hits", "stand": "stands", "draw": "draws"}.get(action, f"{action}s")
     if why.rule in ("must_draw", "must_stand", "may_draw"):
         return f"{hand} {verb} on {why['total']} ({explain(why)})"
-    if why.rule == "banker_choice":
-        return f"banker {verb} on {why['banker']} by choice ({_seen(why.get('third'))})"
+    if why.rule == "banker_choice":  # (its sentence with the verb the choice made)
+        return explain(Why(why.rule, {**why.facts, "verb": verb}))
     return explain(why)
 
 

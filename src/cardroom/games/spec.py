@@ -7,7 +7,7 @@ The terminal, the web, the simulator and the analyser loop over these descriptio
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 from cardroom.core.rules import load_rules_file
 from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
+from cardroom.games.phrases import NO_WORDS, Template
 
 __all__ = ["Analysis", "AnalysisAsk", "GameSpec", "Kernel", "R", "StrategyAsk", "UnknownGame"]
 
@@ -129,6 +130,10 @@ class GameSpec(Generic[R]):
     #: checks rules read from a file beyond their ranges (a ValueError saying why), for
     #: what a game needs of them before a table deals (chemin de fer's bots: a solvable coup)
     check: Callable[[R], None] | None = None
+    #: the sentence of each of the game's own rules, by the rule's id in a ``Why``
+    rule_words: Mapping[str, Template] = field(default_factory=lambda: NO_WORDS)
+    #: the game's named hands and bonuses in words, by key (``jo_jo`` -> ``Jo Jo``)
+    hand_names: Mapping[str, str] = field(default_factory=lambda: NO_NAMES)
 
     def replay_state(
         self, rules: R, stakes: Mapping[int, Mapping[str, Fraction]], start: Mapping[str, Any]

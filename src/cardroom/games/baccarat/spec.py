@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from cardroom.games.baccarat import disclosure
+from cardroom.games.baccarat import disclosure, words
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
 from cardroom.games.baccarat.engine import (
     Baccarat27Round,
@@ -66,6 +66,7 @@ def _spec(
         rules_type=BaccaratRules,
         analyze=_analyze(game_id),
         wager_names=wager_names,
+        rule_words=words.RULE_WORDS,
     )
 
 

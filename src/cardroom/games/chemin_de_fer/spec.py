@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.games.base import Round
-from cardroom.games.chemin_de_fer import disclosure
+from cardroom.games.chemin_de_fer import disclosure, words
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
 from cardroom.games.spec import GameSpec, Kernel, StrategyAsk, UnknownGame
@@ -82,6 +82,7 @@ CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
     resume=lambda rules, start: ChemmyGame.resume(rules, start),
     rules_type=ChemmyRules,
     check=_check,
+    rule_words=words.RULE_WORDS,
     strategy=_strategy,
     exact_note=_exact_note,
     analysis_options=frozenset({"total_only"}),

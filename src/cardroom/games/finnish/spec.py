@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.core.shoe import ShoeRules
-from cardroom.games.finnish import disclosure
+from cardroom.games.finnish import disclosure, words
 from cardroom.games.finnish.analysis import (
     DrawOdds,
     analyze_21_24_27,
@@ -171,6 +171,8 @@ def _twentyone_strategy(rules: TwentyOne2427Rules, ask: StrategyAsk) -> Any:
 
 FINNISH27: GameSpec[Finnish27Rules] = GameSpec(
     id="finnish27",
+    rule_words=words.RULE_WORDS,
+    hand_names=words.NAMES,
     name="Finnish 27 (baccarat-like)",
     description="Bet on player, dealer or push; fixed play to 27, Jokers make 27, "
     "poker bonus with Jokers wild",
@@ -192,6 +194,8 @@ FINNISH27: GameSpec[Finnish27Rules] = GameSpec(
 
 TWENTYONE_24_27: GameSpec[TwentyOne2427Rules] = GameSpec(
     id="21-24-27",
+    rule_words=words.RULE_WORDS,
+    hand_names=words.NAMES,
     name="21-24-27",
     description="Finnish 27 against the dealer: you hit or stand where the rules let "
     "you choose; Jokers count 0",

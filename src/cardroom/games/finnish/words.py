@@ -1,10 +1,18 @@
-"""The Finnish games' named hands and bonuses in words."""
+"""The Finnish games in words: their named hands and bonuses, and the sentence of each
+of their rules (the dealer's play, the player's forced plays, the showdown).
+
+>>> from cardroom.core.events import Why
+>>> RULE_WORDS["dealer_hits"](Why.of("dealer_hits", soft=False, limit=24))
+'dealer hits hard totals below 24'
+"""
 
 from __future__ import annotations
 
+from cardroom.core.events import Why
 from cardroom.games.finnish.finnish27 import BonusTable
+from cardroom.games.phrases import Template, fact_text, hard_or_soft, span
 
-__all__ = ["NAMES", "name_of"]
+__all__ = ["NAMES", "RULE_WORDS", "name_of"]
 
 #: The names of named hands and of finnish27's bonuses (the bonuses' as its paytable
 #: labels them).
@@ -20,3 +28,59 @@ NAMES: dict[str, str] = {
 def name_of(key: str) -> str:
     """A named hand's or bonus's name (``finnish_27`` -> ``Finnish 27``)."""
     return NAMES.get(key, key.replace("_", " "))
+
+
+def _plan(why: Why) -> str:
+    """A hit-to-target row's plan: ``hit to hard 23 and soft 25``."""
+    relative = why.get("relative")
+    if relative is None:
+        return f"hit to hard {why['hard']} and soft {why['soft']}"
+    if relative == 1:
+        return "hit until above the dealer's total"
+    if relative == 0:
+        return "hit until at least the dealer's total"
+    assert isinstance(relative, int)
+    return f"hit to the dealer's total {relative:+d}"
+
+
+def _target(why: Why) -> str:
+    verb = "is below" if why.rule == "target_hit" else "reaches"
+    row = f"dealer {why['row_kind']} {span(int(str(why['row_low'])), int(str(why['row_high'])))}"
+    return f"{fact_text(why['total'], name_of)} {verb} {why['target']} ({row}: {_plan(why)})"
+
+
+#: The sentence of each of the Finnish games' rules (``{name}`` is a named hand's key).
+RULE_WORDS: dict[str, Template] = {
+    # initial 27s
+    "initial_27": "{hand}'s initial {name}",
+    "initial_27s_outrank": "player's {player} outranks dealer's {dealer}",
+    "initial_27s_equal": "player's {player} equals dealer's {dealer}",
+    "initial_27s_outranked": "player's {player} is outranked by {dealer}",
+    "both_27s": "both hands are 27s",
+    "named_27": "{hand}'s {name}",
+    # play
+    "target_hit": _target,
+    "target_stand": _target,
+    "dealer_hits": lambda w: f"dealer hits {hard_or_soft(w['soft'])} totals below {w['limit']}",
+    "dealer_stands": lambda w: f"dealer stands on {hard_or_soft(w['soft'])} {w['limit']} or more",
+    "must_hit_soft_below": "must hit soft below {limit} against a dealer's {dealer}",
+    "must_stand_soft": "must stand on soft {limit} against a dealer's {dealer}",
+    "must_hit_hard_below": "must hit hard below {limit} against a dealer's {dealer}",
+    "must_stand_hard": "must stand on hard {limit} or more against a dealer's {dealer}",
+    "free_against_weak": "free to choose with {player} against a dealer's {dealer}",
+    "must_hit_below_dealer": "must hit below the dealer's {dealer}",
+    "must_stand_hard_at_dealer": "must stand on a hard total at or above the dealer's {dealer}",
+    "must_stand_soft_above_dealer": "must stand on a soft total above the dealer's {dealer}",
+    "free_against_equal": "free to choose with {player} against the dealer's equal {dealer}",
+    "player_27": "player's hand totals exactly 27",
+    "player_over": "player's {total} is over {limit}",
+    "player_busts": "player busts with {total}",
+    "dealer_busts": "dealer busts with {total}",
+    # the showdown
+    "push_player_over_closer": "player {player} is over 27 but closer than dealer {dealer}",
+    "push_dealer_over_as_close": "dealer {dealer} is over 27 but as close as player {player}",
+    "player_closer": "player {player} is closer to 27 than dealer {dealer}",
+    "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
+    "equally_close": "{player} and {dealer} are equally close: {winner} on ties",
+    "equally_close_push": "{player} and {dealer} are equally close to 27",
+}
