@@ -131,9 +131,13 @@ class GameSpec(Generic[R]):
     #: what a game needs of them before a table deals (chemin de fer's bots: a solvable coup)
     check: Callable[[R], None] | None = None
     #: the sentence of each of the game's own rules, by the rule's id in a ``Why``
-    rule_words: Mapping[str, Template] = field(default_factory=lambda: NO_WORDS)
+    rule_words: Mapping[str, Template] = field(
+        default_factory=lambda: NO_WORDS, hash=False, compare=False
+    )
     #: the game's named hands and bonuses in words, by key (``jo_jo`` -> ``Jo Jo``)
-    hand_names: Mapping[str, str] = field(default_factory=lambda: NO_NAMES)
+    hand_names: Mapping[str, str] = field(
+        default_factory=lambda: NO_NAMES, hash=False, compare=False
+    )
 
     def replay_state(
         self, rules: R, stakes: Mapping[int, Mapping[str, Fraction]], start: Mapping[str, Any]
