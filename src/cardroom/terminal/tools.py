@@ -15,12 +15,21 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 
 from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
 from cardroom.games.base import GameRules
 from cardroom.games.spec import AnalysisAsk, StrategyAsk
+from cardroom.terminal import analysis_view
 from cardroom.terminal.common import (
     CliError,
     check_output_file,
@@ -66,8 +75,6 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    from cardroom.terminal import analysis_view
-
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.analyze is None:
@@ -129,8 +136,6 @@ def strategy(
 ) -> None:
     """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
     finnish27's best table (with replacement), chemin de fer solved."""
-    from cardroom.terminal import analysis_view
-
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.strategy is None:
@@ -176,10 +181,9 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
-
-    from cardroom.simulation.runner import batches
-    from cardroom.simulation.runner import fresh_shoe as fresh_rules
-    from cardroom.terminal import simulation_view
+    from cardroom.simulation.runner import batches  # lazy: Numba
+    from cardroom.simulation.runner import fresh_shoe as fresh_rules  # lazy: Numba
+    from cardroom.terminal import simulation_view  # lazy: Numba
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
@@ -247,18 +251,9 @@ def _simulate(
     show_bar: bool,
 ) -> Any:
     """Run the simulation, with a progress bar if asked."""
-    from cardroom.simulation.runner import run
+    from cardroom.simulation.runner import run  # lazy: Numba
 
     if show_bar:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
         bar = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -285,7 +280,7 @@ def _simulate(
 def _exact_column(game_id: str, game_rules: GameRules, strategy_name: str) -> dict[str, Fraction]:
     """The exact values shown beside a run (cached on disk after the first time); on a
     terminal a status line says they are being worked out."""
-    from cardroom.simulation.runner import exact_means
+    from cardroom.simulation.runner import exact_means  # lazy: Numba
 
     errors = Console(stderr=True)
     if not errors.is_terminal:
