@@ -122,7 +122,7 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
 def check_plotting() -> None:
     """Refuse ``--plot`` at once (before a run) where Matplotlib is not installed."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  # lazy: Matplotlib (an optional extra)
     except ImportError:
         raise ValueError(
             "--plot: Matplotlib is not installed; install it with `pip install cardroom[plot]`"
@@ -133,10 +133,10 @@ def session_plot(result: RunResult, exact: Mapping[str, Fraction], path: Path) -
     """Histograms of the session results, one panel per wager, with the exact
     expectation of a session marked where it is known."""
     check_plotting()
-    import matplotlib
+    import matplotlib  # lazy: Matplotlib (an optional extra)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: Matplotlib (an optional extra)
 
     wagers = result.wager_ids
     fig, axes = plt.subplots(len(wagers), 1, figsize=(8, 2.6 * len(wagers)), squeeze=False)
