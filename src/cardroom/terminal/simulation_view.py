@@ -9,13 +9,28 @@ from typing import Any
 
 import numpy as np
 from rich.console import Group, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from cardroom.analysis.report import fraction_text
 from cardroom.simulation.runner import RunResult
 
-__all__ = ["check_plotting", "run_json", "run_view", "session_plot", "session_summary"]
+__all__ = [
+    "check_plotting",
+    "progress_bar",
+    "run_json",
+    "run_view",
+    "session_plot",
+    "session_summary",
+]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -117,6 +132,19 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
         parts.append(sessions)
         parts.append(Text(f"{result.sessions.shape[0]:,} complete sessions"))
     return Group(*parts)
+
+
+def progress_bar() -> Progress:
+    """The bar shown at a terminal while a run plays: rounds done, rounds per second,
+    time left; it goes when the run ends."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(show_speed=True),  # rounds per second
+        TimeRemainingColumn(),
+        transient=True,
+    )
 
 
 def check_plotting() -> None:

@@ -11,18 +11,10 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeRemainingColumn,
-)
 
 from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
@@ -37,6 +29,9 @@ from cardroom.terminal.common import (
     make_console,
     person_errors,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress  # the bar is made by the simulation's view
 
 
 def _amount_option(text: str | None, name: str) -> Fraction | None:
@@ -209,10 +204,11 @@ def simulate(
         try:
             plan = batches(rounds_wanted, session_rounds or 0)
             show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
+            bar = simulation_view.progress_bar() if show_bar else None
             means = _exact_column(game.id, game_rules, strategy_name) if exact else {}
             result = _simulate(
                 game.id, played, rounds_wanted, seed, count, session_rounds or 0,
-                strategy_name, backend, address, show_bar,
+                strategy_name, backend, address, bar,
             )  # fmt: skip
             if plot is not None:
                 simulation_view.session_plot(result, means, plot)
@@ -248,20 +244,12 @@ def _simulate(
     strategy_name: str,
     backend: str,
     address: str | None,
-    show_bar: bool,
+    bar: Progress | None,
 ) -> Any:
-    """Run the simulation, with a progress bar if asked."""
+    """Run the simulation, with the progress bar if given one."""
     from cardroom.simulation.runner import run  # lazy: Numba
 
-    if show_bar:
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(show_speed=True),  # rounds per second
-            TimeRemainingColumn(),
-            transient=True,
-        )
+    if bar is not None:
         with bar:
             task = bar.add_task(game_id, total=rounds_wanted)
             result = run(
