@@ -66,7 +66,7 @@ def _prototypes() -> dict[str, str]:
     here, the first time a name is checked: it takes a fifth of a second to load, which
     every other use of the wallet is spared.)
     """
-    from confusable_homoglyphs import confusables
+    from confusable_homoglyphs import confusables  # lazy: Unicode's confusables table
 
     table = {
         key.translate(_DIRECTION_MARKS): [entry["c"].translate(_DIRECTION_MARKS) for entry in found]

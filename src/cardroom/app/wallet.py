@@ -83,7 +83,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from cardroom.app.names import clean_name, name_skeleton
 from cardroom.app.names import name_key as _name_key
 from cardroom.core.money import MAX_AMOUNT, format_amount
-from cardroom.storage.db import Database, Fast, StorageConflict, StorageError
+from cardroom.storage.db import Database, Fast
+from cardroom.storage.errors import StorageConflict, StorageError
 from cardroom.storage.schema import accounts, ledger, rounds, seats
 
 #: What a new account starts with (and what ``cardroom bankroll --reset`` restores).

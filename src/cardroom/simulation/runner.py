@@ -267,7 +267,7 @@ def _run_ray(
 ) -> Iterator[BatchResult]:
     """The batches' results in order, from a Ray cluster."""
     try:
-        import ray
+        import ray  # lazy: Ray (an optional extra)
     except ImportError:
         raise ValueError(
             "backend: Ray is not installed; install it with `pip install cardroom[ray]`"

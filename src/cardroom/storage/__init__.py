@@ -5,6 +5,7 @@ server and upgrades it; :mod:`cardroom.storage.schema` has the tables.  Money mo
 only through :class:`cardroom.app.wallet.Wallet`, which is built on these.
 """
 
-from cardroom.storage.db import Database, StorageConflict, StorageError, default_path
+from cardroom.storage.db import Database, default_path
+from cardroom.storage.errors import StorageConflict, StorageError
 
 __all__ = ["Database", "StorageConflict", "StorageError", "default_path"]

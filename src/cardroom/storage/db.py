@@ -54,6 +54,8 @@ from sqlalchemy import Connection, Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.sql.expression import Executable
 
+from cardroom.storage.errors import StorageBusy, StorageConflict, StorageError
+
 #: The execution option that makes a transaction a write transaction (``BEGIN IMMEDIATE``).
 WRITE_OPTION = "cardroom_write"
 
@@ -71,20 +73,6 @@ TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03", "40003", "40002"})
 T = TypeVar("T")
 
 log = logging.getLogger("cardroom.storage")
-
-
-class StorageError(Exception):
-    """The database cannot be opened, read or written; the message is one line."""
-
-
-class StorageConflict(StorageError):
-    """A write broke one of the database's constraints (a unique name or key, a check)."""
-
-
-class StorageBusy(StorageError):
-    """The database gave up on a transaction for a reason that passes (a deadlock, a
-    serialization failure, busy beyond its timeout) every time it was tried: nothing of
-    it was written.  Trying again later is right."""
 
 
 def is_transient(err: BaseException) -> bool:
@@ -160,7 +148,7 @@ class Database:
         ``path``: an SQLite file.  Neither: :func:`default_path`, making its folder.
         ``create=False`` refuses to make a new SQLite file (for commands that only read).
         """
-        from cardroom.storage import migrate  # the migrations import this module
+        from cardroom.storage import migrate  # lazy: Alembic
 
         if url is not None and path is not None:
             raise StorageError("give the database as a URL or as a path, not both")

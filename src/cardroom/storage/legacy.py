@@ -36,7 +36,7 @@ from sqlalchemy import Connection, column, inspect, table, text
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from cardroom.core.money import CENT, format_amount
-from cardroom.storage.db import StorageError
+from cardroom.storage.errors import StorageError
 from cardroom.storage.schema import UTCDateTime
 
 #: The account of the default bankroll (the terminal calls its one person "You").

@@ -34,7 +34,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
-from cardroom.storage.db import StorageError
+from cardroom.storage.errors import StorageError
 
 if TYPE_CHECKING:
     from cardroom.storage.db import Database

@@ -549,11 +549,10 @@ def serve(
     ] = 64,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
-    from cardroom.web.server import ServerError
-    from cardroom.web.server import run as run_server
+    from cardroom.web import server  # lazy: uvicorn and FastAPI
 
-    with person_errors(ServerError):
-        run_server(
+    with person_errors(server.ServerError):
+        server.run(
             host=host,
             port=port,
             db_url=db,

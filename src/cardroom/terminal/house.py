@@ -8,6 +8,7 @@ takes the bets, deals, settles and moves the money; the records are the table's.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -53,8 +54,6 @@ def reset_command(path: Path, person: str | None = None) -> str:
     >>> reset_command(Path("/tmp/my file.sqlite3"), "Ann")
     "cardroom bankroll --reset --bankroll-file '/tmp/my file.sqlite3' --person Ann"
     """
-    import shlex
-
     command = "cardroom bankroll --reset"
     if path != default_path():
         command += f" --bankroll-file {shlex.quote(str(path))}"

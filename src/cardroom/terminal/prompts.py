@@ -264,7 +264,8 @@ def enable_line_editing() -> None:
     into the answer as ``^[[A``."""
     if sys.stdin.isatty():
         with suppress(ImportError):
-            import readline  # noqa: F401 - importing it is what turns it on for input()
+            # importing it is what turns it on for input()
+            import readline  # noqa: F401  # lazy: readline (optional; turns line editing on)
 
 
 def flush_typeahead() -> None:
@@ -273,7 +274,7 @@ def flush_typeahead() -> None:
     if not sys.stdin.isatty():
         return
     with suppress(ImportError, OSError):
-        import termios
+        import termios  # lazy: termios (not on every platform)
 
         with suppress(termios.error):
             termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)

@@ -9,13 +9,28 @@ from typing import Any
 
 import numpy as np
 from rich.console import Group, RenderableType
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from cardroom.analysis.report import fraction_text
 from cardroom.simulation.runner import RunResult
 
-__all__ = ["check_plotting", "run_json", "run_view", "session_plot", "session_summary"]
+__all__ = [
+    "check_plotting",
+    "progress_bar",
+    "run_json",
+    "run_view",
+    "session_plot",
+    "session_summary",
+]
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -119,10 +134,23 @@ def run_view(result: RunResult, exact: Mapping[str, Fraction], exact_note: str) 
     return Group(*parts)
 
 
+def progress_bar() -> Progress:
+    """The bar shown at a terminal while a run plays: rounds done, rounds per second,
+    time left; it goes when the run ends."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(show_speed=True),  # rounds per second
+        TimeRemainingColumn(),
+        transient=True,
+    )
+
+
 def check_plotting() -> None:
     """Refuse ``--plot`` at once (before a run) where Matplotlib is not installed."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  # lazy: Matplotlib (an optional extra)
     except ImportError:
         raise ValueError(
             "--plot: Matplotlib is not installed; install it with `pip install cardroom[plot]`"
@@ -133,10 +161,10 @@ def session_plot(result: RunResult, exact: Mapping[str, Fraction], path: Path) -
     """Histograms of the session results, one panel per wager, with the exact
     expectation of a session marked where it is known."""
     check_plotting()
-    import matplotlib
+    import matplotlib  # lazy: Matplotlib (an optional extra)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: Matplotlib (an optional extra)
 
     wagers = result.wager_ids
     fig, axes = plt.subplots(len(wagers), 1, figsize=(8, 2.6 * len(wagers)), squeeze=False)

@@ -11,7 +11,7 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -21,6 +21,7 @@ from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
 from cardroom.games.base import GameRules
 from cardroom.games.spec import AnalysisAsk, StrategyAsk
+from cardroom.terminal import analysis_view
 from cardroom.terminal.common import (
     CliError,
     check_output_file,
@@ -28,6 +29,9 @@ from cardroom.terminal.common import (
     make_console,
     person_errors,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress  # the bar is made by the simulation's view
 
 
 def _amount_option(text: str | None, name: str) -> Fraction | None:
@@ -66,8 +70,6 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    from cardroom.terminal import analysis_view
-
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.analyze is None:
@@ -129,8 +131,6 @@ def strategy(
 ) -> None:
     """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
     finnish27's best table (with replacement), chemin de fer solved."""
-    from cardroom.terminal import analysis_view
-
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.strategy is None:
@@ -176,10 +176,9 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
-
-    from cardroom.simulation.runner import batches
-    from cardroom.simulation.runner import fresh_shoe as fresh_rules
-    from cardroom.terminal import simulation_view
+    from cardroom.simulation.runner import batches  # lazy: Numba
+    from cardroom.simulation.runner import fresh_shoe as fresh_rules  # lazy: Numba
+    from cardroom.terminal import simulation_view  # lazy: Numba
 
     with person_errors():
         game, game_rules = load_game(game_id, rules)
@@ -205,10 +204,11 @@ def simulate(
         try:
             plan = batches(rounds_wanted, session_rounds or 0)
             show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
+            bar = simulation_view.progress_bar() if show_bar else None
             means = _exact_column(game.id, game_rules, strategy_name) if exact else {}
             result = _simulate(
                 game.id, played, rounds_wanted, seed, count, session_rounds or 0,
-                strategy_name, backend, address, show_bar,
+                strategy_name, backend, address, bar,
             )  # fmt: skip
             if plot is not None:
                 simulation_view.session_plot(result, means, plot)
@@ -244,29 +244,12 @@ def _simulate(
     strategy_name: str,
     backend: str,
     address: str | None,
-    show_bar: bool,
+    bar: Progress | None,
 ) -> Any:
-    """Run the simulation, with a progress bar if asked."""
-    from cardroom.simulation.runner import run
+    """Run the simulation, with the progress bar if given one."""
+    from cardroom.simulation.runner import run  # lazy: Numba
 
-    if show_bar:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(show_speed=True),  # rounds per second
-            TimeRemainingColumn(),
-            transient=True,
-        )
+    if bar is not None:
         with bar:
             task = bar.add_task(game_id, total=rounds_wanted)
             result = run(
@@ -285,7 +268,7 @@ def _simulate(
 def _exact_column(game_id: str, game_rules: GameRules, strategy_name: str) -> dict[str, Fraction]:
     """The exact values shown beside a run (cached on disk after the first time); on a
     terminal a status line says they are being worked out."""
-    from cardroom.simulation.runner import exact_means
+    from cardroom.simulation.runner import exact_means  # lazy: Numba
 
     errors = Console(stderr=True)
     if not errors.is_terminal:

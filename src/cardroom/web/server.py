@@ -22,17 +22,21 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI
+from sqlalchemy import false, update
+from uvicorn.config import LOGGING_CONFIG, STARTUP_FAILURE
+from uvicorn.supervisors import Multiprocess
 
 from cardroom.core.rules import RulesError
 from cardroom.core.textfile import TextInputError
 from cardroom.games import GAMES
+from cardroom.storage import Database, StorageError
+from cardroom.storage.schema import login_failures, metadata
+from cardroom.web.app import create_app
 from cardroom.web.passwords import MAX_WAITING, PARAMETERS, shared_pool
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
-
-    from cardroom.storage import Database
 
 log = logging.getLogger("cardroom.web")
 
@@ -105,10 +109,6 @@ class Options:
 def check_writable(db: Database) -> None:
     """Refuse a database this server cannot write to (a read-only file, a user without
     the rights), with one line: a real write to each table, rolled back."""
-    from sqlalchemy import false, update
-
-    from cardroom.storage import StorageError
-    from cardroom.storage.schema import login_failures, metadata
 
     class RolledBack(Exception):
         pass
@@ -132,9 +132,6 @@ def build_app(
 ) -> FastAPI:
     """The web table of ``options`` on ``db`` (else opened here, and closed with the
     app) with ``rules`` (else read from the options' folder)."""
-    from cardroom.storage import Database
-    from cardroom.web.app import create_app
-
     if rules is None:
         rules = load_rules_dir(options.rules_dir) if options.rules_dir is not None else {}
     owned = db is None
@@ -172,10 +169,6 @@ class AppFactory:
         self.options = options
 
     def __call__(self) -> FastAPI:
-        from uvicorn.config import STARTUP_FAILURE
-
-        from cardroom.storage import StorageError
-
         try:
             return build_app(self.options)
         except (ServerError, StorageError) as err:
@@ -186,8 +179,6 @@ class AppFactory:
 def log_config(workers: int) -> dict[str, Any]:
     """uvicorn's logging, with cardroom's own log lines (and with several workers, each
     access line saying which process served it)."""
-    from uvicorn.config import LOGGING_CONFIG
-
     config = copy.deepcopy(LOGGING_CONFIG)
     config["loggers"]["cardroom"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     if workers > 1:
@@ -212,11 +203,6 @@ def run(
     address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback).
     ``password_queue``: the sign-ins that may wait for a password check beyond those
     running (more are refused at once)."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
-    from cardroom.storage import Database, StorageError
-
     options = Options(db_url, rules_dir, chemmy_time_limit, password_queue)
     rules = load_rules_dir(rules_dir) if rules_dir is not None else {}
     try:

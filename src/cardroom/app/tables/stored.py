@@ -61,7 +61,8 @@ from cardroom.core.money import format_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
 from cardroom.games import GameInfo, get_game
 from cardroom.games.base import GameRules, IllegalAction, Turn, WagerError
-from cardroom.storage.db import Fast, StorageConflict
+from cardroom.storage.db import Fast
+from cardroom.storage.errors import StorageConflict
 from cardroom.storage.schema import accounts, house_tables
 
 __all__ = ["NotYours", "Played", "StoredTables", "TableState", "table_ref"]

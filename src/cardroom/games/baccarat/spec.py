@@ -22,7 +22,7 @@ __all__ = ["BACCARAT27", "PUNTO_BANCO"]
 
 
 def _kernel(rules: BaccaratRules, strategy: str) -> Kernel:
-    from cardroom.games.baccarat.kernel import BaccaratKernel  # Numba: loaded when asked for
+    from cardroom.games.baccarat.kernel import BaccaratKernel  # lazy: Numba
 
     return BaccaratKernel(rules)
 

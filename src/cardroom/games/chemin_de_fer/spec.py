@@ -8,6 +8,12 @@ from typing import Any
 
 from cardroom.games.base import Round
 from cardroom.games.chemin_de_fer import disclosure, words
+from cardroom.games.chemin_de_fer.analysis import (
+    bot_values,
+    check_solvable,
+    solve_infinite,
+    solve_shoe,
+)
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
 from cardroom.games.spec import GameSpec, Kernel, StrategyAsk, UnknownGame
@@ -22,28 +28,22 @@ def _seats_only(rules: ChemmyRules, wagers: Mapping[str, Fraction]) -> Round:
 
 
 def _kernel(rules: ChemmyRules, strategy: str) -> Kernel:
-    from cardroom.games.chemin_de_fer.kernel import ChemmyKernel  # Numba: loaded when asked
+    from cardroom.games.chemin_de_fer.kernel import ChemmyKernel  # lazy: Numba
 
     return ChemmyKernel(rules)
 
 
 def _exact_means(rules: ChemmyRules, strategy: str, finite: bool) -> dict[str, Fraction]:
-    from cardroom.games.chemin_de_fer.analysis import bot_values
-
     banker, player = bot_values(rules)
     return {"player": player, "banker": banker}
 
 
 def _check(rules: ChemmyRules) -> None:
-    from cardroom.games.chemin_de_fer.analysis import check_solvable  # NumPy: when asked for
-
     check_solvable(rules)  # its tables' bots play the solved coup
 
 
 def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
     """The coup solved as a game between the banker and the player (an equilibrium)."""
-    from cardroom.games.chemin_de_fer.analysis import solve_infinite, solve_shoe
-
     if ask.infinite and ask.decks is not None:
         raise ValueError("give --infinite or --decks, not both")
     if ask.infinite:

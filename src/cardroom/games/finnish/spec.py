@@ -42,26 +42,26 @@ REPLACEMENT_EFFECTS = (
 
 
 def _finnish27_kernel(rules: Finnish27Rules, strategy: str) -> Kernel:
-    from cardroom.games.finnish.kernel import Finnish27Kernel  # Numba: loaded when asked for
+    from cardroom.games.finnish.kernel import Finnish27Kernel  # lazy: Numba
 
     return Finnish27Kernel(rules)
 
 
 def _twentyone_kernel(rules: TwentyOne2427Rules, strategy: str) -> Kernel:
-    from cardroom.games.finnish.kernel import TwentyOne2427Kernel
+    from cardroom.games.finnish.kernel import TwentyOne2427Kernel  # lazy: Numba
 
     return TwentyOne2427Kernel.build(rules, strategy)
 
 
 def _finnish27_means(rules: Finnish27Rules, strategy: str, finite: bool) -> dict[str, Fraction]:
-    from cardroom.games.finnish.shoe import analyze_finnish27_shoe
+    from cardroom.games.finnish.shoe import analyze_finnish27_shoe  # lazy: Numba
 
     report = analyze_finnish27_shoe(rules) if finite else analyze_finnish27(rules)
     return {wager: -w.house_edge for wager, w in report.wagers.items()}
 
 
 def _twentyone_means(rules: TwentyOne2427Rules, strategy: str, finite: bool) -> dict[str, Fraction]:
-    from cardroom.games.finnish.shoe import analyze_21_24_27_shoe
+    from cardroom.games.finnish.shoe import analyze_21_24_27_shoe  # lazy: Numba
 
     hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
     report = analyze_21_24_27_shoe(rules, hits=hits) if finite else analyze_21_24_27(rules, hits)
@@ -86,7 +86,7 @@ def _with_replacement(shoe: ShoeRules, ask: AnalysisAsk, make: Callable[[], Run]
 
 
 def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
-    from cardroom.games.finnish.shoe import (  # Numba: loaded when asked for
+    from cardroom.games.finnish.shoe import (  # lazy: Numba
         ShoeMakeup,
         analyze_finnish27_shoe,
         finnish27_effects_of_removal,
@@ -111,7 +111,7 @@ def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
 
 
 def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
-    from cardroom.games.finnish.shoe import (  # Numba: loaded when asked for
+    from cardroom.games.finnish.shoe import (  # lazy: Numba
         ShoeMakeup,
         analyze_21_24_27_shoe,
         solve_21_24_27_shoe,
@@ -160,7 +160,7 @@ def _finnish27_strategy(rules: Finnish27Rules, ask: StrategyAsk) -> Any:
 
 
 def _twentyone_strategy(rules: TwentyOne2427Rules, ask: StrategyAsk) -> Any:
-    from cardroom.games.finnish.shoe import ShoeMakeup, strategy_comparison_shoe
+    from cardroom.games.finnish.shoe import ShoeMakeup, strategy_comparison_shoe  # lazy: Numba
 
     if not ask.infinite:
         return strategy_comparison_shoe(rules, ShoeMakeup.of_rules(rules.shoe, ask.decks))
