@@ -36,6 +36,8 @@ Compute = Callable[[str, Any], Mapping[str, Fraction]]
 
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     """Each wager's exact mean per unit staked (negative: the house's edge)."""
+    # imported here, not at the top: the runner brings Numba, which the server's own
+    # process need not load (the figures are computed in a child process by default)
     from cardroom.simulation.runner import exact_means
 
     return exact_means(game_id, rules)
