@@ -100,3 +100,8 @@ def test_nothing_outside_games_names_a_rules_type_or_a_game_id() -> None:
         for line in games_named(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     ]
     assert found == []
+
+
+def test_a_game_between_seats_describes_its_table() -> None:
+    for game in GAMES.values():
+        assert (game.kind == "seats") == (game.seats is not None), game.id
