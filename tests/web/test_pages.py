@@ -17,10 +17,11 @@ from cardroom.games.baccarat import Tableau
 from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
 from cardroom.games.chemin_de_fer import CasinoTableauBanker, ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import ChemmySolution, solve_table
+from cardroom.games.chemin_de_fer.bots import table_bot
 from cardroom.storage import Database
 from cardroom.web.app import create_app
 from cardroom.web.cards import card_label, card_svg
-from cardroom.web.chemmy import TableSpec, table_bot
+from cardroom.web.chemmy import TableSpec
 from tests.web.conftest import Web, cheap_sessions
 
 

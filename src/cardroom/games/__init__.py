@@ -24,6 +24,7 @@ __all__ = [
     "game_of_rules",
     "get_game",
     "house_games",
+    "seats_game",
 ]
 
 #: any game's description (its rules type unknown to the caller)
@@ -37,6 +38,14 @@ GAMES: dict[str, GameInfo] = {
 def house_games() -> list[GameInfo]:
     """The games played one round at a time against the house (all but chemin de fer)."""
     return [game for game in GAMES.values() if game.kind == "house"]
+
+
+def seats_game() -> GameInfo:
+    """The game played between seats (chemin de fer): the one game whose table of seats
+    (``app/tables/chemmy.py``), live page (``web/chemmy.py``) and screen
+    (``terminal/chemmy.py``) there are."""
+    [game] = [game for game in GAMES.values() if game.seats is not None]
+    return game
 
 
 def get_game(game_id: str) -> GameInfo:

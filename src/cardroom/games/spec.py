@@ -6,19 +6,30 @@ The terminal, the web, the simulator and the analyser loop over these descriptio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from cardroom.core.rules import load_rules_file
 from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
 from cardroom.games.phrases import NO_WORDS, Template
 
-__all__ = ["Analysis", "AnalysisAsk", "GameSpec", "Kernel", "R", "StrategyAsk", "UnknownGame"]
+__all__ = [
+    "Analysis",
+    "AnalysisAsk",
+    "BotsPlay",
+    "GameSpec",
+    "Kernel",
+    "R",
+    "SeatedTable",
+    "SeatsRules",
+    "StrategyAsk",
+    "UnknownGame",
+]
 
 #: a game's rules type
 R = TypeVar("R", bound=GameRules)
@@ -67,6 +78,56 @@ class StrategyAsk:
 
 #: the words of a game whose wagers' ids read well with spaces
 NO_NAMES: Mapping[str, str] = MappingProxyType({})
+
+
+class SeatsRules(GameRules, Protocol):
+    """What the floors above read of a game between seats' rules (its table in
+    ``app/tables/``, its live page in ``web/``, its screen in ``terminal/``), beside every
+    game's shoe and table limits; the rest they hand back to the game's description."""
+
+    @property
+    def min_seats(self) -> int: ...
+
+    @property
+    def max_seats(self) -> int: ...
+
+    @property
+    def banker_forced_by_tableau(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class BotsPlay:
+    """How the bots at the web's tables of a game between seats draw, as its rules page
+    tells it: the totals where the player may choose (in words, "5"), whether the bots
+    always draw there, and where the rules let the banker choose, the tableau the bots'
+    banker follows (a table: title, header, rows) and the total below which he draws
+    when the player stood."""
+
+    free: str
+    always_draw: bool
+    tableau: tuple[str, list[str], list[list[str]]] | None
+    draws_below_when_stood: int | None
+
+
+@dataclass(frozen=True)
+class SeatedTable(Generic[R]):
+    """What a table of seats, its live page and its screen ask of a game between seats
+    (chemin de fer).  The engine and the bots it makes are the game's own types (typed
+    loosely here, so that this module names no game's): the callers name them."""
+
+    #: the engine of a new table: the rules, each seat's (name, stack), the empty seats
+    new_game: Callable[[R, Sequence[tuple[str, Fraction]], Iterable[int]], Any]
+    #: the engine set up again at the start of a coup (its ``coup_start()``), to finish it
+    resume: Callable[[R, Mapping[str, Any]], Any]
+    #: the bot that plays the solved game under the rules (a person's absent policy, the
+    #: terminal's bots), staking as the money policy says (None: its own)
+    solved_bot: Callable[[R, Any], Any]
+    #: the bot that holds a seat at the web's tables under the rules
+    table_bot: Callable[[R], Any]
+    #: the solved coup the rules page shows (a ValueError: rules the analyser does not solve)
+    solve: Callable[[R], Any]
+    #: how :attr:`table_bot` draws, for the rules page
+    bots_play: Callable[[R], BotsPlay]
 
 
 class UnknownGame(KeyError):
@@ -130,6 +191,9 @@ class GameSpec(Generic[R]):
     #: checks rules read from a file beyond their ranges (a ValueError saying why), for
     #: what a game needs of them before a table deals (chemin de fer's bots: a solvable coup)
     check: Callable[[R], None] | None = None
+    #: a game between seats: its table, its bots and its solved coup (None: a house game)
+    seats: SeatedTable[R] | None = None
+
     #: the sentence of each of the game's own rules, by the rule's id in a ``Why``
     rule_words: Mapping[str, Template] = field(
         default_factory=lambda: NO_WORDS, hash=False, compare=False
@@ -138,6 +202,12 @@ class GameSpec(Generic[R]):
     hand_names: Mapping[str, str] = field(
         default_factory=lambda: NO_NAMES, hash=False, compare=False
     )
+
+    def seated(self) -> SeatedTable[R]:
+        """The game's table of seats (:class:`UnknownGame` for a house game)."""
+        if self.seats is None:
+            raise UnknownGame(f"{self.id} is played against the house, not between seats")
+        return self.seats
 
     def replay_state(
         self, rules: R, stakes: Mapping[int, Mapping[str, Fraction]], start: Mapping[str, Any]

@@ -39,8 +39,8 @@ from cardroom.core.events import (
 from cardroom.core.shoe import CardSource, ShoeExhausted
 from cardroom.games import GameInfo
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyRules, SimpleMoney
-from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
+from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyStrategy, SimpleMoney
+from cardroom.games.spec import SeatsRules
 from cardroom.terminal import render
 from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError
 from cardroom.terminal.house import TableSession, reset_command
@@ -137,7 +137,7 @@ class ChemmyPlay(TableSession):
         self,
         out: Console,
         game: GameInfo,
-        rules: ChemmyRules,
+        rules: SeatsRules,
         source: CardSource,
         wallet: Wallet,
         db_path: Path,
@@ -168,7 +168,9 @@ class ChemmyPlay(TableSession):
         self.buy_in = buy_in
         self.bot_seats = bot_names(people, seats - len(people))
         # one solution serves every bot; each samples its mixed choices from the table's rng
-        self.bot = equilibrium_bot(rules, SimpleMoney(banco_share=BOT_BANCO_SHARE))
+        self.bot: ChemmyStrategy = game.seated().solved_bot(
+            rules, SimpleMoney(banco_share=BOT_BANCO_SHARE)
+        )
         self.chemmy = ChemmyTable(
             rules, source, wallet, rng, seat_count=seats, table_ref=f"terminal:{uuid.uuid4()}"
         )

@@ -47,7 +47,7 @@ from cardroom.core.events import (
     event_from_json,
 )
 from cardroom.core.money import format_amount
-from cardroom.games import GameInfo
+from cardroom.games import GameInfo, seats_game
 from cardroom.games.base import GameRules
 from cardroom.games.chemin_de_fer.engine import visible
 
@@ -537,7 +537,7 @@ def stored_coup(
     you = seat if seat is not None and names[seat] == "You" else None
     header = Text()
     header.append(f"#{number}", style="bold")
-    header.append(f"  {record.get('game', 'chemin-de-fer')}  ", style="bold cyan")
+    header.append(f"  {record.get('game', seats_game().id)}  ", style="bold cyan")
     header.append(played_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), style="dim")
     header.append(f"  coup {record.get('coup', '?')}")
     if seat is not None:

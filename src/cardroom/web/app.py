@@ -26,8 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cardroom.app.sessions import Sessions
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SecureShuffler, Shuffler
-from cardroom.games import GAMES
-from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
+from cardroom.games import GAMES, seats_game
 from cardroom.storage import Database, StorageError
 from cardroom.web import views
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
@@ -83,7 +82,7 @@ def create_app(
     views.add_filters(templates.env)
     tables = ChemmyTables(
         wallet,
-        rules_by_game[CHEMMY],
+        rules_by_game[seats_game().id],
         shuffler,
         specs=chemmy_tables,
         time_limit=chemmy_time_limit,

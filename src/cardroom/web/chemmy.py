@@ -67,14 +67,10 @@ from cardroom.core.events import (
 )
 from cardroom.core.money import AmountError, format_amount, parse_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
+from cardroom.games import seats_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.games.chemin_de_fer import (
-    CasinoTableauBanker,
-    ChemmyAction,
-    ChemmyRules,
-    SimpleMoney,
-    TableauBot,
-)
+from cardroom.games.chemin_de_fer import ChemmyAction
+from cardroom.games.spec import SeatsRules
 from cardroom.storage import StorageError
 from cardroom.web.cards import card_label
 from cardroom.web.chemmy_link import (
@@ -86,9 +82,13 @@ from cardroom.web.chemmy_link import (
     Listener,
     Presence,
 )
+from cardroom.web.coups import WEB_TABLE
 from cardroom.web.views import money
 
 log = logging.getLogger("cardroom.web")
+
+#: the table of seats of the game these tables deal (its bots)
+SEATS = seats_game().seated()
 
 T = TypeVar("T")
 
@@ -208,7 +208,7 @@ class LiveChemmy:
     def __init__(
         self,
         spec: TableSpec,
-        rules: ChemmyRules,
+        rules: SeatsRules,
         wallet: Wallet,
         shuffler: Callable[[], Shuffler],
         *,
@@ -224,7 +224,7 @@ class LiveChemmy:
         self.pause = pause
         self.hub = hub
         self.link = hub.link
-        self.table_ref = f"web:chemin-de-fer:{spec.id}"
+        self.table_ref = f"{WEB_TABLE}{spec.id}"
         bots = min(spec.bots, spec.seats - 1)
         self.bot_seats = tuple(range(spec.seats - 1, spec.seats - 1 - bots, -1))
         self.bot_stack = rules.table.maximum
@@ -277,7 +277,7 @@ class LiveChemmy:
         )
         for n, seat in enumerate(self.bot_seats):
             name = bot_name(_seated_names(table), n)
-            table.sit_bot(seat, name, self.bot_stack, table_bot(self.rules))
+            table.sit_bot(seat, name, self.bot_stack, SEATS.table_bot(self.rules))
         return table
 
     def bind(self) -> None:
@@ -841,7 +841,7 @@ class LiveChemmy:
                 if table.seats[seat].kind == "empty":
                     name = bot_name(_seated_names(table), n, alike=name_skeleton)
                     logged = self._logged()
-                    table.sit_bot(seat, name, self.bot_stack, table_bot(self.rules))
+                    table.sit_bot(seat, name, self.bot_stack, SEATS.table_bot(self.rules))
                     if self._logged() == logged:
                         self.notices.append(f"{name} (a bot) sits down at seat {seat + 1}")
             if not table.people or self.joining:
@@ -1334,7 +1334,7 @@ class ChemmyTables:
     def __init__(
         self,
         wallet: Wallet,
-        rules: ChemmyRules,
+        rules: SeatsRules,
         shuffler: Callable[[], Shuffler] = SecureShuffler,
         *,
         specs: Sequence[TableSpec] = DEFAULT_TABLES,
@@ -1567,7 +1567,7 @@ class ChemmyTables:
                 live = self.link.live_refs()
 
                 def skip(ref: str | None) -> bool:
-                    web = ref is not None and ref.startswith("web:chemin-de-fer:")
+                    web = ref is not None and ref.startswith(WEB_TABLE)
                     return not web or ref in served or ref in live
 
                 return len(finish_interrupted_coups(self.wallet, account_id, skip))
@@ -1625,12 +1625,6 @@ def _seated_names(table: ChemmyTable) -> list[str]:
 
 
 # -- events for people ---------------------------------------------------------------------
-def table_bot(rules: ChemmyRules) -> TableauBot:
-    """The bot that holds a seat at the web's tables under ``rules``: it draws whenever the
-    player may choose and, as the banker, by the rules' tableau (the rules page tells so)."""
-    return TableauBot(money=SimpleMoney(), banker=CasinoTableauBanker(rules.tableau))
-
-
 def event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
     """An event as the page gets it: the registry's JSON, its sentence as ``narrator``
     tells it to the seat, and its cards in words (only what the event itself carries: a
@@ -1655,5 +1649,4 @@ __all__ = [
     "TableSpec",
     "bot_name",
     "event_json",
-    "table_bot",
 ]

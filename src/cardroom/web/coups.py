@@ -33,11 +33,11 @@ from cardroom.core.events import (
     event_to_json,
 )
 from cardroom.core.money import format_amount, format_decimal
-from cardroom.games.chemin_de_fer import GAME_ID
+from cardroom.games import seats_game
 from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.web.cards import card_label
 
-__all__ = ["PARTS", "card_words", "coup_json", "decision_words", "table_name"]
+__all__ = ["PARTS", "WEB_TABLE", "card_words", "coup_json", "decision_words", "table_name"]
 
 #: A person's part in a coup, in words.
 PARTS = {
@@ -47,7 +47,7 @@ PARTS = {
 }
 
 #: How a web table's ``table_ref`` begins (the number follows).
-WEB_TABLE = "web:chemin-de-fer:"
+WEB_TABLE = f"web:{seats_game().id}:"
 
 
 def table_name(table_ref: str | None, names: Mapping[str, str] | None = None) -> str:
@@ -185,7 +185,7 @@ def coup_json(
     seat = _seat_of(stored)
     base: dict[str, Any] = {
         "id": stored.id,
-        "game": GAME_ID,
+        "game": stored.game,
         "state": "finished" if stored.status == "finished" else stored.status,
         "legal_actions": [],
         "asked": "",

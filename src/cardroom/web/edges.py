@@ -24,9 +24,10 @@ from typing import Any
 from cardroom.app.disclosure import percent_of
 from cardroom.core.money import percent_text
 from cardroom.core.rules import rules_to_toml
+from cardroom.games import seats_game
 from cardroom.games.base import GameRules
-from cardroom.games.chemin_de_fer import ChemmyRules
-from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third, solve_table
+from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third
+from cardroom.games.spec import SeatsRules
 
 log = logging.getLogger("cardroom.web")
 
@@ -35,7 +36,8 @@ Compute = Callable[[str, Any], Mapping[str, Fraction]]
 
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     """Each wager's exact mean per unit staked (negative: the house's edge)."""
-    from cardroom.simulation.runner import exact_means
+    # (the figures are computed in a child process by default)
+    from cardroom.simulation.runner import exact_means  # lazy: Numba, off the server's process
 
     return exact_means(game_id, rules)
 
@@ -165,7 +167,7 @@ def _join(work: queue.Queue[Any], timeout: float) -> None:
 
 
 # -- chemin de fer -------------------------------------------------------------------------
-ChemmySolve = Callable[[ChemmyRules], ChemmySolution]
+ChemmySolve = Callable[[SeatsRules], ChemmySolution]
 
 
 @dataclass(frozen=True)
@@ -292,7 +294,8 @@ def _by_cards(total: int, third: Third, draws: Mapping[BankerKey, Fraction]) -> 
 
 
 class ChemmySolutions:
-    """Chemin de fer's solved coup for each rules (:func:`solve_table`), worked out on the
+    """Chemin de fer's solved coup for each rules (the game's ``seats.solve``:
+    :func:`~cardroom.games.chemin_de_fer.analysis.solve_table`), worked out on the
     first request for them and kept for the life of the process.
 
     Solving takes about 0.3 s whatever the shoe (it enumerates card values, not cards), so
@@ -300,12 +303,12 @@ class ChemmySolutions:
     run off the event loop), under a lock so that two requests never both solve.
     """
 
-    def __init__(self, solve: ChemmySolve = solve_table) -> None:
-        self.solve = solve
+    def __init__(self, solve: ChemmySolve | None = None) -> None:
+        self.solve: ChemmySolve = solve or seats_game().seated().solve
         self._known: dict[str, ChemmyFigures] = {}
         self._lock = threading.Lock()
 
-    def get(self, rules: ChemmyRules) -> ChemmyFigures:
+    def get(self, rules: SeatsRules) -> ChemmyFigures:
         key = rules_to_toml(rules)
         with self._lock:
             found = self._known.get(key)

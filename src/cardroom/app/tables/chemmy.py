@@ -41,19 +41,11 @@ from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSett
 from cardroom.core.money import format_amount, format_decimal
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
+from cardroom.games import seats_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
-from cardroom.games.chemin_de_fer import (
-    GAME_ID,
-    ChemmyAction,
-    ChemmyGame,
-    ChemmyRules,
-    ChemmyStrategy,
-    Cover,
-    TableView,
-    chemmy_rules,
-)
-from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
+from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyStrategy, Cover, TableView
 from cardroom.games.chemin_de_fer.bots import advance_coup, bot_choice
+from cardroom.games.spec import SeatsRules
 from cardroom.storage.schema import rounds, seats
 
 __all__ = [
@@ -70,6 +62,10 @@ __all__ = [
 
 #: The version of the state a coup in progress is saved with.
 COUP_STATE_VERSION = 1
+
+#: the game these tables deal, and its table of seats (the engine, the solved bot)
+GAME = seats_game()
+SEATS = GAME.seated()
 
 
 class AbsentPolicy:
@@ -167,7 +163,7 @@ class ChemmyTable:
 
     def __init__(
         self,
-        rules: ChemmyRules | None,
+        rules: SeatsRules | None,
         source: CardSource,
         wallet: Wallet,
         rng: np.random.Generator,
@@ -176,7 +172,7 @@ class ChemmyTable:
         table_ref: str,
         absent: ChemmyStrategy | None = None,
     ) -> None:
-        self.rules = rules or chemmy_rules()
+        self.rules: SeatsRules = rules or GAME.default_rules()
         if not self.rules.min_seats <= seat_count <= self.rules.max_seats:
             raise WagerError(
                 f"the table seats {self.rules.min_seats} to {self.rules.max_seats}, "
@@ -188,7 +184,7 @@ class ChemmyTable:
         self.rng = rng
         self.table_ref = table_ref
         self.seats = [SeatAtTable(f"Seat {n + 1}") for n in range(seat_count)]
-        self.absent = absent or AbsentPolicy(equilibrium_bot(self.rules))
+        self.absent = absent or AbsentPolicy(SEATS.solved_bot(self.rules, None))
         self.game: ChemmyGame | None = None
         self._stacks: dict[int, Fraction] = {}
         self._coup: _CoupInProgress | None = None
@@ -374,7 +370,9 @@ class ChemmyTable:
         stacks = [self._stacks.get(n, Fraction(0)) for n in range(len(self.seats))]
         empty = [n for n, held in enumerate(self.seats) if held.kind == "empty"]
         try:
-            game = ChemmyGame(self.rules, list(zip(names, stacks, strict=True)), empty=empty)
+            game: ChemmyGame = SEATS.new_game(
+                self.rules, list(zip(names, stacks, strict=True)), empty
+            )
         except ValueError as err:
             raise WagerError(str(err).removeprefix("seats: ")) from None
         self.game = game
@@ -542,7 +540,7 @@ class ChemmyTable:
                 account = self.seats[seat].account_id
                 assert account is not None
                 coup.rounds[seat] = self.wallet.open_coup(
-                    account, GAME_ID, self._coup_state(seat), self.table_ref
+                    account, GAME.id, self._coup_state(seat), self.table_ref
                 )
 
     def _coup_state(self, seat: int) -> dict[str, Any]:
@@ -635,7 +633,7 @@ def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> Rou
     )
     outcome = next((e.outcome for e in events if isinstance(e, Outcome)), None)
     return RoundRecord(
-        game=GAME_ID,
+        game=GAME.id,
         rules=rules_toml,
         seats=tuple(coup.start["names"]),
         cards=tuple(coup.cards),
@@ -662,7 +660,7 @@ def finish_interrupted_coups(
     ``table_ref``: tables another process drives, or will take over).  Returns the
     coups' records."""
     finished: list[RoundRecord] = []
-    for stored in wallet.unfinished_rounds(account_id, GAME_ID):
+    for stored in wallet.unfinished_rounds(account_id, GAME.id):
         if skip is None or not skip(stored.table_ref):
             record = _finish_stored(wallet, stored)
             if record is not None:
@@ -686,7 +684,7 @@ def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord
                 select(rounds.c.account_id).where(
                     rounds.c.table_ref == table_ref,
                     rounds.c.status == "in_progress",
-                    rounds.c.game == GAME_ID,
+                    rounds.c.game == GAME.id,
                 ),
                 select(seats.c.account_id).where(
                     seats.c.table_ref == table_ref, seats.c.status == "open"
@@ -697,7 +695,7 @@ def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord
     finished: list[RoundRecord] = []
     cashed = 0
     for account_id in people:
-        for stored in wallet.unfinished_rounds(account_id, GAME_ID):
+        for stored in wallet.unfinished_rounds(account_id, GAME.id):
             if stored.table_ref == table_ref:
                 record = _finish_stored(wallet, stored)
                 if record is not None:
@@ -716,7 +714,7 @@ def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:
     if state.get("version") != COUP_STATE_VERSION:
         return None
     try:
-        rules = load_rules_text(chemmy_rules(), str(state["rules"]), "the coup")
+        rules = load_rules_text(GAME.default_rules(), str(state["rules"]), "the coup")
     except (RulesError, KeyError):
         wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
         return None
@@ -731,10 +729,10 @@ def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:
 
 
 def _finish_coup(
-    rules: ChemmyRules, state: Mapping[str, Any]
+    rules: SeatsRules, state: Mapping[str, Any]
 ) -> tuple[RoundRecord, tuple[Fraction, ...]]:
     start = _start_read(state["start"])
-    game = ChemmyGame.resume(rules, start)
+    game: ChemmyGame = SEATS.resume(rules, start)
     segments = [parse_cards(codes) for codes in state.get("shoe", [])]
     cards: list[Card] = []
     source: list[Card] = [c for segment in segments for c in segment]
@@ -753,7 +751,7 @@ def _finish_coup(
         hashlib.sha256(f"{state.get('table')}:{start['coup']}".encode()).digest()[:8], "big"
     )
     rng = np.random.default_rng(seed)
-    absent = AbsentPolicy(equilibrium_bot(rules))
+    absent = AbsentPolicy(SEATS.solved_bot(rules, None))
     decisions: list[Decided] = []
     pending = iter(made)
     coup = start["coup"]

@@ -23,7 +23,7 @@ from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games.baccarat import Tableau
 from cardroom.games.base import IllegalAction, Turn
 from cardroom.games.chemin_de_fer.engine import ChemmyGame, Phase, TableView
-from cardroom.games.chemin_de_fer.rules import ChemmyAction
+from cardroom.games.chemin_de_fer.rules import ChemmyAction, ChemmyRules
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,12 @@ class TableauBot:
         self, banker_total: int, player_third: Card | None, rng: np.random.Generator
     ) -> bool:
         return self.banker.banker_draws(banker_total, player_third, rng)
+
+
+def table_bot(rules: ChemmyRules) -> TableauBot:
+    """The bot that holds a seat at the web's tables under ``rules``: it draws whenever the
+    player may choose and, as the banker, by the rules' tableau (the rules page tells so)."""
+    return TableauBot(money=SimpleMoney(), banker=CasinoTableauBanker(rules.tableau))
 
 
 def bot_choice(

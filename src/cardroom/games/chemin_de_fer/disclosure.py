@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cardroom.core.money import format_amount
 from cardroom.games.baccarat.disclosure import BACCARAT_POINTS, tableau_table
+from cardroom.games.chemin_de_fer.bots import AlwaysDrawAtFive, CasinoTableauBanker, table_bot
 from cardroom.games.chemin_de_fer.rules import ChemmyRules
 from cardroom.games.disclosure import (
     PayRow,
@@ -15,8 +16,9 @@ from cardroom.games.disclosure import (
     shoe_sentence,
     totals_words,
 )
+from cardroom.games.spec import BotsPlay
 
-__all__ = ["paytable", "rules_text"]
+__all__ = ["bots_play", "paytable", "rules_text"]
 
 
 def paytable(rules: ChemmyRules) -> list[PayRow]:
@@ -148,3 +150,26 @@ def rules_text(rules: ChemmyRules) -> RulesText:
             )
         )
     return RulesText(sentences, tables)
+
+
+def bots_play(rules: ChemmyRules) -> BotsPlay:
+    """How the bots at the web's tables (:func:`table_bot`) draw: the player's free
+    choice, and the tableau the banker follows where the rules let him choose."""
+    bot = table_bot(rules)
+    free = [
+        str(total) for total in range(rules.natural_from) if rules.player_rule(total)[0] is None
+    ]
+    banker = bot.banker if isinstance(bot.banker, CasinoTableauBanker) else None
+    tableau = None
+    if banker is not None and not rules.banker_forced_by_tableau:  # else the rules draw
+        tableau = tableau_table(
+            banker.tableau, "The bots' banker: his third card when the player drew"
+        )
+    return BotsPlay(
+        free=" or ".join(free),
+        always_draw=isinstance(bot.player, AlwaysDrawAtFive),
+        tableau=tableau,
+        draws_below_when_stood=(
+            banker.tableau.banker_draws_below_when_player_stands if banker else None
+        ),
+    )

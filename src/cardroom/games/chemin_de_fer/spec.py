@@ -9,16 +9,21 @@ from typing import Any
 from cardroom.games.base import Round
 from cardroom.games.chemin_de_fer import disclosure, words
 from cardroom.games.chemin_de_fer.analysis import (
+    ChemmySolution,
+    EquilibriumBot,
     bot_values,
     check_solvable,
+    equilibrium_bot,
     solve_infinite,
     solve_shoe,
+    solve_table,
 )
+from cardroom.games.chemin_de_fer.bots import MoneyPolicy, table_bot
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
-from cardroom.games.spec import GameSpec, Kernel, StrategyAsk, UnknownGame
+from cardroom.games.spec import GameSpec, Kernel, SeatedTable, StrategyAsk, UnknownGame
 
-__all__ = ["CHEMIN_DE_FER"]
+__all__ = ["CHEMIN_DE_FER", "SEATS"]
 
 
 def _seats_only(rules: ChemmyRules, wagers: Mapping[str, Fraction]) -> Round:
@@ -51,6 +56,14 @@ def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
     return solve_shoe(rules, ask.decks, banker_sees_cards=not ask.total_only)
 
 
+def _solved_bot(rules: ChemmyRules, money: MoneyPolicy | None) -> EquilibriumBot:
+    return equilibrium_bot(rules, money)
+
+
+def _solve(rules: ChemmyRules) -> ChemmySolution:
+    return solve_table(rules)
+
+
 def _exact_note(rules: ChemmyRules) -> str:
     banker = (
         "the banker draws by the casino tableau"
@@ -62,6 +75,16 @@ def _exact_note(rules: ChemmyRules) -> str:
         "of a full shoe"
     )
 
+
+#: the table of seats: the engine, the bots, the solved coup of a rules page
+SEATS: SeatedTable[ChemmyRules] = SeatedTable(
+    new_game=lambda rules, seats, empty: ChemmyGame(rules, seats, empty=empty),
+    resume=ChemmyGame.resume,
+    solved_bot=_solved_bot,
+    table_bot=table_bot,
+    solve=_solve,
+    bots_play=disclosure.bots_play,
+)
 
 CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
     id=GAME_ID,
@@ -79,11 +102,12 @@ CHEMIN_DE_FER: GameSpec[ChemmyRules] = GameSpec(
     kernel=_kernel,
     exact_means=_exact_means,
     kind="seats",
-    resume=lambda rules, start: ChemmyGame.resume(rules, start),
+    resume=ChemmyGame.resume,
     rules_type=ChemmyRules,
     check=_check,
     rule_words=words.RULE_WORDS,
     strategy=_strategy,
     exact_note=_exact_note,
     analysis_options=frozenset({"total_only"}),
+    seats=SEATS,
 )

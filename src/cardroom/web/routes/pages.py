@@ -15,14 +15,12 @@ from fastapi import APIRouter, Form, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from cardroom.app.disclosure import paytable, rules_text, tableau_table
+from cardroom.app.disclosure import paytable, rules_text
 from cardroom.app.scoreboards import NO_WINNER
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.app.words import wager_label, wager_name
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
-from cardroom.games.chemin_de_fer import GAME_ID as CHEMMY
-from cardroom.games.chemin_de_fer import AlwaysDrawAtFive, CasinoTableauBanker, ChemmyRules
-from cardroom.web import books, chemmy, signin, topup, views
+from cardroom.web import books, signin, topup, views
 from cardroom.web.cards import svg_for_code
 from cardroom.web.deps import (
     COOKIE,
@@ -252,7 +250,7 @@ def play(request: Request, game_id: str) -> Response:
 @router.get("/rules/{game_id}")
 def rules_page(request: Request, game_id: str) -> Response:
     if game_id in GAMES and GAMES[game_id].kind == "seats":
-        return _chemmy_rules_page(request)
+        return _chemmy_rules_page(request, GAMES[game_id])
     game = _house_game(request, game_id)
     svc = services(request)
     rules = svc.rules[game.id]
@@ -269,7 +267,7 @@ def rules_page(request: Request, game_id: str) -> Response:
     )
 
 
-def _chemmy_rules_page(request: Request) -> Response:
+def _chemmy_rules_page(request: Request, game: GameInfo) -> Response:
     """Chemin de fer's rules, the rules its tables play, and its solved coup (worked out
     here on the first request, in about 0.3 s, then kept: see ChemmySolutions)."""
     svc = services(request)
@@ -278,36 +276,13 @@ def _chemmy_rules_page(request: Request) -> Response:
         request,
         "chemmy_rules.html",
         person_or_none(request),
-        game=get_game(CHEMMY),
-        text=rules_text(CHEMMY, rules),
-        pays=paytable(CHEMMY, rules),
+        game=game,
+        text=rules_text(game.id, rules),
+        pays=paytable(game.id, rules),
         figures=svc.solutions.get(rules).to_json(),
-        bots=_bots_play(rules),
+        bots=game.seated().bots_play(rules),
         forced=rules.banker_forced_by_tableau,
     )
-
-
-def _bots_play(rules: ChemmyRules) -> dict[str, Any]:
-    """How the bots at the web's chemin de fer tables draw: the player's free choice, and
-    the tableau the banker follows where the rules let him choose."""
-    bot = chemmy.table_bot(rules)
-    free = [
-        str(total) for total in range(rules.natural_from) if rules.player_rule(total)[0] is None
-    ]
-    banker = bot.banker if isinstance(bot.banker, CasinoTableauBanker) else None
-    tableau = None
-    if banker is not None and not rules.banker_forced_by_tableau:  # else the rules draw
-        tableau = tableau_table(
-            banker.tableau, "The bots' banker: his third card when the player drew"
-        )
-    return {
-        "free": " or ".join(free),
-        "always_draw": isinstance(bot.player, AlwaysDrawAtFive),
-        "tableau": tableau,
-        "draws_below_when_stood": (
-            banker.tableau.banker_draws_below_when_player_stands if banker else None
-        ),
-    }
 
 
 #: Rows of the ledger and rounds of the history on one page.
