@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from cardroom.app.history import RoundRecord, replay
-from cardroom.app.tables.chemmy import ChemmyTable, _start_json, _start_read
+from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.tables.state import CoupState, read_coup_state
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import Turn
@@ -163,10 +164,12 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
 
 
 def test_a_coups_saved_amounts_are_written_as_the_records_write_them() -> None:
-    start = {"stacks": [Fraction(21, 2), Fraction(200)], "default_bank": Fraction(5, 2)}
-    written = _start_json(start)
-    assert written["stacks"] == ["10.5", "200"] and written["default_bank"] == "2.5"
-    assert _start_read(written) == start
+    start = {"coup": 2, "stacks": (Fraction(21, 2), Fraction(200)), "default_bank": Fraction(5, 2)}
+    state = CoupState(rules="", table="t", seat=0, wallet_seat=1, start=start)
+    written = state.to_json()
+    assert written["start"]["stacks"] == ["10.5", "200"]
+    assert written["start"]["default_bank"] == "2.5"
+    assert read_coup_state(written) == state
     # a state an older cardroom saved as fractions still reads back
-    older = _start_read({"stacks": ["21/2", "200"], "default_bank": "5/2"})
-    assert older == start
+    older = {**written, "start": {"coup": 2, "stacks": ["21/2", "200"], "default_bank": "5/2"}}
+    assert read_coup_state(older) == state

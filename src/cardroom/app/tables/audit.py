@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from cardroom.app.tables.chemmy import COUP_STATE_VERSION
 from cardroom.app.tables.house import Segments, saved_rules
-from cardroom.app.tables.state import StateError, read_house_state
+from cardroom.app.tables.state import StateError, is_coup_state, read_house_state
 from cardroom.app.wallet import AuditError, StoredRound, Wallet
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError
@@ -80,11 +79,10 @@ def audit(wallet: Wallet) -> AuditReport:
     named: set[int] = set()
     for round_id in ids:
         stored = wallet.round(round_id)
-        version = (stored.state or {}).get("version")
         if (
             stored.game in GAMES
             and GAMES[stored.game].kind == "seats"
-            and version == COUP_STATE_VERSION
+            and is_coup_state(stored.state)
         ):
             report.coups_in_progress += 1
             continue

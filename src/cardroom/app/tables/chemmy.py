@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -35,10 +35,17 @@ import numpy as np
 from sqlalchemy import select, union
 
 from cardroom.app.history import Decided, RoundRecord, WagerResult
+from cardroom.app.tables.state import (
+    COUP_STATE_VERSION,
+    CoupState,
+    StateError,
+    is_coup_state,
+    read_coup_state,
+)
 from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
-from cardroom.core.money import format_amount, format_decimal
+from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import CardSource, draw_or_reshuffle, reshuffle_if_due
 from cardroom.games import seats_game
@@ -61,7 +68,6 @@ __all__ = [
 ]
 
 #: The version of the state a coup in progress is saved with.
-COUP_STATE_VERSION = 1
 
 #: the game these tables deal, and its table of seats (the engine, the solved bot)
 GAME = seats_game()
@@ -546,19 +552,15 @@ class ChemmyTable:
     def _coup_state(self, seat: int) -> dict[str, Any]:
         coup = self._coup
         assert coup is not None
-        return {
-            "version": COUP_STATE_VERSION,
-            "rules": self.rules_toml,
-            "table": self.table_ref,
-            "seat": seat,
-            "wallet_seat": self.seats[seat].wallet_seat,
-            "start": _start_json(coup.start),
-            "shoe": coup.shoe,
-            "decisions": [
-                {"seat": d.seat, "action": d.action, "amount": _text(d.amount), "by": d.by}
-                for d in coup.decisions
-            ],
-        }
+        return CoupState(
+            rules=self.rules_toml,
+            table=self.table_ref,
+            seat=seat,
+            wallet_seat=self.seats[seat].wallet_seat,
+            start=coup.start,
+            shoe=tuple(tuple(segment) for segment in coup.shoe),
+            decisions=tuple(coup.decisions),
+        ).to_json()
 
     def _save_coup(self) -> None:
         coup = self._coup
@@ -595,29 +597,6 @@ def _upcoming(source: CardSource) -> list[Card]:
 
 def _money(value: Fraction) -> str:
     return format_amount(value)
-
-
-def _text(amount: Fraction | None) -> str | None:
-    """An amount in a coup's saved state as the records write one (``"10.5"``); a state
-    saved as ``"21/2"`` by an older cardroom still reads back (``Fraction`` takes both)."""
-    return None if amount is None else format_decimal(amount)
-
-
-def _start_json(start: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        **start,
-        "stacks": [format_decimal(s) for s in start["stacks"]],
-        "default_bank": _text(start.get("default_bank")),
-    }
-
-
-def _start_read(data: Mapping[str, Any]) -> dict[str, Any]:
-    default = data.get("default_bank")
-    return {
-        **data,
-        "stacks": [Fraction(s) for s in data["stacks"]],
-        "default_bank": None if default is None else Fraction(default),
-    }
 
 
 def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> RoundRecord:
@@ -710,45 +689,33 @@ def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord
 def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:
     """Finish one person's coup left in progress (void if its rules cannot be read);
     its record, or None when it was voided or was not a coup of this version."""
-    state = stored.state or {}
-    if state.get("version") != COUP_STATE_VERSION:
+    if not is_coup_state(stored.state):
         return None
     try:
-        rules = load_rules_text(GAME.default_rules(), str(state["rules"]), "the coup")
-    except (RulesError, KeyError):
+        state = read_coup_state(stored.state)
+        rules = load_rules_text(GAME.default_rules(), state.rules, "the coup")
+    except (StateError, RulesError):
         wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
         return None
     record, stacks = _finish_coup(rules, state)
-    seat = int(state["seat"])
-    wallet_seat = state.get("wallet_seat")
-    if isinstance(wallet_seat, int) and wallet.seat(wallet_seat).status == "open":
-        wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[seat])
+    wallet_seat = state.wallet_seat
+    if wallet_seat is not None and wallet.seat(wallet_seat).status == "open":
+        wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[state.seat])
     else:
         wallet.void_round(stored.id, {"void": "the seat was already cashed out"})
     return record
 
 
-def _finish_coup(
-    rules: SeatsRules, state: Mapping[str, Any]
-) -> tuple[RoundRecord, tuple[Fraction, ...]]:
-    start = _start_read(state["start"])
+def _finish_coup(rules: SeatsRules, state: CoupState) -> tuple[RoundRecord, tuple[Fraction, ...]]:
+    start = dict(state.start)
     game: ChemmyGame = SEATS.resume(rules, start)
-    segments = [parse_cards(codes) for codes in state.get("shoe", [])]
     cards: list[Card] = []
-    source: list[Card] = [c for segment in segments for c in segment]
-    made = [
-        Decided(
-            int(d["seat"]),
-            str(d["action"]),
-            None if d.get("amount") is None else Fraction(d["amount"]),
-            str(d.get("by", "person")),
-        )
-        for d in state.get("decisions", [])
-    ]
+    source: list[Card] = [c for segment in state.shoe for c in parse_cards(segment)]
+    made = list(state.decisions)
     # the same coup the same way on every row: the absent policy's mixed choices are
     # drawn from a generator seeded by the table and the coup
     seed = int.from_bytes(
-        hashlib.sha256(f"{state.get('table')}:{start['coup']}".encode()).digest()[:8], "big"
+        hashlib.sha256(f"{state.table}:{start['coup']}".encode()).digest()[:8], "big"
     )
     rng = np.random.default_rng(seed)
     absent = AbsentPolicy(SEATS.solved_bot(rules, None))
