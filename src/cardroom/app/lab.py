@@ -1,0 +1,199 @@
+"""The designer's lab: a game's rules as a form, a variant read back from it, and two
+variants' exact figures side by side.  No I/O: the web's workbench (``/lab``) shows
+these and computes the figures off the request path.
+
+A form field is one value of the rules as a rules file writes it, under its dotted key
+(``shoe.decks``, ``bonus.flush``), with its range in words; a list of plain values
+(``side_wagers``) is one field of comma-separated items.  Lists of rows (a strategy
+table, the tableau) are shown but changed only by a rules file.
+
+>>> from cardroom.games import GAMES
+>>> game = next(g for g in GAMES.values() if g.kind == "house")
+>>> fields = rule_fields(game.default_rules())
+>>> any(f.key == "shoe.decks" and f.kind == "number" for f in fields)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from cardroom.core.money import percent_text
+from cardroom.core.rules import KIND_WORDS, RulesError, apply_rules, field_kinds, rules_to_dict
+
+__all__ = [
+    "MAX_FIELDS",
+    "EdgeRow",
+    "LabError",
+    "RuleField",
+    "compare_edges",
+    "rule_fields",
+    "variant",
+]
+
+#: the most values a variant may give (the largest game has about 60 fields)
+MAX_FIELDS = 200
+#: the longest value a field may be given
+MAX_VALUE = 200
+_WHOLE = re.compile(r"[+-]?\d{1,18}")
+
+
+class LabError(ValueError):
+    """A variant that cannot be read: one line naming the key."""
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """One value of the rules, as the form shows it."""
+
+    key: str
+    #: "number", "odds", "amount", "share", "multiple", "bool", "text", "list" or "rows"
+    kind: str
+    value: str
+    #: the range or the kind of value, in words
+    help: str
+    editable: bool = True
+
+
+def rule_fields(rules: Any) -> list[RuleField]:
+    """Every value of ``rules``, in the order of its dataclass (nested ones by dotted key)."""
+    fields: list[RuleField] = []
+    _walk(rules, rules_to_dict(rules), "", fields)
+    return fields
+
+
+def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) -> None:
+    hints = typing.get_type_hints(type(obj))
+    kinds = field_kinds(type(obj))
+    ranges: Mapping[str, Any] = getattr(type(obj), "RANGES", {})
+    for f in dataclasses.fields(obj):
+        if not f.init or f.name not in data:
+            continue
+        key, value, tp = f"{prefix}{f.name}", data[f.name], _plain(hints[f.name])
+        if isinstance(value, dict):
+            _walk(getattr(obj, f.name), value, f"{key}.", out)
+        elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
+            out.append(RuleField(key, "rows", f"{len(value)} rows", "a rules file", False))
+        elif isinstance(value, list) or typing.get_origin(tp) is tuple:
+            items = ", ".join(str(v) for v in value)
+            out.append(RuleField(key, "list", items, "items separated by commas"))
+        elif isinstance(value, bool):
+            out.append(RuleField(key, "bool", "true" if value else "false", "true or false"))
+        elif f.name in kinds:
+            kind = kinds[f.name]
+            bound = ranges.get(f.name)
+            words = bound.text(obj, kind) if bound is not None else KIND_WORDS[kind]
+            out.append(RuleField(key, kind, str(value), words))
+        else:
+            out.append(RuleField(key, "text", str(value), "text"))
+
+
+def _rows(tp: Any) -> bool:
+    """Is ``tp`` a tuple of rows (dataclasses)?"""
+    if typing.get_origin(tp) is not tuple:
+        return False
+    item = typing.get_args(tp)[0]
+    return dataclasses.is_dataclass(item) and isinstance(item, type)
+
+
+def _plain(tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        return options[0] if options else tp
+    return tp
+
+
+def variant(default: Any, values: Mapping[str, Any], label: str = "the variant") -> Any:
+    """``default`` with the form's ``values`` (text by dotted key) put in, checked as a
+    rules file is: :class:`LabError` names the first key that cannot be used."""
+    if not isinstance(values, Mapping):
+        raise LabError(f"{label}: the values are an object of keys and texts")
+    if len(values) > MAX_FIELDS:
+        raise LabError(f"{label}: at most {MAX_FIELDS} values, not {len(values)}")
+    fields = {f.key: f for f in rule_fields(default)}
+    data: dict[str, Any] = {}
+    for key, raw in values.items():
+        field = fields.get(key)
+        if field is None:
+            raise LabError(f"{label}: unknown key {key[:60]!r}")
+        if not isinstance(raw, str) or len(raw) > MAX_VALUE:
+            raise LabError(f"{label}: '{key}' is text of at most {MAX_VALUE} characters")
+        if not field.editable:
+            raise LabError(f"{label}: '{key}' is changed only by a rules file")
+        if raw.strip() == field.value:
+            continue  # unchanged: keeps the default exactly as it is
+        node = data
+        *parents, name = key.split(".")
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[name] = _typed(field, raw.strip())
+    try:
+        return apply_rules(default, data, label)
+    except RulesError as err:
+        raise LabError(str(err)) from None
+
+
+def _typed(field: RuleField, text: str) -> Any:
+    """A form's text as the value a rules file would hold for ``field``."""
+    if field.kind == "bool":
+        return {"true": True, "false": False}.get(text.lower(), text)
+    if field.kind == "list":
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        return [int(item) if _WHOLE.fullmatch(item) else item for item in items]
+    if field.kind == "number":
+        return int(text) if _WHOLE.fullmatch(text) else text
+    if field.kind in ("odds", "amount", "share", "multiple"):
+        return int(text) if _WHOLE.fullmatch(text) else text
+    return text
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    """A wager's house edge under two variants, and how much more B's is."""
+
+    wager: str
+    a: Fraction | None
+    b: Fraction | None
+
+    @property
+    def difference(self) -> Fraction | None:
+        return None if self.a is None or self.b is None else self.b - self.a
+
+    def to_json(self) -> dict[str, Any]:
+        def shown(value: Fraction | None) -> dict[str, str] | None:
+            if value is None:
+                return None
+            return {
+                "exact": f"{value.numerator}/{value.denominator}",
+                "percent": percent_text(value),
+            }
+
+        return {
+            "wager": self.wager,
+            "a": shown(self.a),
+            "b": shown(self.b),
+            "difference": shown(self.difference),
+        }
+
+
+def compare_edges(
+    a: Mapping[str, Fraction] | None, b: Mapping[str, Fraction] | None
+) -> list[EdgeRow]:
+    """Each wager's house edge (minus its exact mean) under A and under B, in A's order
+    then B's new wagers; a side not yet known is None."""
+    order = list(a or {}) + [w for w in (b or {}) if w not in (a or {})]
+    return [
+        EdgeRow(
+            wager,
+            None if a is None or wager not in a else -a[wager],
+            None if b is None or wager not in b else -b[wager],
+        )
+        for wager in order
+    ]

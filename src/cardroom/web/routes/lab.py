@@ -1,0 +1,92 @@
+"""The designer's workbench (``/lab``): a house game's rules as a form, two variants,
+their exact house edges side by side, and each variant's rules file to download.
+
+The figures are worked out off the request path by the same background computation
+as the rules pages (:class:`~cardroom.web.edges.HouseEdges`, one at a time, cached on
+disk by the rules): the page asks again until they are known.  Reading a variant is
+the application's (:mod:`cardroom.app.lab`); this module only asks and answers.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardroom.app.lab import MAX_FIELDS, LabError, compare_edges, rule_fields, variant
+from cardroom.core.rules import rules_to_toml
+from cardroom.games import GAMES
+from cardroom.web.deps import ApiError, Person, changing, person_or_none, services
+from cardroom.web.routes.api import house_game
+from cardroom.web.routes.pages import _must_sign_in, _page
+
+router = APIRouter()
+
+#: A variant: the form's values by dotted key (the others keep the game's rules).
+Values = Annotated[
+    dict[Annotated[str, Field(max_length=100)], Annotated[str, Field(max_length=200)]],
+    Field(max_length=MAX_FIELDS),
+]
+
+
+class LabAsk(BaseModel):
+    """Two variants of a game's rules to work out."""
+
+    model_config = ConfigDict(extra="forbid")
+    a: Values = Field(default_factory=dict)
+    b: Values = Field(default_factory=dict)
+
+
+@router.get("/lab", include_in_schema=False)
+def lab_page(
+    request: Request, game: Annotated[str | None, Query(max_length=40)] = None
+) -> Response:
+    person = person_or_none(request)
+    if person is None:
+        return _must_sign_in(request)
+    svc = services(request)
+    games = [g for g in GAMES.values() if g.kind == "house" and g.id in svc.rules]
+    chosen = house_game(request, game) if game is not None else games[0]
+    rules = svc.rules[chosen.id]
+    return _page(
+        request,
+        "lab.html",
+        person,
+        games=games,
+        game=chosen,
+        fields=rule_fields(rules),
+    )
+
+
+@router.post("/api/lab/{game_id}", include_in_schema=False)
+def work_out(
+    request: Request,
+    game_id: str,
+    ask: LabAsk,
+    person: Annotated[Person, Depends(changing)],
+) -> dict[str, Any]:
+    """Both variants' rules and exact house edges ("computing" until known: ask again)."""
+    game = house_game(request, game_id)
+    svc = services(request)
+    default = svc.rules[game.id]
+    sides: dict[str, Any] = {}
+    means: dict[str, Any] = {}
+    for label, values in (("a", ask.a), ("b", ask.b)):
+        try:
+            rules = variant(default, values, f"variant {label.upper()}")
+        except LabError as err:
+            raise ApiError(422, str(err)) from None
+        edges = svc.edges.get(game.id, rules)
+        means[label] = edges.means if edges.status == "ready" else None
+        sides[label] = {"status": edges.status, "toml": rules_to_toml(rules)}
+        if edges.message:
+            sides[label]["error"] = edges.message
+    ready = all(side["status"] != "computing" for side in sides.values())
+    return {
+        "game": game.id,
+        "ready": ready,
+        **sides,
+        "rows": [row.to_json() for row in compare_edges(means["a"], means["b"])],
+    }

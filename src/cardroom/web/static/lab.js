@@ -1,0 +1,93 @@
+// The lab: send both variants' changed values, show their exact edges when known, download their rules.
+import { api } from "./api.js";
+
+const form = document.getElementById("lab");
+const errorLine = document.getElementById("lab-error");
+const statusLine = document.getElementById("lab-status");
+const table = document.getElementById("lab-edges");
+const button = document.getElementById("work-out");
+let rules = { a: null, b: null };
+let asked = 0;
+
+function values(side) {
+  const out = {};
+  for (const input of form.querySelectorAll(`fieldset[data-side="${side}"] input`)) {
+    if (input.value.trim() !== input.dataset.default) out[input.name] = input.value;
+  }
+  return out;
+}
+
+function cell(figure) {
+  const td = document.createElement("td");
+  if (!figure) {
+    td.textContent = "…";
+    return td;
+  }
+  const span = document.createElement("span");
+  span.title = `exactly ${figure.exact}`;
+  span.textContent = `${figure.percent}%`;
+  td.append(span);
+  return td;
+}
+
+function show(data) {
+  rules = { a: data.a.toml, b: data.b.toml };
+  for (const b of form.querySelectorAll(".lab-download")) b.disabled = false;
+  const rows = data.rows.map((row) => {
+    const tr = document.createElement("tr");
+    tr.dataset.wager = row.wager;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row.wager.replaceAll("_", " ");
+    tr.append(th, cell(row.a), cell(row.b), cell(row.difference));
+    return tr;
+  });
+  table.tBodies[0].replaceChildren(...rows);
+  table.hidden = rows.length === 0;
+  const failed = ["a", "b"].filter((s) => data[s].status === "failed").map((s) => `variant ${s.toUpperCase()}: ${data[s].error || "failed"}`);
+  statusLine.textContent = data.ready ? (failed.length ? failed.join("; ") : "Exact figures for both variants.") : "Working out the exact figures…";
+  table.dataset.status = data.ready ? "ready" : "computing";
+}
+
+async function workOut(ask, delay) {
+  const mine = asked;
+  let data;
+  try {
+    data = await api("POST", `/api/lab/${form.dataset.game}`, ask);
+  } catch (err) {
+    if (mine !== asked) return;
+    errorLine.textContent = err.message;
+    statusLine.textContent = "";
+    button.disabled = false;
+    return;
+  }
+  if (mine !== asked) return;
+  show(data);
+  if (!data.ready) {
+    setTimeout(() => workOut(ask, Math.min(delay * 2, 4000)), delay);
+  } else {
+    button.disabled = false;
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  asked += 1;
+  errorLine.textContent = "";
+  statusLine.textContent = "Working out the exact figures…";
+  button.disabled = true;
+  workOut({ a: values("a"), b: values("b") }, 500);
+});
+
+for (const b of form.querySelectorAll(".lab-download")) {
+  b.addEventListener("click", () => {
+    const text = rules[b.dataset.side];
+    if (!text) return;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+    link.download = `${form.dataset.game}-variant-${b.dataset.side}.toml`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  });
+}

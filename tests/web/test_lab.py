@@ -1,0 +1,130 @@
+"""The lab: two variants of a game's rules, their exact house edges side by side, a
+refused value said in one line, and each variant's rules file to download."""
+
+from __future__ import annotations
+
+import tomllib
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from cardroom.app.lab import LabError, compare_edges, rule_fields, variant
+from cardroom.core.money import percent_text
+from cardroom.core.rules import apply_rules
+from cardroom.games import GAMES, get_game
+from cardroom.web.edges import analyser_means
+from tests.web.browser import ARTIFACTS, Server
+from tests.web.conftest import Person, Web
+from tests.web.test_browser import DESKTOP, PHONE, page, register, server
+
+__all__ = ["page", "server"]  # the fixtures, shared with test_browser
+
+GAME = "punto-banco"
+
+
+def worked_out(person: Person, web: Web, ask: dict[str, Any]) -> dict[str, Any]:
+    answer = person.post(f"/api/lab/{GAME}", ask)
+    assert answer.status_code == 200, answer.text
+    web.edges.wait(timeout=120)
+    answer = person.post(f"/api/lab/{GAME}", ask)
+    data: dict[str, Any] = answer.json()
+    assert data["ready"] is True
+    return data
+
+
+def test_two_variants_side_by_side_with_exact_differences(web: Web) -> None:
+    ann = web.person("Ann")
+    data = worked_out(ann, web, {"a": {}, "b": {"tie_pays": "9", "shoe.decks": "6"}})
+    default = get_game(GAME).default_rules()
+    b_rules = apply_rules(default, {"tie_pays": 9, "shoe": {"decks": 6}})
+    a_means, b_means = analyser_means(GAME, default), analyser_means(GAME, b_rules)
+    rows = {row["wager"]: row for row in data["rows"]}
+    assert set(rows) == set(a_means)
+    for wager, row in rows.items():
+        a, b = -a_means[wager], -b_means[wager]
+        assert Fraction(row["a"]["exact"]) == a and Fraction(row["b"]["exact"]) == b
+        assert Fraction(row["difference"]["exact"]) == b - a
+        assert row["b"]["percent"] == percent_text(b)
+    assert rows["tie"]["difference"]["percent"].startswith("-")  # 9:1 is better for the bettor
+    assert tomllib.loads(data["b"]["toml"])["tie_pays"] == 9
+    assert apply_rules(default, tomllib.loads(data["b"]["toml"])) == b_rules
+
+
+@pytest.mark.parametrize(
+    ("ask", "message"),
+    [
+        ({"b": {"tie_pays": "nine"}}, "variant B: 'tie_pays' must be odds"),
+        ({"a": {"shoe.decks": "0"}}, "variant A: 'shoe.decks': must be a whole number between 1"),
+        ({"a": {"no_such_rule": "1"}}, "variant A: unknown key 'no_such_rule'"),
+        ({"a": {"tie_pays": 9}}, "a"),  # not text: the body is refused
+        ({"a": {"tie_pays": "9" * 201}}, "a"),
+        ({"c": {}}, "c"),
+        ({"a": {"tableau.banker": "x"}}, "changed only by a rules file"),
+    ],
+)
+def test_a_value_that_cannot_be_used_is_refused_in_one_line(
+    web: Web, ask: dict[str, Any], message: str
+) -> None:
+    ann = web.person("Ann")
+    answer = ann.post(f"/api/lab/{GAME}", ask)
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert message in error and "\n" not in error
+
+
+def test_the_lab_is_for_people_signed_in_with_their_token(web: Web) -> None:
+    anonymous = web.client()
+    page = anonymous.get("/lab", follow_redirects=False)
+    assert page.status_code == 303 and page.headers["location"] == "/login?next=/lab"
+    assert anonymous.post(f"/api/lab/{GAME}", json={}).status_code == 401
+    ann = web.person("Ann")
+    assert ann.http.post(f"/api/lab/{GAME}", json={}).status_code == 403  # no CSRF token
+    assert ann.post("/api/lab/no-such-game", {}).status_code == 404
+    assert ann.http.get("/lab?game=no-such-game").status_code == 404
+
+
+def test_every_game_reads_back_its_own_form_unchanged() -> None:
+    for game in GAMES.values():
+        rules = game.default_rules()
+        fields = rule_fields(rules)
+        assert variant(rules, {f.key: f.value for f in fields if f.editable}) == rules
+    rules = get_game(GAME).default_rules()
+    with pytest.raises(LabError, match="at most"):
+        variant(rules, {str(i): "1" for i in range(201)})
+    assert compare_edges({"tie": Fraction(-1, 7)}, None)[0].b is None
+
+
+def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
+    register(page)
+    page.goto(f"/lab?game={GAME}")
+    expect(page.locator("h1")).to_contain_text("The lab")
+    page.locator("#b-tie_pays").fill("9")
+    page.get_by_role("button", name="Work out the edges").click()
+    table = page.locator("#lab-edges")
+    expect(table).to_have_attribute("data-status", "ready", timeout=120_000)
+    default = get_game(GAME).default_rules()
+    b_mean = analyser_means(GAME, apply_rules(default, {"tie_pays": 9}))["tie"]
+    tie = table.locator('tr[data-wager="tie"] td')
+    expect(tie.nth(1)).to_have_text(f"{percent_text(-b_mean)}%")
+    expect(tie.nth(0)).to_have_text(f"{percent_text(-analyser_means(GAME, default)['tie'])}%")
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download variant B's rules (TOML)").click()
+    saved = download.value.path()
+    assert tomllib.loads(saved.read_text())["tie_pays"] == 9
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(ARTIFACTS / "lab-1280x800.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "lab-390x844.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(DESKTOP)
+
+    page.locator("#a-shoe\\.decks").fill("0")
+    page.get_by_role("button", name="Work out the edges").click()
+    expect(page.locator("#lab-error")).to_contain_text(
+        "variant A: 'shoe.decks': must be a whole number between 1 and 64, not 0"
+    )
