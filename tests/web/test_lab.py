@@ -128,3 +128,14 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator("#lab-error")).to_contain_text(
         "variant A: 'shoe.decks': must be a whole number between 1 and 64, not 0"
     )
+
+
+def test_variants_cannot_pile_up_work_without_end(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cardroom.web.edges.MAX_WAITING", 0)  # the analyser counts as busy
+    ann = web.person("Ann")
+    answer = ann.post(f"/api/lab/{GAME}", {"b": {"tie_pays": "10"}})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+    assert answer.json()["error"] == "the analyser is busy: ask again in a moment"
+    assert ann.http.get(f"/api/games/{GAME}/edges").status_code == 200  # the tables' own: never

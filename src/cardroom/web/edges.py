@@ -34,6 +34,13 @@ log = logging.getLogger("cardroom.web")
 Compute = Callable[[str, Any], Mapping[str, Fraction]]
 
 
+#: the most rules whose figures may wait to be worked out at once
+MAX_WAITING = 16
+#: the most rules whose figures a process keeps (the oldest are dropped first; the
+#: analyser's cache on disk still has them)
+MAX_KNOWN = 512
+
+
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     """Each wager's exact mean per unit staked (negative: the house's edge)."""
     # (the figures are computed in a child process by default)
@@ -89,14 +96,22 @@ class HouseEdges:
         self._lock = threading.Lock()
         self._queue: queue.Queue[tuple[str, Any, tuple[str, str]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
+        self._waiting = 0
 
-    def get(self, game_id: str, rules: GameRules) -> Edges:
-        """The figures if known, else ``computing`` (and their computation started)."""
+    def get(self, game_id: str, rules: GameRules, *, capped: bool = False) -> Edges:
+        """The figures if known, else ``computing`` (and their computation started); with
+        ``capped`` (the lab's variants, which must not pile up work without end) ``busy``
+        when :data:`MAX_WAITING` rules already wait for theirs."""
         key = (game_id, rules_to_toml(rules))
         with self._lock:
             found = self._known.get(key)
             if found is not None:
                 return found
+            if capped and self._waiting >= MAX_WAITING:
+                return Edges("busy", message="the analyser is busy: ask again in a moment")
+            self._waiting += 1
+            while len(self._known) >= MAX_KNOWN:  # the oldest figures go first
+                del self._known[next(iter(self._known))]
             self._known[key] = Edges("computing")
             if self._worker is None:
                 self._worker = threading.Thread(
@@ -125,6 +140,7 @@ class HouseEdges:
                 edges = self._run(game_id, rules)
                 with self._lock:
                     self._known[key] = edges
+                    self._waiting -= 1
             finally:
                 self._queue.task_done()
 

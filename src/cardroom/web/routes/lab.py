@@ -78,7 +78,9 @@ def work_out(
             rules = variant(default, values, f"variant {label.upper()}")
         except LabError as err:
             raise ApiError(422, str(err)) from None
-        edges = svc.edges.get(game.id, rules)
+        edges = svc.edges.get(game.id, rules, capped=True)
+        if edges.status == "busy":
+            raise ApiError(503, edges.message, {"Retry-After": "5"})
         means[label] = edges.means if edges.status == "ready" else None
         sides[label] = {"status": edges.status, "toml": rules_to_toml(rules)}
         if edges.message:
