@@ -21,8 +21,8 @@ from cardroom.analysis.walk import exact
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.games import get_game
-from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
-from cardroom.games.finnish.disclosure import finnish27_text
+from cardroom.games.finnish.analysis import DrawOdds, analyze_21_24_27, analyze_finnish27
+from cardroom.games.finnish.disclosure import finnish27_text, twentyone_text
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
     Finnish27Round,
@@ -30,13 +30,20 @@ from cardroom.games.finnish.finnish27 import (
     compare,
 )
 from cardroom.games.finnish.hands import Total
-from cardroom.games.finnish.shoe import analyze_finnish27_shoe
+from cardroom.games.finnish.shoe import analyze_21_24_27_shoe, analyze_finnish27_shoe
+from cardroom.games.finnish.twentyone_24_27 import (
+    TableStrategy,
+    TwentyOne2427Round,
+    TwentyOne2427Rules,
+)
+from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.words import RULE_WORDS
 from cardroom.simulation.runner import exact_means, run
 from tests.test_finnish_analysis import BONUS_SHOES, SHOES, TotalsOnlyRound, outcome
 from tests.test_finnish_shoe import (
     NINES_SHOE,
     POKER_SHOE,
+    TWENTYONE_SHOE,
     compile_once,
     counted_lines,
     walked_lines,
@@ -61,6 +68,8 @@ VARIANTS: list[dict[str, Any]] = [
     },
 ]
 IDS = ["over-27s", "stalemates", "by-distance"]
+#: the player wager's exact mean (percent) of TWENTYONE_VARIANTS[1] from the real shoe
+PINNED_2124 = "-19.0896"
 
 #: the variant the simulation plays, with a fee
 SIMULATED = Finnish27Rules(
@@ -325,3 +334,89 @@ def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
         figures = result.wager(i, exact_values[wager])
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
     assert get_game("finnish27").plays(SIMULATED)
+
+
+# -- 21-24-27 -------------------------------------------------------------------------------
+#: 21-24-27's options: equal distance to the player, a dealer's 28 both ways, and a fee
+TWENTYONE_VARIANTS = [
+    TwentyOne2427Rules(equal_distance="player", dealer_28="stalemate"),
+    TwentyOne2427Rules(equal_distance="dealer", dealer_28="dealer_wins", fee_per_100=Fraction(2)),
+]
+
+
+def test_21_24_27_options_hand_by_hand() -> None:
+    def settle(player: int, dealer: int, **options: Any) -> str:
+        return compare2124(Total(player), Total(dealer), TwentyOne2427Rules(**options))[0]
+
+    assert settle(25, 25) == "push"
+    assert settle(25, 25, equal_distance="player") == "player"
+    assert settle(25, 28) == "player"  # the dealer is over 27
+    assert settle(25, 28, dealer_28="stalemate") == "push"
+    assert settle(25, 28, dealer_28="dealer_wins") == "dealer"
+    assert settle(27, 28, dealer_28="dealer_wins") == "player"  # not against a 27
+    assert settle(25, 29, dealer_28="dealer_wins") == "player"  # only 28
+    with pytest.raises(ValueError, match=r"^dealer_28: must be"):
+        TwentyOne2427Rules(dealer_28="never")
+    with pytest.raises(ValueError, match=r"^equal_distance: must be"):
+        TwentyOne2427Rules(equal_distance="nobody")
+
+
+def test_21_24_27_rules_file_and_page() -> None:
+    text = rules_to_toml(TwentyOne2427Rules())
+    assert "dealer_28" not in text and "fee_per_100" not in text
+    for rules in TWENTYONE_VARIANTS:
+        assert load_rules_text(TwentyOne2427Rules(), rules_to_toml(rules)) == rules
+    page = " ".join(twentyone_text(TWENTYONE_VARIANTS[0]).sentences)
+    assert "equally close goes to the player" in page and "final 28 is a stalemate" in page
+    page = " ".join(twentyone_text(TWENTYONE_VARIANTS[1]).sentences)
+    assert "final 28 wins" in page and "a fee of 2 per 100 staked" in page
+    assert "equally close is a push." in " ".join(twentyone_text(TwentyOne2427Rules()).sentences)
+
+
+@pytest.mark.parametrize("rules", TWENTYONE_VARIANTS, ids=["stalemate", "dealer-wins"])
+@pytest.mark.parametrize("counts", SHOES, ids=["shoe0", "shoe1"])
+def test_21_24_27_with_replacement_matches_the_engine_walk(
+    rules: TwentyOne2427Rules, counts: Any
+) -> None:
+    walked = exact(
+        lambda: TwentyOne2427Round(rules), counts, TableStrategy().play, outcome, replacement=True
+    )
+    report = analyze_21_24_27(rules, odds=DrawOdds.of_counts(counts))
+    assert {k: v for k, v in report.outcomes.items() if v} == walked
+
+
+@pytest.mark.parametrize("rules", TWENTYONE_VARIANTS, ids=["stalemate", "dealer-wins"])
+def test_21_24_27_real_shoe_matches_the_engine_walk(rules: TwentyOne2427Rules) -> None:
+    compile_once()
+    shoe = TWENTYONE_SHOE
+    walked = exact(lambda: TwentyOne2427Round(rules), shoe.counts, TableStrategy().play, outcome)
+    report = analyze_21_24_27_shoe(rules, shoe)
+    assert {k: v for k, v in report.outcomes.items() if v} == walked
+
+
+def test_21_24_27_fee_shifts_the_wager_exactly() -> None:
+    odds = DrawOdds.of_counts(SHOES[0])
+    rules = TWENTYONE_VARIANTS[1]
+    f = rules.fee_per_100 / 100
+    base = analyze_21_24_27(replace(rules, fee_per_100=Fraction(0)), odds=odds)
+    charged = analyze_21_24_27(rules, odds=odds)
+    assert charged.wagers["player"].expected == (1 - f) * base.wagers["player"].expected - f
+    rnd = TwentyOne2427Round(rules, {"player": 10})
+    rnd.outcome = "player"
+    assert rnd.settle("player", Fraction(10))[0] == Fraction("9.60")  # 9.80 plays, 0.20 fee
+    rnd.outcome = "dealer"
+    assert rnd.settle("player", Fraction(10))[0] == -10
+
+
+def test_21_24_27_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
+    compile_once()
+    rules = TWENTYONE_VARIANTS[1]
+    replay_against_engine("21-24-27", rules, "basic", 8_000)
+    replay_against_engine("21-24-27", TWENTYONE_VARIANTS[0], "basic", 8_000)
+    exact_values = exact_means("21-24-27", rules)
+    report = analyze_21_24_27_shoe(rules)
+    assert exact_values == {"player": report.wagers["player"].expected}
+    assert decimal_text(report.wagers["player"].expected * 100, 4) == PINNED_2124
+    result = run("21-24-27", rules, 400_000, seed=21)
+    figures = result.wager(0, exact_values["player"])
+    assert figures.z is not None and abs(figures.z) < 4, figures

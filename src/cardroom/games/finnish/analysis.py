@@ -857,13 +857,13 @@ def twentyone_report(
         ("dealer wins", "dealer"),
         ("player over 27", "dealer"),
     ]
+    paid = fee_scale(rules.fee_per_100)
     wager_lines = tuple(
-        Line(name, lines.get(name, Fraction(0)), _net2124(rules, who)) for name, who in order
+        Line(name, lines.get(name, Fraction(0)), paid(_net2124(rules, who))) for name, who in order
     )
     report = WagerReport("player", wager_lines)
-    return GameReport(
-        "21-24-27", dict(outcomes), {"player": report}, (MODEL, f"the player plays {label}")
-    )
+    assumptions = (MODEL, f"the player plays {label}", *fee_assumption(rules.fee_per_100))
+    return GameReport("21-24-27", dict(outcomes), {"player": report}, assumptions)
 
 
 _WHO = {

@@ -205,9 +205,23 @@ def twentyone_text(rules: TwentyOne2427Rules) -> RulesText:
         f"Over 27 you lose at once. The dealer hits hard totals below "
         f"{rules.dealer_hits_hard_below} and soft totals below {rules.dealer_hits_soft_below}; "
         "a dealer over 27 loses.",
-        f"Otherwise the hand closer to 27 wins; equally close is a {rules.equal_distance}. "
-        f"A win pays {odds_text(rules.win_pays)}.",
+        _twentyone_showdown(rules),
+        *fee_sentences(rules.fee_per_100),
         shoe_sentence(rules),
         limits_sentence(rules),
     ]
     return RulesText(sentences)
+
+
+def _twentyone_showdown(rules: TwentyOne2427Rules) -> str:
+    equal = (
+        "equally close is a push"
+        if rules.equal_distance == "push"
+        else f"equally close goes to the {rules.equal_distance}"
+    )
+    text = f"Otherwise the hand closer to 27 wins; {equal}."
+    if rules.dealer_28 == "stalemate":
+        text += " A dealer's final 28 is a stalemate (a push) against any total of yours but 27."
+    elif rules.dealer_28 == "dealer_wins":
+        text += " A dealer's final 28 wins against any total of yours but 27."
+    return text + f" A win pays {odds_text(rules.win_pays)}."
