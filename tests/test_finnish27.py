@@ -360,11 +360,11 @@ def test_variant_equal_distance_pushes() -> None:
 
 
 def test_variant_without_the_push_rules() -> None:
-    rules = Finnish27Rules(push_player_over_closer=False, push_dealer_over_as_close=False)
+    rules = Finnish27Rules(player_over="wins_if_closer", dealer_over="dealer_wins_if_closer")
     assert compare(Total(28), Total(24), rules)[0] == "player"  # closer wins outright
     assert compare(Total(24), Total(30), rules)[0] == "dealer"  # equal distance: dealer
 
 
 def test_bad_ruling_values_are_refused() -> None:
     with pytest.raises(ValueError, match="equal_distance"):
-        Finnish27Rules(equal_distance="player")
+        Finnish27Rules(equal_distance="nobody")

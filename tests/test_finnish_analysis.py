@@ -86,7 +86,7 @@ def test_finnish27_variant_rules_match_the_engine_walk(counts: dict[Rank, int]) 
     rules = Finnish27Rules(
         jokers_make_27=False,
         equal_distance="push",
-        push_player_over_closer=False,
+        player_over="wins_if_closer",
         dealer_hits_hard_below=22,
     )
     walked = exact(lambda: TotalsOnlyRound(rules), counts, leaf=outcome, replacement=True)

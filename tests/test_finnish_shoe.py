@@ -285,7 +285,7 @@ def test_finnish27_variant_rules_match_the_engine_walk() -> None:
     rules = Finnish27Rules(
         jokers_make_27=False,
         equal_distance="push",
-        push_player_over_closer=False,
+        player_over="wins_if_closer",
         dealer_hits_hard_below=22,
         player_loses_over=30,
         bonus=BonusTable(pair=Fraction(1, 2), flush=Fraction(10)),

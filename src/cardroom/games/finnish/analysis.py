@@ -62,6 +62,7 @@ from cardroom.games.finnish.hands import (
     initial_27,
     total_from,
 )
+from cardroom.games.finnish.options import fee_assumption, fee_of, fee_scale
 from cardroom.games.finnish.poker_odds import counts_by_value, value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
@@ -446,7 +447,7 @@ def analyze_finnish27(
     )
 
     def showdown(dealer: Start, player: Total) -> dict[str, Fraction]:
-        if player.value == TARGET:
+        if player.value == TARGET and rules.both_27 == "by_rules":
             return {"player": Fraction(1)}
         if player.value > rules.player_loses_over:
             return {"dealer": Fraction(1)}
@@ -518,15 +519,17 @@ def _finnish27_report(
     outcomes = {name: Fraction(0) for name in ("player", "dealer", "push")}
     for (outcome, _), p in results.items():
         outcomes[outcome] += p
+    paid = fee_scale(rules.fee_per_100)
+    played = stake - fee_of(rules.fee_per_100, stake)
     player_lines = [
-        Line("win (no bonus)", results.get(("player", None), Fraction(0)), rules.player_pays)
+        Line("win (no bonus)", results.get(("player", None), Fraction(0)), paid(rules.player_pays))
     ]
     for key in BonusTable.LABELS:
         p = results.get(("player", key), Fraction(0))
-        net = rules.player_pays + rules.bonus.amount(key, stake, minimum) / stake
-        player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, net))
+        net = rules.player_pays + rules.bonus.amount(key, played, minimum) / played
+        player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, paid(net)))
     player_lines += [
-        Line("push", outcomes["push"], Fraction(0)),
+        Line("push", outcomes["push"], paid(Fraction(0))),
         Line("loss", outcomes["dealer"], Fraction(-1)),
     ]
     wagers = {
@@ -537,9 +540,9 @@ def _finnish27_report(
                 Line(
                     f"dealer wins, pays {format_odds(rules.dealer_pays)}",
                     outcomes["dealer"],
-                    rules.dealer_pays,
+                    paid(rules.dealer_pays),
                 ),
-                Line("push", outcomes["push"], Fraction(0)),
+                Line("push", outcomes["push"], paid(Fraction(0))),
                 Line("player wins", outcomes["player"], Fraction(-1)),
             ),
         ),
@@ -547,7 +550,9 @@ def _finnish27_report(
             "push",
             (
                 Line(
-                    f"push, pays {format_odds(rules.push_pays)}", outcomes["push"], rules.push_pays
+                    f"push, pays {format_odds(rules.push_pays)}",
+                    outcomes["push"],
+                    paid(rules.push_pays),
                 ),
                 Line("no push", 1 - outcomes["push"], Fraction(-1)),
             ),
@@ -557,6 +562,7 @@ def _finnish27_report(
         MODEL,
         f"the player's hand follows {label}",
         f"flat 9-9-9 awards weighed at a table minimum of {minimum} and a stake of {stake}",
+        *fee_assumption(rules.fee_per_100),
     )
     return GameReport("finnish27", outcomes, wagers, assumptions)
 
@@ -583,7 +589,7 @@ def best_finnish27_table(
         memo: dict[tuple[int, bool], Fraction] = {}
 
         def stand(total: Total, finals: Mapping[Total, Fraction] = finals) -> Fraction:
-            if total.value == TARGET:
+            if total.value == TARGET and rules.both_27 == "by_rules":
                 return rules.player_pays
             if total.value > rules.player_loses_over:
                 return Fraction(-1)
@@ -851,13 +857,13 @@ def twentyone_report(
         ("dealer wins", "dealer"),
         ("player over 27", "dealer"),
     ]
+    paid = fee_scale(rules.fee_per_100)
     wager_lines = tuple(
-        Line(name, lines.get(name, Fraction(0)), _net2124(rules, who)) for name, who in order
+        Line(name, lines.get(name, Fraction(0)), paid(_net2124(rules, who))) for name, who in order
     )
     report = WagerReport("player", wager_lines)
-    return GameReport(
-        "21-24-27", dict(outcomes), {"player": report}, (MODEL, f"the player plays {label}")
-    )
+    assumptions = (MODEL, f"the player plays {label}", *fee_assumption(rules.fee_per_100))
+    return GameReport("21-24-27", dict(outcomes), {"player": report}, assumptions)
 
 
 _WHO = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cardroom.core.money import format_amount
+from cardroom.core.money import exact_text, format_amount
 from cardroom.games.disclosure import (
     PayRow,
     RulesText,
@@ -99,23 +99,11 @@ def finnish27_text(rules: Finnish27Rules) -> RulesText:
         jokers,
         "The player's hand hits while it is below the target of the row below that matches "
         "the dealer's two-card total.",
-        f"Exactly 27 wins at once; over {rules.player_loses_over} loses at once. Otherwise the "
-        f"dealer hits hard totals below {rules.dealer_hits_hard_below} and soft totals below "
-        f"{rules.dealer_hits_soft_below}.",
-        "The hand closer to 27 wins (over 27 counts its distance too); equally close goes to "
-        f"the {rules.equal_distance}."
-        + (
-            " A push when the player is over 27, the dealer is not, and the player is closer."
-            if rules.push_player_over_closer
-            else ""
-        )
-        + (
-            " A push when the dealer is over 27, the player is not, and the dealer is as close."
-            if rules.push_dealer_over_as_close
-            else ""
-        ),
+        _play_sentence(rules),
+        _showdown_sentence(rules),
         "A push returns the player and dealer wagers. A winning player wager also collects "
         "at most one bonus, from the table below.",
+        *fee_sentences(rules.fee_per_100),
         shoe_sentence(rules),
         limits_sentence(rules),
     ]
@@ -134,6 +122,66 @@ def finnish27_text(rules: Finnish27Rules) -> RulesText:
             ),
         ],
     )
+
+
+def _play_sentence(rules: Finnish27Rules) -> str:
+    """When the player's hand ends the round, and the dealer's play."""
+    dealer = (
+        f"the dealer hits hard totals below {rules.dealer_hits_hard_below} and soft totals "
+        f"below {rules.dealer_hits_soft_below}."
+    )
+    if rules.both_27 == "by_rules":
+        return (
+            f"Exactly 27 wins at once; over {rules.player_loses_over} loses at once. "
+            f"Otherwise {dealer}"
+        )
+    return (
+        f"Over {rules.player_loses_over} loses at once. Otherwise {dealer} A player's 27 "
+        "(not an initial 27) waits for the dealer's hand: a dealer's 27 makes a stalemate "
+        "(a push), any other total loses to it."
+    )
+
+
+#: each outcome option's sentence (none where the closer hand wins)
+_OPTION_SENTENCES: dict[tuple[str, str], str] = {
+    ("player_over", "loses"): " A player over 27 loses when the dealer is not over 27.",
+    ("player_over", "push_if_closer"): (
+        " A push when the player is over 27, the dealer is not, and the player is closer."
+    ),
+    ("dealer_over", "player_wins"): " A dealer over 27 loses when the player is not over 27.",
+    ("dealer_over", "push_if_as_close"): (
+        " A push when the dealer is over 27, the player is not, and the dealer is as close."
+    ),
+    ("both_over", "push"): " Both hands over 27 make a push.",
+    ("both_over", "player_loses"): " When both hands are over 27 the player loses.",
+    ("dealer_28", "stalemate"): (
+        " A dealer's final 28 is a stalemate (a push) against any player total but 27."
+    ),
+    ("dealer_28", "dealer_wins"): " A dealer's final 28 wins against any player total but 27.",
+}
+
+
+def _showdown_sentence(rules: Finnish27Rules) -> str:
+    """How two complete hands settle."""
+    text = (
+        "The hand closer to 27 wins (over 27 counts its distance too); equally close goes to "
+        f"the {rules.equal_distance}."
+    )
+    for name in ("dealer_28", "both_over", "player_over", "dealer_over"):
+        text += _OPTION_SENTENCES.get((name, getattr(rules, name)), "")
+    return text
+
+
+def fee_sentences(fee_per_100: Fraction) -> list[str]:
+    """The house's fee in words, if there is one."""
+    if not fee_per_100:
+        return []
+    return [
+        f"The house collects a fee of {exact_text(fee_per_100)} per 100 staked on every "
+        "wager, taken off the stake before the deal: the rest of the stake is the wager "
+        "that plays and is paid at its odds. A lost wager loses the whole stake, fee "
+        "included; a push returns the stake less the fee."
+    ]
 
 
 def twentyone_text(rules: TwentyOne2427Rules) -> RulesText:
@@ -157,9 +205,23 @@ def twentyone_text(rules: TwentyOne2427Rules) -> RulesText:
         f"Over 27 you lose at once. The dealer hits hard totals below "
         f"{rules.dealer_hits_hard_below} and soft totals below {rules.dealer_hits_soft_below}; "
         "a dealer over 27 loses.",
-        f"Otherwise the hand closer to 27 wins; equally close is a {rules.equal_distance}. "
-        f"A win pays {odds_text(rules.win_pays)}.",
+        _twentyone_showdown(rules),
+        *fee_sentences(rules.fee_per_100),
         shoe_sentence(rules),
         limits_sentence(rules),
     ]
     return RulesText(sentences)
+
+
+def _twentyone_showdown(rules: TwentyOne2427Rules) -> str:
+    equal = (
+        "equally close is a push"
+        if rules.equal_distance == "push"
+        else f"equally close goes to the {rules.equal_distance}"
+    )
+    text = f"Otherwise the hand closer to 27 wins; {equal}."
+    if rules.dealer_28 == "stalemate":
+        text += " A dealer's final 28 is a stalemate (a push) against any total of yours but 27."
+    elif rules.dealer_28 == "dealer_wins":
+        text += " A dealer's final 28 wins against any total of yours but 27."
+    return text + f" A win pays {odds_text(rules.win_pays)}."

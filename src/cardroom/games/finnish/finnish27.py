@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import Decision, Event, Fact, Why
@@ -53,6 +53,14 @@ from cardroom.games.finnish.hands import (
     Total,
     initial_27,
     initial_totals,
+)
+from cardroom.games.finnish.options import (
+    FEE,
+    check_choices,
+    fee_of,
+    read_aliases,
+    with_fee,
+    write_aliases,
 )
 from cardroom.games.finnish.poker import PokerCategory, best_category
 
@@ -182,12 +190,46 @@ class Finnish27Rules:
     jokers_make_27: bool = True
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"
-    #: who wins hands equally close to 27 (no push rule applying): "dealer" or "push"
+    #: who wins hands equally close to 27 (no other rule applying): "dealer", "push" or
+    #: "player"
     equal_distance: str = "dealer"
-    #: push when the player is over 27, the dealer is not and the player is closer
-    push_player_over_closer: bool = True
-    #: push when the dealer is over 27, the player is not and the dealer is as close
-    push_dealer_over_as_close: bool = True
+    #: the player over 27, the dealer not: "loses"; "push_if_closer" (a push if the
+    #: player is closer, else by distance); "wins_if_closer" (by distance)
+    player_over: str = "push_if_closer"
+    #: the dealer over 27, the player not: "player_wins"; "push_if_as_close" (a push if
+    #: the dealer is as close or closer, else the player wins); "dealer_wins_if_closer"
+    #: (by distance)
+    dealer_over: str = "push_if_as_close"
+    #: both over 27: "by_distance" (the closer wins), "push" or "player_loses"
+    both_over: str = "by_distance"
+    #: a dealer's final 28 against any player total but 27: "normal" (the rules above),
+    #: "stalemate" (a push) or "dealer_wins"
+    dealer_28: str = "normal"
+    #: a player's 27 that is not an initial 27: "by_rules" (it wins at once) or
+    #: "stalemate" (the dealer plays; his 27 makes a push, anything else loses)
+    both_27: str = "by_rules"
+    #: the house's collection per 100 staked on every wager, taken off the stake
+    #: before the deal: the rest of the stake is the wager that plays
+    fee_per_100: Fraction = field(default=Fraction(0), metadata={"amount": True})
+
+    #: each choice field's values, the default first where a rules file may omit it
+    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "equal_initial_27s": ("dealer", "push"),
+        "equal_distance": ("dealer", "push", "player"),
+        "player_over": ("loses", "push_if_closer", "wins_if_closer"),
+        "dealer_over": ("player_wins", "push_if_as_close", "dealer_wins_if_closer"),
+        "both_over": ("by_distance", "push", "player_loses"),
+        "dealer_28": ("normal", "stalemate", "dealer_wins"),
+        "both_27": ("by_rules", "stalemate"),
+    }
+    #: the switches of older rules files, read as a choice field: (field, if true, if false)
+    ALIASES: ClassVar[Mapping[str, tuple[str, str, str]]] = {
+        "push_player_over_closer": ("player_over", "push_if_closer", "wins_if_closer"),
+        "push_dealer_over_as_close": ("dealer_over", "push_if_as_close", "dealer_wins_if_closer"),
+    }
+    #: fields a written rules file leaves out at their default (the file of the defaults
+    #: stays as it was before they existed)
+    QUIET: ClassVar[tuple[str, ...]] = ("both_over", "dealer_28", "both_27", "fee_per_100")
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "player_pays": ODDS,
@@ -196,17 +238,36 @@ class Finnish27Rules:
         "dealer_hits_hard_below": TOTAL_LIMIT,
         "dealer_hits_soft_below": TOTAL_LIMIT,
         "player_loses_over": Between(TARGET, 99),
+        "fee_per_100": FEE,
     }
 
     def __post_init__(self) -> None:
         check_ranges(self)
-        for name in ("equal_initial_27s", "equal_distance"):
-            if getattr(self, name) not in ("dealer", "push"):
-                raise ValueError(f'{name}: must be "dealer" or "push"')
+        check_choices(self)
         try:
             TargetTable(self.player_table).check_covers(initial_totals(self.jokers_make_27))
         except ValueError as err:
             raise ValueError(f"player_table: {err}") from None
+
+    @staticmethod
+    def prepare_toml(default: Finnish27Rules, data: dict[str, Any]) -> dict[str, Any]:
+        """Read the old switches (``push_player_over_closer = false``) as their field."""
+        return read_aliases(Finnish27Rules.ALIASES, data)
+
+    def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Write a choice an old switch can say as that switch, and leave out the
+        quiet fields at their defaults."""
+        return write_aliases(self, data)
+
+    @property
+    def push_player_over_closer(self) -> bool:
+        """The old switch: a push when the player is over 27 but closer."""
+        return self.player_over == "push_if_closer"
+
+    @property
+    def push_dealer_over_as_close(self) -> bool:
+        """The old switch: a push when the dealer is over 27 but as close."""
+        return self.dealer_over == "push_if_as_close"
 
     @property
     def strategy(self) -> TargetTable:
@@ -218,20 +279,27 @@ def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -
     rules = rules or Finnish27Rules()
     p_over, d_over = player.bust, dealer.bust
     totals = {"player": player.value, "dealer": dealer.value}
-    if (
-        rules.push_player_over_closer
-        and p_over
-        and not d_over
-        and player.distance < dealer.distance
-    ):
-        return "push", Why("push_player_over_closer", totals)
-    if (
-        rules.push_dealer_over_as_close
-        and d_over
-        and not p_over
-        and dealer.distance <= player.distance
-    ):
-        return "push", Why("push_dealer_over_as_close", totals)
+    if rules.both_27 == "stalemate" and player.value == dealer.value == TARGET:
+        return "push", Why("both_27_stalemate", totals)
+    if rules.dealer_28 != "normal" and dealer.value == TARGET + 1 and player.value != TARGET:
+        if rules.dealer_28 == "stalemate":
+            return "push", Why("dealer_28_stalemate", totals)
+        return "dealer", Why("dealer_28_wins", totals)
+    if p_over and d_over:
+        if rules.both_over == "push":
+            return "push", Why("both_over_push", totals)
+        if rules.both_over == "player_loses":
+            return "dealer", Why("both_over_player_loses", totals)
+    elif p_over:
+        if rules.player_over == "loses":
+            return "dealer", Why("player_over_loses", totals)
+        if rules.player_over == "push_if_closer" and player.distance < dealer.distance:
+            return "push", Why("push_player_over_closer", totals)
+    elif d_over:
+        if rules.dealer_over == "player_wins":
+            return "player", Why("dealer_over_loses", totals)
+        if rules.dealer_over == "push_if_as_close" and dealer.distance <= player.distance:
+            return "push", Why("push_dealer_over_as_close", totals)
     if player.distance < dealer.distance:
         return "player", Why("player_closer", totals)
     if player.distance == dealer.distance:
@@ -317,7 +385,7 @@ class Finnish27Round(FinnishRound):
             self._hit_pending = True
             return
         self.events.append(Decision("player", Action.STAND, True, Why("target_stand", facts)))
-        if player.value == TARGET:
+        if player.value == TARGET and self.rules.both_27 == "by_rules":
             self._win("player", Why("player_27"))
         elif player.value > self.rules.player_loses_over:
             self._finish(
@@ -341,6 +409,11 @@ class Finnish27Round(FinnishRound):
         self._finish(outcome, why)
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
+        """The wager's net: the stake less the house's fee plays, and the fee is lost."""
+        fee = fee_of(self.rules.fee_per_100, stake)
+        return with_fee(*self._settle(wager, stake - fee), fee)
+
+    def _settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         rules = self.rules
         if self.outcome == "push":
             if wager == "push":

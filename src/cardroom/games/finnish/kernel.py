@@ -6,10 +6,10 @@ card points, :func:`~cardroom.games.finnish.hands.total_from`, the two-card 27s 
 rules' nine-rule table, or 21-24-27's forced plays and the chosen strategy), the
 dealer's limits, each game's ``compare``, and each wager's net result read from
 the engine's own ``settle``.  What the kernel re-expresses is the flow of a round
-(deal order, initial 27s, hits, the immediate results at 27 and over 35) and
-finnish27's bonus patterns, including a compiled copy of the poker evaluator
-(:mod:`cardroom.games.finnish.poker`); the differential tests play kernel and engine on
-the same shoes.
+(deal order, initial 27s, hits, the immediate results at 27, unless a 27 waits for
+the dealer's, and over 35) and finnish27's bonus patterns, including a compiled copy
+of the poker evaluator (:mod:`cardroom.games.finnish.poker`); the differential tests
+play kernel and engine on the same shoes.
 
 A round's *cell* is its outcome and (finnish27) its bonus:
 ``outcome * BONUSES + bonus`` with outcome 0 player, 1 dealer, 2 push and bonus
@@ -224,7 +224,8 @@ class Finnish27Kernel:
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["bonus2"], t["named"],
-            equal27, rules.player_loses_over, shoe.burn, shoe.burn_by_first_card,
+            equal27, rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
+            shoe.burn_by_first_card,
             shoe.reshuffle_after, rounds, session, net, cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
@@ -367,7 +368,7 @@ def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, bonus2: np.ndarray, named: np.ndarray,
-    equal27: int, loses_over: int, burn: int, burn_by_first_card: bool,
+    equal27: int, win27: bool, loses_over: int, burn: int, burn_by_first_card: bool,
     reshuffle_after: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
     sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
@@ -419,7 +420,7 @@ def _play27(
             if hits[dealer_initial, player]:
                 break  # the shoe ran out mid-round (never with the real rules)
             value = player // 2
-            if value == 27:
+            if value == 27 and win27:
                 outcome = 0
             elif value > loses_over:
                 outcome = 1

@@ -131,7 +131,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
         return total.value < limit
 
     def immediate(total: Total) -> str | None:
-        if total.value == TARGET:
+        if total.value == TARGET and rules.both_27 == "by_rules":
             return "player"
         if total.value > rules.player_loses_over:
             return "dealer"

@@ -17,6 +17,10 @@ Cards are dealt player, dealer, player, dealer, face up.  Jokers always count 0.
    totals below 24; a dealer over 27 loses.
 4. Otherwise the hand closer to 27 wins; equal distance is a push.  Wins pay 1:1.
 
+Options (issue 21; the defaults are the source's): equal distance to the dealer or
+the player, a dealer's 28 as a stalemate or a dealer's win, and a fee per 100 staked
+taken off every stake (see :mod:`cardroom.games.finnish.options`).
+
 :data:`BASIC_STRATEGY` is the source's 18-row basic strategy; :class:`TableStrategy`
 plays any such table for the player.
 """
@@ -26,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from cardroom.core.events import NO_REASON, Decision, Event, Why
 from cardroom.core.rules import ODDS, Between, Ref, check_ranges
@@ -42,6 +46,7 @@ from cardroom.games.finnish.hands import (
     finnish_total,
     initial_totals,
 )
+from cardroom.games.finnish.options import FEE, check_choices, fee_of, with_fee, write_aliases
 
 GAME_ID = "21-24-27"
 
@@ -142,21 +147,39 @@ class TwentyOne2427Rules:
     jokers_make_27: bool = False
     #: when both initial hands are Finnish 27s: "push", "dealer" or "player"
     both_initial_27s: str = "push"
-    #: hands equally close to 27: "push" or "dealer"
+    #: hands equally close to 27: "push", "dealer" or "player"
     equal_distance: str = "push"
+    #: a dealer's final 28 against any total of the player's but 27: "normal" (the
+    #: dealer is over 27 and loses), "stalemate" (a push) or "dealer_wins"
+    dealer_28: str = "normal"
+    #: the house's collection per 100 staked, taken off the stake before the deal: the
+    #: rest of the stake is the wager that plays
+    fee_per_100: Fraction = field(default=Fraction(0), metadata={"amount": True})
+
+    #: each choice field's values
+    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "both_initial_27s": ("push", "dealer", "player"),
+        "equal_distance": ("push", "dealer", "player"),
+        "dealer_28": ("normal", "stalemate", "dealer_wins"),
+    }
+    ALIASES: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
+    #: fields a written rules file leaves out at their defaults
+    QUIET: ClassVar[tuple[str, ...]] = ("dealer_28", "fee_per_100")
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "win_pays": ODDS,
         "dealer_hits_hard_below": TOTAL_LIMIT,
         "dealer_hits_soft_below": TOTAL_LIMIT,
+        "fee_per_100": FEE,
     }
 
     def __post_init__(self) -> None:
         check_ranges(self)
-        if self.both_initial_27s not in ("push", "dealer", "player"):
-            raise ValueError('both_initial_27s: must be "push", "dealer" or "player"')
-        if self.equal_distance not in ("push", "dealer"):
-            raise ValueError('equal_distance: must be "push" or "dealer"')
+        check_choices(self)
+
+    def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The quiet fields left out of a written file at their defaults."""
+        return write_aliases(self, data)
 
 
 def compare(
@@ -165,6 +188,11 @@ def compare(
     """Settle a player hand of 27 or less against the dealer's complete hand."""
     equal = "push" if rules is None else rules.equal_distance
     totals = {"player": player.value, "dealer": dealer.value}
+    dealer_28 = "normal" if rules is None else rules.dealer_28
+    if dealer_28 != "normal" and dealer.value == TARGET + 1 and player.value != TARGET:
+        if dealer_28 == "stalemate":
+            return "push", Why("dealer_28_stalemate", totals)
+        return "dealer", Why("dealer_28_wins", totals)
     if dealer.bust:
         return "player", Why.of("dealer_busts", total=dealer.value)
     if player.distance < dealer.distance:
@@ -284,6 +312,11 @@ class TwentyOne2427Round(FinnishRound):
         self._finish(*compare(player, dealer, self.rules))
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
+        """The wager's net: the stake less the house's fee plays, and the fee is lost."""
+        fee = fee_of(self.rules.fee_per_100, stake)
+        return with_fee(*self._settle(wager, stake - fee), fee)
+
+    def _settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         if self.outcome == "player":
             odds = self.rules.win_pays
             return stake * odds, Why.of("pays", wager="player", odds=odds)

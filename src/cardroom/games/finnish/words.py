@@ -79,6 +79,13 @@ RULE_WORDS: dict[str, Template] = {
     # the showdown
     "push_player_over_closer": "player {player} is over 27 but closer than dealer {dealer}",
     "push_dealer_over_as_close": "dealer {dealer} is over 27 but as close as player {player}",
+    "player_over_loses": "player {player} is over 27 and dealer {dealer} is not",
+    "dealer_over_loses": "dealer {dealer} is over 27 and player {player} is not",
+    "both_over_push": "player {player} and dealer {dealer} are both over 27: a push",
+    "both_over_player_loses": "player {player} and dealer {dealer} are both over 27",
+    "dealer_28_stalemate": "dealer's 28 is a stalemate against player {player}",
+    "dealer_28_wins": "dealer's 28 beats player {player}",
+    "both_27_stalemate": "both hands are 27: a stalemate",
     "player_closer": "player {player} is closer to 27 than dealer {dealer}",
     "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
     "equally_close": "{player} and {dealer} are equally close: {winner} on ties",
