@@ -4,6 +4,7 @@ every rule the engines write, and no rule is given two sentences."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -80,3 +81,12 @@ def test_every_rule_chemin_de_fer_writes_has_its_words() -> None:
 def test_a_rule_without_words_reads_as_its_id() -> None:
     assert template_of("no_such_rule") is None
     assert explain(Why.of("no_such_rule")) == "no such rule"
+
+
+def test_a_fee_taken_on_the_stake_is_said_with_the_settlement() -> None:
+    fee = Fraction(1, 10)
+    assert explain(Why.of("pays", wager="player", odds=Fraction(1), fee=fee)) == (
+        "player pays 1:1, less a fee of 0.10"
+    )
+    assert explain(Why.of("push_returned", fee=fee)).endswith(", less a fee of 0.10")
+    assert explain(Why.of("pays", wager="player", odds=Fraction(1))) == "player pays 1:1"

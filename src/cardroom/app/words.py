@@ -107,6 +107,12 @@ def _pays(why: Why) -> str:
     return text
 
 
+def _fee(why: Why) -> str:
+    """The fee a table collected on the stake, where it takes one: ``, less a fee of 0.10``."""
+    fee = why.get("fee")
+    return "" if fee is None else f", less a fee of {_fact_text(fee)}"
+
+
 #: The sentences of the rules every game shares (the shoe, a wager's settlement); each
 #: game's own rules have theirs in its description (``GameSpec.rule_words``).
 TEMPLATES: dict[str, Template] = {
@@ -144,7 +150,7 @@ def explain(why: Why, names: Sequence[str] = (), you: int | None = None) -> str:
     if template is None:
         return why.rule.replace("_", " ")
     if callable(template):
-        return template(why)
+        return template(why) + _fee(why)
     facts = {key: _fact_text(value) for key, value in why.facts.items()}
     if names:
         for key, value in why.facts.items():
@@ -155,7 +161,7 @@ def explain(why: Why, names: Sequence[str] = (), you: int | None = None) -> str:
     for key in ("name",):
         if key in facts:
             facts[key] = name_of(facts[key])
-    return template.format(**facts)
+    return template.format(**facts) + _fee(why)
 
 
 def reshuffle_reason(event: Reshuffled) -> str:
