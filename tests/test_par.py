@@ -98,7 +98,9 @@ def test_the_exact_convolution_is_the_brute_force_count(rounds: int) -> None:
     exact = exact_distribution(TOY, rounds)
     assert exact == dict(sorted(brute.items()))
     levels = tuple(range(1, 100))
-    assert exact_percentiles(exact, levels) == exact_percentiles(dict(sorted(brute.items())), levels)
+    assert exact_percentiles(exact, levels) == exact_percentiles(
+        dict(sorted(brute.items())), levels
+    )
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 3, 5, 8])
@@ -287,7 +289,9 @@ def _one_line_error(result: Any, *words: str) -> None:
 
 @needs_report_deps
 def test_the_command_writes_both_files(tmp_path: Path) -> None:
-    [game] = [g for g in house_games() if not g.analysis_options and len(g.wagers(g.default_rules())) == 3]
+    [game] = [
+        g for g in house_games() if not g.analysis_options and len(g.wagers(g.default_rules())) == 3
+    ]
     out = tmp_path / "new" / "folder"
     result = _cli("report", game.id, "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -304,7 +308,9 @@ def test_a_bad_rules_file_is_one_line(tmp_path: Path) -> None:
     game = next(iter(house_games()))
     bad = tmp_path / "bad.toml"
     bad.write_text("no_such_key = 1\n", encoding="utf-8")
-    _one_line_error(_cli("report", game.id, "--rules", str(bad), "--out", str(tmp_path)), "bad.toml")
+    _one_line_error(
+        _cli("report", game.id, "--rules", str(bad), "--out", str(tmp_path)), "bad.toml"
+    )
     _one_line_error(
         _cli("report", game.id, "--rules", str(tmp_path / "none.toml"), "--out", str(tmp_path))
     )
@@ -331,4 +337,6 @@ def no_weasyprint(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 def test_missing_dependencies_say_how_to_install_them(no_weasyprint: None, tmp_path: Path) -> None:
     game = next(iter(house_games()))
-    _one_line_error(_cli("report", game.id, "--out", str(tmp_path)), "pip install 'cardroom[report]'")
+    _one_line_error(
+        _cli("report", game.id, "--out", str(tmp_path)), "pip install 'cardroom[report]'"
+    )

@@ -204,9 +204,7 @@ def spread(
     first = int(np.searchsorted(cumulative, 0.0005))
     last = min(len(total) - 1, int(np.searchsorted(cumulative, 0.9995)))
     stride = max(1, (last - first) // CURVE_POINTS)
-    curve = tuple(
-        (float(result(k)), float(cumulative[k])) for k in range(first, last + 1, stride)
-    )
+    curve = tuple((float(result(k)), float(cumulative[k])) for k in range(first, last + 1, stride))
     return Spread(
         rounds=rounds,
         mean=mean * rounds,

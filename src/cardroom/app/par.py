@@ -364,5 +364,5 @@ def one_in_text(value: Fraction | None) -> str:
     number = float(value)
     if number >= 1e4:
         return f"1 in {number:,.0f}"
-    digits = max(0, 3 - int(math.floor(math.log10(number))))
+    digits = max(0, 3 - math.floor(math.log10(number)))
     return f"1 in {number:,.{digits}f}"
