@@ -161,7 +161,7 @@ def render_html(sheet: ParSheet, plots: bool = True) -> str:
         w.wager: _spread_plot(w) if plots and w.spreads and all(s.curve for s in w.spreads) else ""
         for w in sheet.wagers
     }
-    edge_svg = _edge_plot(sheet) if plots and sheet.wagers else ""
+    edge_svg = _edge_plot(sheet) if plots and len(sheet.wagers) > 1 else ""
     return template.render(
         sheet=sheet,
         css=_TEMPLATES.joinpath("par.css").read_text("utf-8"),
