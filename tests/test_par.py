@@ -4,9 +4,11 @@ with brute force, and bad input is one line."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import html
 import itertools
+import pickle
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -50,10 +52,7 @@ needs_report_deps = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def analyses() -> dict[str, tuple[Any, Analysis]]:
-    """Each house game's default rules and exact analysis (finnish27's takes seconds),
-    the effects of removal where they are quick (the baccarats)."""
+def _analyse() -> dict[str, tuple[Any, Analysis]]:
     found: dict[str, tuple[Any, Analysis]] = {}
     for game in house_games():
         assert game.analyze is not None
@@ -61,6 +60,26 @@ def analyses() -> dict[str, tuple[Any, Analysis]]:
         quick = not game.analysis_options and len(game.strategies) == 1
         found[game.id] = (rules, game.analyze(rules, AnalysisAsk(effects=quick)))
     return found
+
+
+@pytest.fixture(scope="module")
+def analyses(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str
+) -> dict[str, tuple[Any, Analysis]]:
+    """Each house game's default rules and exact analysis (finnish27's takes seconds),
+    the effects of removal where they are quick (the baccarats): counted once per run,
+    by the first worker that asks, and shared with the other through a file."""
+    if worker_id == "master":  # no xdist
+        return _analyse()
+    shared = tmp_path_factory.getbasetemp().parent / "par-analyses.pickle"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            found: dict[str, tuple[Any, Analysis]] = pickle.loads(shared.read_bytes())
+            return found
+        found = _analyse()
+        shared.write_bytes(pickle.dumps(found))
+        return found
 
 
 @pytest.fixture(scope="module")
