@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest postgres chromium bench bench-load wrk clean
+.PHONY: run test lint typecheck pytest postgres chromium pango report bench bench-load wrk clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -36,7 +36,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src scripts
 
-pytest: $(STAMP) postgres chromium
+pytest: $(STAMP) postgres chromium pango
 	$(BIN)/pytest -q
 
 # As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
@@ -73,6 +73,32 @@ chromium:
 			"install it with 'sudo apt-get install chromium' and run make test again"; \
 		exit 1; \
 	fi
+
+# `cardroom report` lays its PDF out with WeasyPrint, which loads Debian's Pango libraries:
+# as root they are installed when missing; otherwise make says how (the PDF tests skip).
+PANGO_LIBS := libpango-1.0.so.0 libpangoft2-1.0.so.0
+
+pango:
+	@missing=""; for lib in $(PANGO_LIBS); do \
+		ldconfig -p 2>/dev/null | grep -q "$$lib" || missing="$$missing $$lib"; done; \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Pango for the PAR sheets' PDF (apt-get install libpango-1.0-0 libpangoft2-1.0-0)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 >/dev/null 2>&1; } \
+		|| echo "Could not install Pango: the PAR sheet's PDF tests will be skipped"; \
+	else \
+		echo "Pango is not installed:$$missing missing; the PAR sheet's PDF tests will be" \
+			"skipped (install it with 'sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0')"; \
+	fi
+
+# Every game's PAR sheet (HTML and PDF) in par/ (OUT=DIR elsewhere); docs/par.md says what is in it.
+OUT ?= par
+
+report: $(STAMP) pango
+	$(BIN)/cardroom report all --out $(OUT)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

@@ -23,7 +23,7 @@ from cardroom.core.rules import rules_to_toml
 from cardroom.core.shoe import CardSource, SecureShuffler, SeededShuffler, Shoe, StackedShoe
 from cardroom.games import GAMES
 from cardroom.storage import default_path
-from cardroom.terminal import lab, records, render, tools
+from cardroom.terminal import lab, records, render, report, tools
 from cardroom.terminal.chemmy import DEFAULT_SEATS, ChemmyPlay, parse_people
 from cardroom.terminal.common import (
     MAX_DECKS,
@@ -480,6 +480,41 @@ def simulate(
         game_id, rounds_wanted, seed, workers, rules, as_json, strategy_name,
         session_rounds, plot, backend, address, exact, fresh_shoe,
     )  # fmt: skip
+
+
+@app.command("report")
+def report_command(
+    game_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME",
+            help="Game id (see `cardroom games`), or all for every game's sheet.",
+            show_default=False,
+        ),
+    ],
+    rules: RulesOpt = None,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", metavar="DIR", help="The folder the sheets go in (made when missing)."
+        ),
+    ] = Path("."),
+    eor: Annotated[
+        bool,
+        typer.Option(
+            "--eor",
+            help="Add the effects of removal where the analysis offers them (from a real "
+            "shoe: minutes).",
+        ),
+    ] = False,
+) -> None:
+    """Write a game's PAR sheet as HTML and PDF: the rules, every wager's lines, edge,
+    deviation, hit frequency and volatility, the spread after 100 to 10,000 rounds, the
+    strategy tables, and the digests of the rules and the code that computed it.
+
+    Needs the report extra: pip install 'cardroom[report]'.
+    """
+    report.report(game_id, rules, out, eor)
 
 
 # -- the web table ---------------------------------------------------------------------
