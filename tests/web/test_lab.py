@@ -139,3 +139,14 @@ def test_variants_cannot_pile_up_work_without_end(
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
     assert answer.json()["error"] == "the analyser is busy: ask again in a moment"
     assert ann.http.get(f"/api/games/{GAME}/edges").status_code == 200  # the tables' own: never
+
+
+def test_the_inventors_options_are_in_the_form_with_their_choices() -> None:
+    for game in GAMES.values():
+        fields = {f.key: f for f in rule_fields(game.default_rules())}
+        choices = getattr(type(game.default_rules()), "CHOICES", {})
+        for name, options in choices.items():  # every choice, at its default or not
+            assert fields[name].help == "one of " + ", ".join(options)
+        if "player_over" in choices:
+            rules = variant(game.default_rules(), {"player_over": "loses", "fee_per_100": "1"})
+            assert (rules.player_over, rules.fee_per_100) == ("loses", 1)

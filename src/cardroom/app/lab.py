@@ -25,7 +25,14 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.core.money import percent_text
-from cardroom.core.rules import KIND_WORDS, RulesError, apply_rules, field_kinds, rules_to_dict
+from cardroom.core.rules import (
+    KIND_WORDS,
+    RulesError,
+    apply_rules,
+    field_kinds,
+    rules_to_dict,
+    show_value,
+)
 
 __all__ = [
     "MAX_FIELDS",
@@ -72,10 +79,20 @@ def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) 
     hints = typing.get_type_hints(type(obj))
     kinds = field_kinds(type(obj))
     ranges: Mapping[str, Any] = getattr(type(obj), "RANGES", {})
+    choices: Mapping[str, tuple[str, ...]] = getattr(type(obj), "CHOICES", {})
     for f in dataclasses.fields(obj):
-        if not f.init or f.name not in data:
+        if not f.init:
             continue
-        key, value, tp = f"{prefix}{f.name}", data[f.name], _plain(hints[f.name])
+        tp = _plain(hints[f.name])
+        # a field a written file leaves out (at its default, or said by an older switch)
+        value = data[f.name] if f.name in data else _as_written(getattr(obj, f.name), f.name, kinds)
+        if value is None:
+            continue
+        key = f"{prefix}{f.name}"
+        if f.name in choices:
+            words = "one of " + ", ".join(choices[f.name])
+            out.append(RuleField(key, "text", str(value), words))
+            continue
         if isinstance(value, dict):
             _walk(getattr(obj, f.name), value, f"{key}.", out)
         elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
@@ -92,6 +109,15 @@ def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) 
             out.append(RuleField(key, kind, str(value), words))
         else:
             out.append(RuleField(key, "text", str(value), "text"))
+
+
+def _as_written(value: Any, name: str, kinds: Mapping[str, str]) -> Any:
+    """A field's value as a rules file writes it (None: one the form does not show)."""
+    if isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Fraction):
+        return show_value(value, kinds.get(name, "odds"))
+    return None
 
 
 def _rows(tp: Any) -> bool:
