@@ -327,8 +327,9 @@ def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
         "dealer": "-5.5291",
         "push": "92.0122",
     }
-    exact_values = exact_means("finnish27", SIMULATED)
-    assert exact_values == {w: r.expected for w, r in report.wagers.items()}
+    # (the simulator's exact column is this analysis: its route is checked on the
+    # cheaper 21-24-27 variant below, not by counting finnish27 twice)
+    exact_values = {w: r.expected for w, r in report.wagers.items()}
     result = run("finnish27", SIMULATED, 400_000, seed=21)
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, exact_values[wager])
@@ -413,10 +414,8 @@ def test_21_24_27_simulation_agrees_with_the_exact_figures_of_a_variant() -> Non
     rules = TWENTYONE_VARIANTS[1]
     replay_against_engine("21-24-27", rules, "basic", 8_000)
     replay_against_engine("21-24-27", TWENTYONE_VARIANTS[0], "basic", 8_000)
-    exact_values = exact_means("21-24-27", rules)
-    report = analyze_21_24_27_shoe(rules)
-    assert exact_values == {"player": report.wagers["player"].expected}
-    assert decimal_text(report.wagers["player"].expected * 100, 4) == PINNED_2124
+    exact_values = exact_means("21-24-27", rules)  # the simulator's exact column: the shoe's
+    assert decimal_text(exact_values["player"] * 100, 4) == PINNED_2124
     result = run("21-24-27", rules, 400_000, seed=21)
     figures = result.wager(0, exact_values["player"])
     assert figures.z is not None and abs(figures.z) < 4, figures
