@@ -30,7 +30,7 @@ from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 
-ROUNDS = 40_000
+ROUNDS = 15_000
 
 
 class Replay:
@@ -81,7 +81,7 @@ def decider(game_id: str, strategy: str, rules: Any) -> Callable[[Round], Action
         ("finnish27", "basic", ROUNDS),
         ("21-24-27", "basic", ROUNDS),
         # the same kernel with another decision table: fewer rounds suffice
-        ("21-24-27", "optimal", 30_000),
+        ("21-24-27", "optimal", 12_000),
     ],
 )
 def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str, rounds: int) -> None:
