@@ -50,8 +50,9 @@ from tests.test_finnish_shoe import (
 )
 from tests.test_simulation import replay_against_engine
 
-#: the finite-shoe kernels compile once, on one worker (as in test_finnish_shoe.py)
-pytestmark = pytest.mark.xdist_group("finnish-shoe")
+# (not in the "finnish-shoe" group: compile_once() already has one worker compile the
+# finite-shoe kernels while the other waits and loads them from Numba's cache, and this
+# module's minute of work is better spread over both workers)
 
 #: every value of every option, spread over three variants (each differs from the
 #: defaults in most of its fields)
