@@ -43,6 +43,11 @@ class Line:
     def contribution(self) -> Fraction:
         return self.probability * self.payout
 
+    @property
+    def one_in(self) -> Fraction | None:
+        """The line happens once in this many rounds (None: never)."""
+        return 1 / self.probability if self.probability else None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import cardroom
-from cardroom.analysis.report import GameReport, WagerReport, sqrt_decimal
+from cardroom.analysis.report import GameReport, Line, WagerReport, sqrt_decimal
 from cardroom.analysis.spread import Spread, spread
 from cardroom.core.cards import RANK_ORDER, Rank
 from cardroom.core.rules import rules_to_toml
@@ -43,7 +43,6 @@ __all__ = [
     "SPREAD_ROUNDS",
     "VOLATILITY_Z",
     "EffectsTable",
-    "LineFigures",
     "ParSheet",
     "Provenance",
     "SolvedCoup",
@@ -92,31 +91,12 @@ class Provenance:
 
 
 @dataclass(frozen=True)
-class LineFigures:
-    """One way a wager resolves: its name, exact probability and net result per unit."""
-
-    name: str
-    probability: Fraction
-    payout: Fraction
-
-    @property
-    def contribution(self) -> Fraction:
-        """Its share of the wager's mean (probability times net result)."""
-        return self.probability * self.payout
-
-    @property
-    def one_in(self) -> Fraction | None:
-        """The line happens once in this many rounds (None: never)."""
-        return 1 / self.probability if self.probability else None
-
-
-@dataclass(frozen=True)
 class WagerFigures:
     """A wager's lines and figures per unit staked; the spread after many rounds."""
 
     wager: str
     name: str
-    lines: tuple[LineFigures, ...]
+    lines: tuple[Line, ...]
     expected: Fraction
     house_edge: Fraction
     variance: Fraction
@@ -221,7 +201,7 @@ def _volatility(variance: Fraction) -> str:
 def wager_figures(
     report: WagerReport, name: str, rounds: Sequence[int] = SPREAD_ROUNDS
 ) -> WagerFigures:
-    lines = tuple(LineFigures(line.name, line.probability, line.payout) for line in report.lines)
+    lines = tuple(report.lines)
     pairs = [(line.probability, line.payout) for line in report.lines]
     return WagerFigures(
         wager=report.wager,
