@@ -11,7 +11,9 @@ asserts nothing):
   tables G and the sweeps of the player's hands (these two run on every core in
   the analysis; here each is timed alone, on one core);
 * ``--eor`` the effects of removal (fifteen analyses each);
-* ``--cold`` compiling from an empty cache, in a fresh process.
+* ``--cold`` compiling from an empty cache, in a fresh process;
+* ``--options`` finnish27 with every bonus under each of the rule options (issue 21's
+  target: at most 10 s each, kernels loaded).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from fractions import Fraction
 
-from cardroom.games.finnish.finnish27 import Finnish27Rules
+from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
 from cardroom.games.finnish.shoe import (
     BONUS_KEYS,
     Finnish27Bonus,
@@ -98,6 +101,27 @@ def cold() -> None:
         print(f"{'finnish27 and 21-24-27 solved, from an empty cache':58s} {out.stdout.strip()} s")
 
 
+#: each rule option at a value other than its default (finnish27, every bonus)
+OPTIONS: dict[str, Finnish27Rules] = {
+    "equal distance to the player": Finnish27Rules(equal_distance="player"),
+    "player over 27 loses": Finnish27Rules(player_over="loses"),
+    "dealer over 27: dealer wins if closer": Finnish27Rules(dealer_over="dealer_wins_if_closer"),
+    "both over 27: push": Finnish27Rules(both_over="push"),
+    "dealer's 28 wins": Finnish27Rules(dealer_28="dealer_wins"),
+    "both 27: stalemate": Finnish27Rules(both_27="stalemate"),
+    "fee of 1 per 100": Finnish27Rules(fee_per_100=Fraction(1)),
+    "no Jo Jo, player's initial 27 first, Joanca 3:1": Finnish27Rules(
+        jo_jo_27=False, player_initial_27_wins=True, bonus=BonusTable(joanca=Fraction(3))
+    ),
+    "Jo Jo only, pair and Jo Jo flat": Finnish27Rules(
+        ace_king_27=False,
+        joanca_27=False,
+        bonus=BonusTable(flat=("pair", "jo_jo"), pair=Fraction(2)),
+    ),
+    "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
+}
+
+
 def main() -> None:
     print(f"exact finite-shoe analyses, {os.cpu_count()} cores")
     timed("analyze finnish27, 6 decks, every bonus", analyze_finnish27_shoe)
@@ -111,6 +135,10 @@ def main() -> None:
         timed("effects of removal, finnish27", finnish27_effects_of_removal, 1)
     if "--cold" in sys.argv:
         cold()
+    if "--options" in sys.argv:
+        print("finnish27 with every bonus, one rule option changed (kernels loaded):")
+        for label, rules in OPTIONS.items():
+            timed(f"  {label}", lambda rules=rules: analyze_finnish27_shoe(rules), 1)
 
 
 if __name__ == "__main__":

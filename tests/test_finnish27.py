@@ -341,7 +341,7 @@ def test_several_wagers_at_once() -> None:
 
 # -- every ruling is a default a variant may change ----------------------------------------------
 def test_variant_jokers_do_not_make_27() -> None:
-    rnd = Finnish27Round(Finnish27Rules(jokers_make_27=False), ALL)
+    rnd = Finnish27Round(Finnish27Rules(jo_jo_27=False, joanca_27=False), ALL)
     for card in ("Jo", "5h", "9c", "7d"):
         rnd.deal(Card.parse(card))
     assert not rnd.is_complete and rnd.total("player") == Total(9)

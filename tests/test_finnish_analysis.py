@@ -84,7 +84,8 @@ def test_finnish27_matches_the_engine_walk(counts: dict[Rank, int]) -> None:
 @pytest.mark.parametrize("counts", SHOES)
 def test_finnish27_variant_rules_match_the_engine_walk(counts: dict[Rank, int]) -> None:
     rules = Finnish27Rules(
-        jokers_make_27=False,
+        joanca_27=False,
+        player_initial_27_wins=True,
         equal_distance="push",
         player_over="wins_if_closer",
         dealer_hits_hard_below=22,

@@ -10,6 +10,7 @@ full-shoe figures are pinned beside the source's.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import tempfile
 from collections.abc import Hashable
@@ -25,8 +26,15 @@ from cardroom.analysis.modular import Modulus, mont_mul
 from cardroom.analysis.report import GameReport, decimal_text
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.games import GAMES
 from cardroom.games.base import Action, Round
-from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.finnish.finnish27 import (
+    BonusTable,
+    Finnish27Round,
+    Finnish27Rules,
+    find_bonus,
+    pays_joanca,
+)
 from cardroom.games.finnish.hands import Total
 from cardroom.games.finnish.poker import PokerCategory, best_category
 from cardroom.games.finnish.poker_shoe import no_flush_count, poker_batch
@@ -45,6 +53,8 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
+from cardroom.games.spec import AnalysisAsk
+from tests.shared import shared
 from tests.test_fresh_shoe import PINNED
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
@@ -194,7 +204,7 @@ def bonus_leaf(rnd: Round) -> Hashable:
 
 @cache
 def _bonus_split(
-    player: tuple[Rank, ...], dealer: tuple[Rank, ...], shoe: ShoeMakeup
+    player: tuple[Rank, ...], dealer: tuple[Rank, ...], shoe: ShoeMakeup, joanca: bool = False
 ) -> dict[str | None, Fraction]:
     """The bonus of a winning hand of these ranks over every set of physical cards
     of the shoe it could be (the cards of one rank are any of that rank's cards),
@@ -217,7 +227,7 @@ def _bonus_split(
         hand = [JOKER] * (len(player) - len(ordinary))
         for rank, suits in choice:
             hand += [Card(rank, SUITS[s]) for s in suits]
-        key = find_bonus(hand, dealt)
+        key = find_bonus(hand, dealt, joanca)
         found[key] = found.get(key, 0) + 1
         total += 1
     return {key: Fraction(n, total) for key, n in found.items()}
@@ -233,7 +243,7 @@ def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]
             lines[name] = lines.get(name, Fraction(0)) + p
             continue
         assert isinstance(leaf[1], tuple) and isinstance(leaf[2], tuple)
-        for key, q in _bonus_split(leaf[1], leaf[2], shoe).items():
+        for key, q in _bonus_split(leaf[1], leaf[2], shoe, pays_joanca(rules)).items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
             lines[name] = lines.get(name, Fraction(0)) + p * q
     return lines
@@ -283,7 +293,8 @@ def test_finnish27_variant_rules_match_the_engine_walk() -> None:
     another bonus table."""
     shoe = POKER_SHOE
     rules = Finnish27Rules(
-        jokers_make_27=False,
+        jo_jo_27=False,
+        joanca_27=False,
         equal_distance="push",
         player_over="wins_if_closer",
         dealer_hits_hard_below=22,
@@ -303,9 +314,31 @@ def test_a_shoe_a_round_can_empty_is_refused() -> None:
 
 
 # -- the full shoe ----------------------------------------------------------------------
-def test_finnish27_full_shoe() -> None:
-    """The 324-card shoe's analysis (about 15 s on two cores) once, with each check below."""
-    report = analyze_finnish27_shoe()
+def full_finnish27(request: pytest.FixtureRequest) -> GameReport:
+    """The 324-card shoe's analysis of the default rules (about 15 s), once per run: the
+    PAR sheet's tests read the same report."""
+    game = GAMES["finnish27"]
+    assert game.analyze is not None
+    count = functools.partial(game.analyze, game.default_rules(), AnalysisAsk())
+    analysis = shared(request, "analysis-finnish27", count)
+    report: GameReport = analysis.report
+    return report
+
+
+def full_21_24_27(request: pytest.FixtureRequest) -> GameReport:
+    """The 324-card shoe's analysis of 21-24-27's default rules with the source's table,
+    once per run (the PAR sheet's tests and the command line's read it too)."""
+    game = GAMES["21-24-27"]
+    assert game.analyze is not None
+    count = functools.partial(game.analyze, game.default_rules(), AnalysisAsk())
+    analysis = shared(request, "analysis-21-24-27", count)
+    report: GameReport = analysis.report
+    return report
+
+
+def test_finnish27_full_shoe(request: pytest.FixtureRequest) -> None:
+    """The 324-card shoe's analysis once, with each check below."""
+    report = full_finnish27(request)
     check_outcomes_beside_the_source(report)
     check_wager_edges(report)
     check_three_card_bonus_suits(report)
@@ -430,10 +463,10 @@ def test_21_24_27_close_decisions_are_settled_exactly() -> None:
         assert np.array_equal(exactly.decisions[pair][1], chosen)
 
 
-def test_21_24_27_full_shoe() -> None:
+def test_21_24_27_full_shoe(request: pytest.FixtureRequest) -> None:
     """The 324-card shoe once: the source's table (about 1.0%, source 002), the best
     table of its kind and composition-dependent play."""
-    basic = analyze_21_24_27_shoe()
+    basic = full_21_24_27(request)
     edge = basic.wagers["player"].house_edge
     assert decimal_text(edge * 100, 4) == "1.0434"
     assert edge == Fraction(

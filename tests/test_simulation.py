@@ -107,7 +107,8 @@ def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str, rounds: i
             "finnish27",
             {
                 "shoe": ShoeRules(decks=4, jokers_per_deck=1, reshuffle_after=150, burn=3),
-                "jokers_make_27": False,
+                "ace_king_27": False,
+                "joanca_27": False,
                 "equal_initial_27s": "push",
             },
         ),

@@ -117,6 +117,8 @@ def _as_written(value: Any, name: str, kinds: Mapping[str, str]) -> Any:
         return value
     if isinstance(value, Fraction):
         return show_value(value, kinds.get(name, "odds"))
+    if isinstance(value, tuple) and all(isinstance(v, str | int) for v in value):
+        return list(value)  # a list of plain values (a bonus table's flat awards)
     return None
 
 

@@ -53,7 +53,13 @@ from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.money import format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action
-from cardroom.games.finnish.finnish27 import POKER_BONUS, BonusTable, Finnish27Rules, find_bonus
+from cardroom.games.finnish.finnish27 import (
+    POKER_BONUS,
+    BonusTable,
+    Finnish27Rules,
+    find_bonus,
+    pays_joanca,
+)
 from cardroom.games.finnish.finnish27 import compare as compare27
 from cardroom.games.finnish.hands import (
     TARGET,
@@ -211,12 +217,12 @@ class Start:
         return total_from(self.low, self.ace)
 
 
-def _starts(odds: DrawOdds, jokers_make_27: bool) -> dict[Start, Fraction]:
+def _starts(odds: DrawOdds, counted: frozenset[Initial27]) -> dict[Start, Fraction]:
     """Every two-card start (in dealing order) and its chance."""
     starts: dict[Start, Fraction] = {}
     for (a, pa), (b, pb) in product(list(odds.ranks()), repeat=2):
         cards = [_card(a), _card(b)]
-        kind = initial_27(cards, jokers_make_27)
+        kind = initial_27(cards, counted)
         low = a.number + b.number
         start = Start(kind, low, Rank.ACE in (a, b), (a, b) if a.number <= b.number else (b, a))
         starts[start] = starts.get(start, Fraction(0)) + pa * pb
@@ -371,7 +377,7 @@ def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
 
 @cache
 def _bonus_split(
-    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, ...]
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, ...], joanca: bool = False
 ) -> dict[str | None, Fraction]:
     """The chance of each bonus of a winning hand of these ranks, over its cards' suits."""
     dealer = [_card(r) for r in dealer_ranks]
@@ -381,24 +387,24 @@ def _bonus_split(
     ]
     counts: dict[str | None, int] = {}
     for cards in product(*options):
-        key = find_bonus(list(cards), dealer)
+        key = find_bonus(list(cards), dealer, joanca)
         counts[key] = counts.get(key, 0) + 1
     total = sum(counts.values())
     return {key: Fraction(n, total) for key, n in counts.items()}
 
 
 def _short_bonus(
-    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank]
+    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank], joanca: bool = False
 ) -> dict[str | None, Fraction]:
     """:func:`_bonus_split`, asking about the dealer's cards only where it can matter.
 
     The dealer's cards only ever change a bonus the hand earns (9-9-9 against the
     dealer's 9-9), so a hand that earns none against no dealer cards earns none.
     """
-    alone = _bonus_split(ranks, ())
+    alone = _bonus_split(ranks, (), joanca)
     if alone.keys() == {None}:
         return alone
-    return _bonus_split(ranks, dealer_ranks)
+    return _bonus_split(ranks, dealer_ranks, joanca)
 
 
 def analyze_finnish27(
@@ -422,7 +428,7 @@ def analyze_finnish27(
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or rules.strategy.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
-    starts = _starts(odds, rules.jokers_make_27)
+    starts = _starts(odds, rules.initial_27s)
 
     # (outcome, bonus key or None) -> chance
     results: dict[tuple[str, str | None], Fraction] = {}
@@ -431,6 +437,7 @@ def analyze_finnish27(
         if p:
             results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
 
+    joanca = pays_joanca(rules)
     dealers = _by_total(starts)
     dealer_ranks: dict[Start, dict[tuple[Rank, Rank], Fraction]] = {}
     for start, p in starts.items():
@@ -439,7 +446,7 @@ def analyze_finnish27(
 
     def short_wins(ranks: tuple[Rank, ...], dealer: Start, p: Fraction) -> None:
         for pair, w in dealer_ranks[dealer].items():
-            for key, q in _short_bonus(ranks, pair).items():
+            for key, q in _short_bonus(ranks, pair, joanca).items():
                 add("player", key, p * w * q)
 
     against_dealer = _showdowns(
@@ -470,7 +477,9 @@ def analyze_finnish27(
             if player.kind is None and dealer.kind is None:
                 continue
             p = pp * pd
-            if player.kind and (dealer.kind is None or player.kind > dealer.kind):
+            if player.kind and (
+                dealer.kind is None or player.kind > dealer.kind or rules.player_initial_27_wins
+            ):
                 short_wins(player.ranks, dealer, p)
             elif player.kind and player.kind == dealer.kind:
                 add(rules.equal_initial_27s, None, p)
@@ -525,6 +534,8 @@ def _finnish27_report(
         Line("win (no bonus)", results.get(("player", None), Fraction(0)), paid(rules.player_pays))
     ]
     for key in BonusTable.LABELS:
+        if key == "joanca" and not pays_joanca(rules):
+            continue  # no such line at a table that pays no Joanca
         p = results.get(("player", key), Fraction(0))
         net = rules.player_pays + rules.bonus.amount(key, played, minimum) / played
         player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, paid(net)))
@@ -561,10 +572,20 @@ def _finnish27_report(
     assumptions = (
         MODEL,
         f"the player's hand follows {label}",
-        f"flat 9-9-9 awards weighed at a table minimum of {minimum} and a stake of {stake}",
+        f"{_flat_words(rules.bonus)} weighed at a table minimum of {minimum} and a stake of "
+        f"{stake}",
         *fee_assumption(rules.fee_per_100),
     )
     return GameReport("finnish27", outcomes, wagers, assumptions)
+
+
+def _flat_words(bonus: BonusTable) -> str:
+    """The flat awards, as the assumption about the table minimum names them."""
+    if set(bonus.flat) == BonusTable.FLAT:
+        return "flat 9-9-9 awards"
+    if not bonus.flat:
+        return "no flat awards (every bonus is odds on the stake),"
+    return "flat awards (" + ", ".join(BonusTable.LABELS[key] for key in bonus.flat) + ")"
 
 
 def best_finnish27_table(
@@ -581,7 +602,7 @@ def best_finnish27_table(
     given = rules.strategy.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
     table: dict[Total, dict[Total, bool]] = {}
-    for start in _starts(odds, rules.jokers_make_27):
+    for start in _starts(odds, rules.initial_27s):
         if start.kind is not None or start.total in table:
             continue
         finals = dealer_draw.finals(start.low, start.ace)
@@ -741,7 +762,7 @@ def solve_21_24_27(
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
     cells: list[StrategyCell] = []
     seen: set[Total] = set()
-    for start in _starts(odds, rules.jokers_make_27):
+    for start in _starts(odds, rules.initial_27s):
         if start.kind is not None or start.total in seen:
             continue
         dealer = start.total
@@ -800,7 +821,7 @@ def analyze_21_24_27(
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
-    starts = _starts(odds, rules.jokers_make_27)
+    starts = _starts(odds, rules.initial_27s)
     outcomes = {"player": Fraction(0), "dealer": Fraction(0), "push": Fraction(0)}
     lines: dict[str, Fraction] = {}
 

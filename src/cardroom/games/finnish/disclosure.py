@@ -13,7 +13,7 @@ from cardroom.games.disclosure import (
     shoe_sentence,
 )
 from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
-from cardroom.games.finnish.hands import TargetRow
+from cardroom.games.finnish.hands import ACE_KING_ONLY, EVERY_27, TargetRow
 from cardroom.games.finnish.twentyone_24_27 import TwentyOne2427Rules
 from cardroom.games.finnish.words import name_of
 
@@ -57,7 +57,9 @@ def bonus_rows(bonus: BonusTable, minimum: Fraction) -> list[list[str]]:
     rows = []
     for key, label in BonusTable.LABELS.items():
         value: Fraction = getattr(bonus, key)
-        if key in BonusTable.FLAT:
+        if key == "joanca" and not value:
+            continue  # the source pays no Joanca
+        if bonus.is_flat(key):
             pays = f"{format_amount(value * minimum)} ({format_amount(value)} x table minimum)"
         else:
             pays = f"{odds_text(value)} on the stake"
@@ -81,17 +83,71 @@ def target_rows(rows: tuple[TargetRow, ...]) -> list[list[str]]:
     return out
 
 
-def finnish27_text(rules: Finnish27Rules) -> RulesText:
-    jokers = (
-        "A Joker as a first or second card makes that two-card hand 27 (one Joker: "
-        f"{name_of('joanca')}; two: {name_of('jo_jo')}); Ace and King make a "
-        f"{name_of('finnish_27')}. An initial 27 wins at once; if both hands have one, "
-        f"{name_of('jo_jo')} beats {name_of('finnish_27')} beats {name_of('joanca')}, and "
-        f"equal ones go to the {rules.equal_initial_27s}. From the third card on a Joker "
-        "counts 0."
-        if rules.jokers_make_27
-        else f"Ace and King make a {name_of('finnish_27')}, which wins at once. Jokers count 0."
+def initial_27_words(rules: Finnish27Rules) -> str:
+    """Which two-card hands are 27 at once, how two of them rank, and the Joker after."""
+    made = {
+        "jo_jo": (rules.jo_jo_27, "two Jokers make a " + name_of("jo_jo")),
+        "finnish_27": (rules.ace_king_27, "Ace and King make a " + name_of("finnish_27")),
+        "joanca": (rules.joanca_27, "a Joker and any other card make a " + name_of("joanca")),
+    }
+    if rules.initial_27s == EVERY_27 and not rules.player_initial_27_wins:  # the source's
+        return (
+            "A Joker as a first or second card makes that two-card hand 27 (one Joker: "
+            f"{name_of('joanca')}; two: {name_of('jo_jo')}); Ace and King make a "
+            f"{name_of('finnish_27')}. An initial 27 wins at once; if both hands have one, "
+            f"{name_of('jo_jo')} beats {name_of('finnish_27')} beats {name_of('joanca')}, and "
+            f"equal ones go to the {rules.equal_initial_27s}. From the third card on a Joker "
+            "counts 0." + _joanca_pays(rules)
+        )
+    if rules.initial_27s == ACE_KING_ONLY and not rules.player_initial_27_wins:
+        return f"Ace and King make a {name_of('finnish_27')}, which wins at once. Jokers count 0."
+    counted = [words for on, words in made.values() if on]
+    skipped = [key for key, (on, _) in made.items() if not on]
+    if not counted:
+        return "No two-card hand is 27 at once: every hand plays to its total. Jokers count 0."
+    text = (
+        "As a first and second card, " + _joined(counted) + ": an initial 27, which wins at once."
     )
+    if len(counted) > 1:
+        ranks = [name_of(key) for key in ("jo_jo", "finnish_27", "joanca") if made[key][0]]
+        text += (
+            " If both hands have one, the player's wins."
+            if rules.player_initial_27_wins
+            else f" If both hands have one, {' beats '.join(ranks)}, and equal ones go to "
+            f"the {rules.equal_initial_27s}."
+        )
+    elif rules.player_initial_27_wins:
+        text += " If both hands have one, the player's wins."
+    else:
+        text += f" If both hands have one, they go to the {rules.equal_initial_27s}."
+    if skipped:
+        one = len(skipped) == 1
+        text += (
+            f" {_joined([name_of(key) for key in skipped])} "
+            + ("is not an initial 27 here: its" if one else "are not initial 27s here: their")
+            + " cards count their points."
+        )
+    if rules.jokers_make_27:
+        text += " From the third card on a Joker counts 0."
+    else:
+        text += " Jokers count 0."
+    return text + _joanca_pays(rules)
+
+
+def _joanca_pays(rules: Finnish27Rules) -> str:
+    if not rules.bonus.joanca:
+        return ""
+    return f" A winning initial {name_of('joanca')} also pays its bonus."
+
+
+def _joined(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def finnish27_text(rules: Finnish27Rules) -> RulesText:
+    jokers = initial_27_words(rules)
     sentences = [
         "A player hand and a dealer hand are dealt player, dealer, player, dealer, face up. "
         "Nobody decides anything: both hands play by fixed rules.",

@@ -82,12 +82,18 @@ NINE_RULES: tuple[TargetRow, ...] = (
 )
 
 
+#: the row the source's table gains when Ace + King is not an initial 27
+ACE_KING_ROW = TargetRow("soft", 27, 27, hard=27, soft=27)
+
+
 @dataclass(frozen=True)
 class BonusTable:
     """Bonuses on a winning player wager, as odds on its stake.
 
-    The three 9-9-9 awards are flat amounts instead: that many times the table
-    minimum (9, 99 and 999 make the source's $90, $990 and $9,990 at a $10 table).
+    The awards named in ``flat`` are flat amounts instead: that many times the table
+    minimum (the three 9-9-9 awards by default: 9, 99 and 999 make the source's $90,
+    $990 and $9,990 at a $10 table).  ``joanca`` pays a winning initial Joanca (a Joker
+    and another card, when it is an initial 27); the source pays it nothing.
     """
 
     finnish_27: Fraction = Fraction(1, 2)
@@ -107,7 +113,11 @@ class BonusTable:
     flush: Fraction = Fraction(6)
     straight_flush: Fraction = Fraction(7)
     five_of_a_kind: Fraction = Fraction(8)
+    joanca: Fraction = Fraction(0)
+    #: the awards paid as that many times the table minimum, not as odds on the stake
+    flat: tuple[str, ...] = ("nines_mixed", "nines_suited", "nines_vs_dealer_nines")
 
+    #: the source's flat awards (each may go up to 10,000 table minimums)
     FLAT: ClassVar[frozenset[str]] = frozenset(
         {"nines_mixed", "nines_suited", "nines_vs_dealer_nines"}
     )
@@ -129,8 +139,10 @@ class BonusTable:
         "flush": "Flush",
         "straight_flush": "Straight flush",
         "five_of_a_kind": "Five of a kind",
+        "joanca": "Joanca",
     }
-    #: every bonus is odds on the stake up to 1000:1; a flat award up to 10,000 table minimums
+    #: every bonus is odds on the stake (or table minimums) up to 1000; the source's flat
+    #: awards up to 10,000 table minimums
     RANGES: ClassVar[Mapping[str, Between]] = {
         **dict.fromkeys(LABELS, ODDS),
         **dict.fromkeys(FLAT, Between(0, 10_000, note="times the table minimum")),
@@ -138,25 +150,49 @@ class BonusTable:
 
     def __post_init__(self) -> None:
         check_ranges(self)
+        unknown = [key for key in self.flat if key not in self.LABELS]
+        if unknown:
+            raise ValueError(
+                f"flat: {unknown[0]!r} is not a bonus (the bonuses: {', '.join(self.LABELS)})"
+            )
+        if len(set(self.flat)) != len(self.flat):
+            raise ValueError("flat: names a bonus twice")
+
+    def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A file leaves out ``joanca`` and ``flat`` at the source's values (so the file
+        of the defaults reads as it did before they existed)."""
+        out = dict(data)
+        if not self.joanca:
+            out.pop("joanca", None)
+        if set(self.flat) == self.FLAT:
+            out.pop("flat", None)
+        return out
+
+    def is_flat(self, key: str) -> bool:
+        """Is the award ``key`` paid in table minimums?"""
+        return key in self.flat
 
     def amount(self, key: str, stake: Fraction, table_minimum: Fraction) -> Fraction:
         """What the bonus ``key`` pays on a winning ``stake``."""
         value: Fraction = getattr(self, key)
-        return value * table_minimum if key in self.FLAT else value * stake
+        return value * table_minimum if self.is_flat(key) else value * stake
 
     def describe(self, key: str) -> str:
         value: Fraction = getattr(self, key)
-        if key in self.FLAT:
+        if self.is_flat(key):
             return f"{self.LABELS[key]} ({format_amount(value)} x table minimum)"
         return f"{self.LABELS[key]} {format_odds(value)}"
 
     def facts(self, key: str) -> dict[str, Fact]:
         """The bonus ``key`` as a settlement's facts: its odds, or its flat multiple."""
         value: Fraction = getattr(self, key)
-        if key in self.FLAT:
+        if self.is_flat(key):
             return {"bonus": key, "bonus_flat": value}
         return {"bonus": key, "bonus_odds": value}
 
+
+#: the fields of the two initial 27s a Joker makes, as ``jokers_make_27`` says them
+JOKER_27S = ("jo_jo_27", "joanca_27")
 
 POKER_BONUS: dict[PokerCategory, str] = {
     PokerCategory.PAIR: "pair",
@@ -186,10 +222,17 @@ class Finnish27Rules:
     dealer_hits_hard_below: int = 24
     dealer_hits_soft_below: int = 25
     player_loses_over: int = 35
-    #: a Joker as a first or second card makes the hand 27 (Joanca, Jo Jo)
-    jokers_make_27: bool = True
+    #: the initial 27s, each a win at once (a predetermined win) or, switched off, two
+    #: cards played as their total: two Jokers (Jo Jo), Ace + King (Finnish 27), a Joker
+    #: and another card (Joanca).  A rules file says the two Joker ones together as
+    #: ``jokers_make_27`` when they are alike.
+    jo_jo_27: bool = True
+    ace_king_27: bool = True
+    joanca_27: bool = True
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"
+    #: the player's initial 27 beats the dealer's, whatever their ranks
+    player_initial_27_wins: bool = False
     #: who wins hands equally close to 27 (no other rule applying): "dealer", "push" or
     #: "player"
     equal_distance: str = "dealer"
@@ -229,7 +272,14 @@ class Finnish27Rules:
     }
     #: fields a written rules file leaves out at their default (the file of the defaults
     #: stays as it was before they existed)
-    QUIET: ClassVar[tuple[str, ...]] = ("both_over", "dealer_28", "both_27", "fee_per_100")
+    QUIET: ClassVar[tuple[str, ...]] = (
+        "ace_king_27",
+        "player_initial_27_wins",
+        "both_over",
+        "dealer_28",
+        "both_27",
+        "fee_per_100",
+    )
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "player_pays": ODDS,
@@ -244,20 +294,64 @@ class Finnish27Rules:
     def __post_init__(self) -> None:
         check_ranges(self)
         check_choices(self)
+        if self.bonus.joanca and not self.joanca_27:
+            raise ValueError(
+                "bonus.joanca: pays a winning initial Joanca, which there is none of with "
+                "joanca_27 = false"
+            )
+        if not self.ace_king_27 and self.player_table == NINE_RULES:
+            # the source's table has no row for a dealer's soft 27 (Ace + King is always
+            # an initial 27 there): against it the player hits to 27, its only hope
+            object.__setattr__(self, "player_table", (*NINE_RULES, ACE_KING_ROW))
         try:
-            TargetTable(self.player_table).check_covers(initial_totals(self.jokers_make_27))
+            TargetTable(self.player_table).check_covers(initial_totals(self.initial_27s))
         except ValueError as err:
             raise ValueError(f"player_table: {err}") from None
 
     @staticmethod
     def prepare_toml(default: Finnish27Rules, data: dict[str, Any]) -> dict[str, Any]:
-        """Read the old switches (``push_player_over_closer = false``) as their field."""
-        return read_aliases(Finnish27Rules.ALIASES, data)
+        """Read the old switches (``push_player_over_closer = false``) as their field,
+        and ``jokers_make_27`` as both Joker 27s."""
+        data = read_aliases(Finnish27Rules.ALIASES, data)
+        if "jokers_make_27" in data:
+            value = data.pop("jokers_make_27")
+            if not isinstance(value, bool):
+                raise ValueError(f"jokers_make_27: must be true or false, not {value!r}")
+            for name in JOKER_27S:
+                if data.setdefault(name, value) != value:
+                    raise ValueError(
+                        f"jokers_make_27: {str(value).lower()} sets {name} too, but {name} "
+                        f"is {data[name]!r}: give one of the two"
+                    )
+        return data
 
     def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Write a choice an old switch can say as that switch, and leave out the
-        quiet fields at their defaults."""
-        return write_aliases(self, data)
+        """Write a choice an old switch can say as that switch, the two Joker 27s as
+        ``jokers_make_27`` when they are alike, and leave out the quiet fields at their
+        defaults."""
+        out = write_aliases(self, data)
+        if self.jo_jo_27 == self.joanca_27:
+            out = {
+                ("jokers_make_27" if key == JOKER_27S[0] else key): value
+                for key, value in out.items()
+                if key != JOKER_27S[1]
+            }
+        return out
+
+    @property
+    def initial_27s(self) -> frozenset[Initial27]:
+        """The initial 27s this table counts (each a win at once)."""
+        switched = (
+            (Initial27.JO_JO, self.jo_jo_27),
+            (Initial27.FINNISH_27, self.ace_king_27),
+            (Initial27.JOANCA, self.joanca_27),
+        )
+        return frozenset(kind for kind, on in switched if on)
+
+    @property
+    def jokers_make_27(self) -> bool:
+        """Do Jokers make any initial 27?"""
+        return self.jo_jo_27 or self.joanca_27
 
     @property
     def push_player_over_closer(self) -> bool:
@@ -308,8 +402,9 @@ def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -
     return "dealer", Why("dealer_closer", totals)
 
 
-def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
-    """The bonus key a winning player hand earns, if any (at most one)."""
+def find_bonus(player: list[Card], dealer: list[Card], joanca: bool = False) -> str | None:
+    """The bonus key a winning player hand earns, if any (at most one); a Joker and
+    another card earn ``joanca`` only if asked (:func:`pays_joanca`)."""
     count = len(player)
     if count == 2:
         kind = initial_27(player, jokers_make_27=True)
@@ -317,6 +412,8 @@ def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
             return "finnish_27"
         if kind is Initial27.JO_JO:
             return "jo_jo"
+        if kind is Initial27.JOANCA and joanca:
+            return "joanca"
         return None
     if count == 3:
         ranks = sorted(card.rank.number for card in player)
@@ -333,6 +430,12 @@ def find_bonus(player: list[Card], dealer: list[Card]) -> str | None:
     if count >= 5:
         return POKER_BONUS.get(best_category(player))
     return None
+
+
+def pays_joanca(rules: Finnish27Rules) -> bool:
+    """Does a winning Joanca earn a bonus?  Only as an initial 27 (then every Joker and
+    other card in two is one) at a table whose bonus table pays it."""
+    return rules.joanca_27 and rules.bonus.joanca > 0
 
 
 class Finnish27Round(FinnishRound):
@@ -361,7 +464,9 @@ class Finnish27Round(FinnishRound):
         player, dealer = self.initial["player"], self.initial["dealer"]
         if player and dealer:
             names = {"player": player.key, "dealer": dealer.key}
-            if player > dealer:
+            if self.rules.player_initial_27_wins:
+                self._win("player", Why("initial_27s_player_first", names))
+            elif player > dealer:
                 self._win("player", Why("initial_27s_outrank", names))
             elif player == dealer:
                 self._finish(self.rules.equal_initial_27s, Why("initial_27s_equal", names))
@@ -403,7 +508,9 @@ class Finnish27Round(FinnishRound):
             self._finish(outcome, why)
 
     def _win(self, outcome: str, why: Why) -> None:
-        self.bonus_key = find_bonus(self.hands["player"], self.hands["dealer"])
+        self.bonus_key = find_bonus(
+            self.hands["player"], self.hands["dealer"], pays_joanca(self.rules)
+        )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]
         self._finish(outcome, why)

@@ -102,25 +102,43 @@ class Initial27(IntEnum):
         return {1: "joanca", 2: "finnish_27", 3: "jo_jo"}[self.value]
 
 
-def initial_27(cards: Sequence[Card], jokers_make_27: bool) -> Initial27 | None:
+#: every initial 27 (finnish27's default); 21-24-27 counts Ace + King only
+EVERY_27: frozenset[Initial27] = frozenset(Initial27)
+ACE_KING_ONLY: frozenset[Initial27] = frozenset({Initial27.FINNISH_27})
+
+
+def counted_27s(jokers_make_27: bool | frozenset[Initial27]) -> frozenset[Initial27]:
+    """The initial 27s a game counts: all of them if Jokers make 27, else Ace + King
+    only (a set is given as it is)."""
+    if isinstance(jokers_make_27, bool):
+        return EVERY_27 if jokers_make_27 else ACE_KING_ONLY
+    return jokers_make_27
+
+
+def initial_27(
+    cards: Sequence[Card], jokers_make_27: bool | frozenset[Initial27]
+) -> Initial27 | None:
     """Which initial 27 the first two ``cards`` make, if any.
 
     With ``jokers_make_27`` (``finnish27``) a Joker among them makes 27 (Jo Jo
-    with two, Joanca with one); without (``21-24-27``) only Ace + King counts.
+    with two, Joanca with one); without (``21-24-27``) only Ace + King counts.  A set
+    of :class:`Initial27` names the ones that count (a finnish27 variant may count
+    each on its own); two cards that make one not in it are played as their total.
     """
     if len(cards) < 2:
         return None
     first, second = cards[0], cards[1]
     jokers = first.is_joker + second.is_joker
-    if jokers and jokers_make_27:
-        return Initial27.JO_JO if jokers == 2 else Initial27.JOANCA
-    if {first.rank, second.rank} == {Rank.ACE, Rank.KING}:
-        return Initial27.FINNISH_27
-    return None
+    kind: Initial27 | None = None
+    if jokers:
+        kind = Initial27.JO_JO if jokers == 2 else Initial27.JOANCA
+    elif {first.rank, second.rank} == {Rank.ACE, Rank.KING}:
+        kind = Initial27.FINNISH_27
+    return kind if kind in counted_27s(jokers_make_27) else None
 
 
 @cache
-def initial_totals(jokers_make_27: bool) -> tuple[Total, ...]:
+def initial_totals(jokers_make_27: bool | frozenset[Initial27]) -> tuple[Total, ...]:
     """Every two-card total that is not an initial 27, in order."""
     ranks = [*RANKS, Rank.JOKER]
     totals: set[Total] = set()
@@ -251,7 +269,7 @@ class DealerDraw(Protocol):
     dealer's draw."""
 
     @property
-    def jokers_make_27(self) -> bool: ...
+    def initial_27s(self) -> frozenset[Initial27]: ...
 
     @property
     def dealer_hits_hard_below(self) -> int: ...
@@ -275,7 +293,7 @@ class FinnishRound(Round):
     def __init__(self, wagers: Mapping[str, Fraction], dealer: DealerDraw) -> None:
         super().__init__(wagers)
         self._dealer_rules = dealer
-        self.jokers_make_27 = dealer.jokers_make_27
+        self.initial_27s = dealer.initial_27s
         self._phase = "deal"
         self._hit_pending = False
         self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
@@ -349,15 +367,14 @@ class FinnishRound(Round):
         if len(cards) > 1:
             total = finnish_total(cards)
             points = Points(total.value, total.soft)
-            named = initial_27(cards, self.jokers_make_27) if len(cards) == 2 else None
+            named = initial_27(cards, self.initial_27s) if len(cards) == 2 else None
             if named is not None:
                 points = Points(TARGET, False, named.key)
         self.events.append(CardDealt(hand, card, points))
         if self._phase == "deal":
             if len(self.hands["dealer"]) == 2:
                 self.initial = {
-                    name: initial_27(self.hands[name], self.jokers_make_27)
-                    for name in self.hand_names
+                    name: initial_27(self.hands[name], self.initial_27s) for name in self.hand_names
                 }
                 self._after_deal()
         elif self._phase == "player":

@@ -35,8 +35,9 @@ from cardroom.games.finnish.finnish27 import (
     Finnish27Rules,
     compare,
     find_bonus,
+    pays_joanca,
 )
-from cardroom.games.finnish.hands import Total, initial_27, total_from
+from cardroom.games.finnish.hands import Initial27, Total, initial_27, total_from
 from cardroom.games.finnish.poker import PokerCategory
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
@@ -92,13 +93,13 @@ def _card_tables() -> tuple[np.ndarray, np.ndarray]:
     return points, ranks
 
 
-def _initial_table(jokers_make_27: bool) -> np.ndarray:
+def _initial_table(counted: frozenset[Initial27]) -> np.ndarray:
     """``[rank, rank]`` -> 0 or the :class:`Initial27` of two cards in that order."""
     table = np.zeros((14, 14), np.int64)
     for a in range(14):
         for b in range(14):
             cards = [_sample(a), _sample(b)]
-            kind = initial_27(cards, jokers_make_27)
+            kind = initial_27(cards, counted)
             table[a, b] = int(kind) if kind else 0
     return table
 
@@ -177,7 +178,7 @@ class Finnish27Kernel:
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
-                found = find_bonus([_sample(a), _sample(b)], [])
+                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))
                 bonus2[a, b] = bonus_of[found] if found else 0
         named = np.array(
             [
@@ -198,7 +199,7 @@ class Finnish27Kernel:
             "points": points,
             "ranks": ranks,
             "totals": totals,
-            "initial": _initial_table(rules.jokers_make_27),
+            "initial": _initial_table(rules.initial_27s),
             "hits": hits,
             "dealer_hits": _dealer_table(
                 rules.dealer_hits_hard_below, rules.dealer_hits_soft_below
@@ -224,9 +225,9 @@ class Finnish27Kernel:
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["bonus2"], t["named"],
-            equal27, rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
-            shoe.burn_by_first_card,
-            shoe.reshuffle_after, rounds, session, net, cells, sessions, record, rec_cell,
+            equal27, rules.player_initial_27_wins, rules.both_27 == "by_rules",
+            rules.player_loses_over, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            rounds, session, net, cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
         return result, rec_cell
@@ -368,9 +369,9 @@ def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, bonus2: np.ndarray, named: np.ndarray,
-    equal27: int, win27: bool, loses_over: int, burn: int, burn_by_first_card: bool,
-    reshuffle_after: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
-    sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+    equal27: int, player27_wins: bool, win27: bool, loses_over: int, burn: int,
+    burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int, net: np.ndarray,
+    cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
     cards = base.copy()
@@ -397,7 +398,7 @@ def _play27(
         outcome = -1
         if pk or dk:
             if pk and dk:
-                outcome = 0 if pk > dk else (equal27 if pk == dk else 1)
+                outcome = 0 if player27_wins or pk > dk else (equal27 if pk == dk else 1)
             else:
                 outcome = 0 if pk else 1
         else:
@@ -525,7 +526,7 @@ class TwentyOne2427Kernel:
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play2124(
             state, ShoeTables.of(shoe).base, points, ranks, _total_table(),
-            _initial_table(rules.jokers_make_27), self.decisions,
+            _initial_table(rules.initial_27s), self.decisions,
             _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
             settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             rounds, session, net, cells, sessions, record, rec_cell,

@@ -121,7 +121,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]
-        return initial_27(cards, rules.jokers_make_27) is not None
+        return initial_27(cards, rules.initial_27s) is not None
 
     def settle_deal(player: tuple[int, int], dealer: tuple[int, int]) -> tuple[str, str | None]:
         return _settle_deal27(rules, player, dealer)
@@ -450,7 +450,7 @@ def twentyone_shape(rules: TwentyOne2427Rules, play: Hits) -> GameShape:
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]
-        return initial_27(cards, rules.jokers_make_27) is not None
+        return initial_27(cards, rules.initial_27s) is not None
 
     def settle_deal(player: tuple[int, int], dealer: tuple[int, int]) -> tuple[str, str | None]:
         return _settle_deal2124(rules, player, dealer), None
@@ -490,7 +490,7 @@ def _settle_deal2124(
     if not rnd.is_complete or rnd.outcome is None:
         raise AssertionError("a deal with an initial 27 goes on")
     kinds = [
-        initial_27([sample_card(pair[0]), sample_card(pair[1])], rules.jokers_make_27)
+        initial_27([sample_card(pair[0]), sample_card(pair[1])], rules.initial_27s)
         for pair in (player, dealer)
     ]
     if kinds[0] and kinds[1]:

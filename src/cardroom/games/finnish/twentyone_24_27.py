@@ -40,9 +40,11 @@ from cardroom.games.finnish.hands import (
     TARGET,
     TOTAL_LIMIT,
     FinnishRound,
+    Initial27,
     TargetRow,
     TargetTable,
     Total,
+    counted_27s,
     finnish_total,
     initial_totals,
 )
@@ -180,6 +182,11 @@ class TwentyOne2427Rules:
     def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
         """The quiet fields left out of a written file at their defaults."""
         return write_aliases(self, data)
+
+    @property
+    def initial_27s(self) -> frozenset[Initial27]:
+        """The two-card hands that are 27 at once: Ace + King, and Jokers if they make 27."""
+        return counted_27s(self.jokers_make_27)
 
 
 def compare(

@@ -56,6 +56,7 @@ RULE_WORDS: dict[str, Template] = {
     "initial_27s_outrank": "player's {player} outranks dealer's {dealer}",
     "initial_27s_equal": "player's {player} equals dealer's {dealer}",
     "initial_27s_outranked": "player's {player} is outranked by {dealer}",
+    "initial_27s_player_first": "player's {player} beats dealer's {dealer} (the player's wins)",
     "both_27s": "both hands are 27s",
     "named_27": "{hand}'s {name}",
     # play

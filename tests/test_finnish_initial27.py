@@ -1,0 +1,254 @@
+"""finnish27's predetermined wins and awards (issue 21): each initial 27 (Jo Jo, Ace +
+King, Joanca) switched on or off on its own, the player's initial 27 beating the
+dealer's whatever their ranks, a Joanca's own bonus, and any award paid in table
+minimums instead of odds on the stake.
+
+Each is checked hand by hand in the engine's rounds, in the rules file (an old file's
+``jokers_make_27`` still reads, the file of the defaults is as before), against the
+generic walk of the engine with replacement and from a real shoe (so both exact
+analyses count what the engine plays, line by line), and in the simulation (the kernel
+plays the engine's rounds, and its means lie within 4 standard errors of the exact
+figures).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.core.cards import Rank, parse_cards
+from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
+from cardroom.core.shoe import ShoeRules
+from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
+from cardroom.games.finnish.disclosure import finnish27_text
+from cardroom.games.finnish.finnish27 import (
+    ACE_KING_ROW,
+    NINE_RULES,
+    BonusTable,
+    Finnish27Round,
+    Finnish27Rules,
+    pays_joanca,
+)
+from cardroom.games.finnish.shoe import analyze_finnish27_shoe
+from cardroom.simulation.runner import run
+from tests.test_finnish_analysis import (
+    BONUS_SHOES,
+    SHOES,
+    RanksRound,
+    TotalsOnlyRound,
+    _suit_split,
+    bonus_leaf,
+    outcome,
+)
+from tests.test_finnish_shoe import (
+    NINES_SHOE,
+    POKER_SHOE,
+    compile_once,
+    counted_lines,
+    walked_lines,
+)
+from tests.test_simulation import replay_against_engine
+
+STAKES = {"player": 10, "dealer": 10, "push": 10}
+
+#: every new option, over three variants
+VARIANTS: list[dict[str, Any]] = [
+    {"jo_jo_27": False, "player_initial_27_wins": True, "bonus": BonusTable(joanca=Fraction(3))},
+    {
+        "ace_king_27": False,
+        "joanca_27": False,
+        "bonus": BonusTable(flat=("pair", "jo_jo", "nines_mixed"), pair=Fraction(2)),
+    },
+    {"jo_jo_27": False, "ace_king_27": False, "equal_initial_27s": "push"},
+]
+IDS = ["no-jo-jo", "jo-jo-only", "joanca-only"]
+
+
+def dealt(rules: Finnish27Rules, cards: str) -> Finnish27Round:
+    """A round dealt ``cards`` (player, dealer, player, dealer, then as asked) to its end."""
+    rnd = Finnish27Round(rules, STAKES)
+    for card in parse_cards(cards):
+        if rnd.is_complete:
+            break
+        rnd.deal(card)
+    assert rnd.is_complete
+    return rnd
+
+
+# -- hand by hand ---------------------------------------------------------------------------
+def test_each_initial_27_may_be_played_as_its_total() -> None:
+    # the player's Jo Jo against the dealer's 9 8
+    jo_jo = "Jo 9s Jo 8c Kd Qh 5s 7d"
+    assert dealt(Finnish27Rules(), jo_jo).net["player"] == 20  # 1:1 and the Jo Jo's 1:1
+    played = dealt(Finnish27Rules(jo_jo_27=False), jo_jo)
+    assert len(played.hands["player"]) > 2  # hard 0: it hits
+    assert played.points()["player"].named is None
+    # the player's Joanca (Joker and 5)
+    joanca = "Jo 9s 5h 8c Kd 5d Qs"
+    assert dealt(Finnish27Rules(), joanca).outcome == "player"
+    assert len(dealt(Finnish27Rules(joanca_27=False), joanca).hands["player"]) > 2
+    # the player's Ace and King: soft 27 played, and (exactly 27) it wins at once
+    ace_king = dealt(Finnish27Rules(ace_king_27=False), "As 9s Kd 8c")
+    assert ace_king.outcome == "player" and len(ace_king.hands["player"]) == 2
+    assert ace_king.points()["player"].named is None
+    assert ace_king.net["player"] == 15  # the Finnish 27 bonus goes by the cards
+
+
+def test_the_player_s_initial_27_may_beat_the_dealer_s() -> None:
+    cards = "As Jo Kd Jo"  # the player's Finnish 27 against the dealer's Jo Jo
+    assert dealt(Finnish27Rules(), cards).outcome == "dealer"
+    first = dealt(Finnish27Rules(player_initial_27_wins=True), cards)
+    assert first.outcome == "player" and first.net["player"] == 15
+    assert any(
+        getattr(e, "why", None) and e.why.rule == "initial_27s_player_first" for e in first.events
+    )
+
+
+def test_a_joanca_may_pay_its_own_bonus() -> None:
+    rules = Finnish27Rules(bonus=BonusTable(joanca=Fraction(2)))
+    rnd = dealt(rules, "Jo 9s 5h 8c")
+    assert rnd.net["player"] == 30 and rnd.bonus == "Joanca"
+    assert dealt(Finnish27Rules(), "Jo 9s 5h 8c").bonus is None  # the source pays none
+    with pytest.raises(ValueError, match=r"^bonus.joanca: pays a winning initial Joanca"):
+        Finnish27Rules(joanca_27=False, bonus=BonusTable(joanca=Fraction(2)))
+
+
+def test_any_award_may_be_paid_in_table_minimums() -> None:
+    bonus = BonusTable(flat=("jo_jo",), jo_jo=Fraction(3))
+    rules = Finnish27Rules(bonus=bonus)
+    rnd = dealt(rules, "Jo 9s Jo 8c")
+    minimum = rules.table.minimum
+    assert rnd.net["player"] == 10 + 3 * minimum
+    assert bonus.describe("jo_jo") == "Jo Jo (3 x table minimum)"
+    assert not bonus.is_flat("nines_mixed")  # no longer flat: odds on the stake
+    with pytest.raises(ValueError, match=r"^flat: 'jackpot' is not a bonus"):
+        BonusTable(flat=("jackpot",))
+    with pytest.raises(ValueError, match=r"^flat: names a bonus twice"):
+        BonusTable(flat=("pair", "pair"))
+
+
+def test_without_ace_king_the_source_table_gains_a_row() -> None:
+    rules = Finnish27Rules(ace_king_27=False)
+    assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
+    assert Finnish27Rules().player_table == NINE_RULES
+
+
+# -- the rules file and page ----------------------------------------------------------------
+def test_the_rules_file_reads_the_old_switch_and_goes_round() -> None:
+    default = Finnish27Rules()
+    text = rules_to_toml(default)
+    assert "jokers_make_27 = true" in text
+    for key in ("jo_jo_27", "joanca_27", "ace_king_27", "player_initial_27_wins", "joanca", "flat"):
+        assert f"\n{key} =" not in text
+    old = load_rules_text(default, "jokers_make_27 = false\n")
+    assert not old.jo_jo_27 and not old.joanca_27 and old.ace_king_27
+    with pytest.raises(RulesError, match="'jokers_make_27': false sets jo_jo_27 too"):
+        load_rules_text(default, "jokers_make_27 = false\njo_jo_27 = true\n")
+    with pytest.raises(RulesError, match="'jokers_make_27': must be true or false"):
+        load_rules_text(default, "jokers_make_27 = 1\n")
+    for variant in VARIANTS:
+        rules = Finnish27Rules(**variant)
+        assert load_rules_text(default, rules_to_toml(rules)) == rules
+    mixed = rules_to_toml(Finnish27Rules(**VARIANTS[0]))
+    assert "jo_jo_27 = false" in mixed and "joanca_27 = true" in mixed and "joanca = 3" in mixed
+
+
+def test_the_rules_page_says_each_option() -> None:
+    def text(**options: Any) -> str:
+        return " ".join(finnish27_text(Finnish27Rules(**options)).sentences)
+
+    assert "A Joker as a first or second card makes that two-card hand 27" in text()
+    no_jo_jo = text(**VARIANTS[0])
+    assert "Jo Jo is not an initial 27 here" in no_jo_jo
+    assert "the player's wins" in no_jo_jo and "also pays its bonus" in no_jo_jo
+    none = text(jo_jo_27=False, ace_king_27=False, joanca_27=False)
+    assert "No two-card hand is 27 at once" in none
+
+
+# -- the exact analyses against the engine --------------------------------------------------
+@pytest.mark.parametrize(
+    ("variant", "counts"), zip(VARIANTS, [SHOES[0], SHOES[1], SHOES[0]], strict=True), ids=IDS
+)
+def test_with_replacement_outcomes_match_the_engine_walk(
+    variant: dict[str, Any], counts: Any
+) -> None:
+    rules = Finnish27Rules(**variant)
+    walked = exact(lambda: TotalsOnlyRound(rules), counts, leaf=outcome, replacement=True)
+    report = analyze_finnish27(rules, odds=DrawOdds.of_counts(counts))
+    assert {k: v for k, v in report.outcomes.items() if v} == walked
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_with_replacement_bonus_lines_match_the_engine_walk(variant: dict[str, Any]) -> None:
+    rules = Finnish27Rules(**variant)
+    counts = BONUS_SHOES[1]  # Aces, Kings, Nines and a Joker
+    walked = exact(lambda: RanksRound(rules), counts, leaf=bonus_leaf, replacement=True)
+    expected: dict[str, Fraction] = {}
+    for leaf, p in walked.items():
+        if leaf[0] != "player":
+            continue
+        ranks = tuple(sorted(leaf[1], key=RANK_ORDER.index))
+        if len(ranks) == 2 and ranks.count(Rank.JOKER) == 1 and pays_joanca(rules):
+            split: dict[str | None, Fraction] = {"joanca": Fraction(1)}
+        else:
+            split = _suit_split(ranks, leaf[2])
+        for key, q in split.items():
+            name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
+            expected[name] = expected.get(name, Fraction(0)) + p * q
+    report = analyze_finnish27(rules, odds=DrawOdds.of_counts(counts))
+    lines = {line.name: line.probability for line in report.wagers["player"].lines}
+    assert {name: p for name, p in lines.items() if p and name.startswith("win")} == expected
+
+
+@pytest.mark.parametrize(
+    ("variant", "shoe"),
+    [*((variant, POKER_SHOE) for variant in VARIANTS), (VARIANTS[1], NINES_SHOE)],
+    ids=[*(f"poker-{name}" for name in IDS), f"nines-{IDS[1]}"],
+)
+def test_the_real_shoe_matches_the_engine_walk_line_by_line(
+    variant: dict[str, Any], shoe: Any
+) -> None:
+    compile_once()
+    rules = Finnish27Rules(**variant)
+    report = analyze_finnish27_shoe(rules, shoe)
+    assert counted_lines(report) == walked_lines(rules, shoe)
+    assert sum(report.outcomes.values()) == 1
+
+
+def test_each_option_moves_the_exact_figures_as_it_says() -> None:
+    """From a small shoe: the player's initial 27 beating the dealer's moves exactly the
+    rounds of two initial 27s the dealer won; a Joanca's bonus adds its chance times its
+    pay to the player wager and nothing else."""
+    odds = DrawOdds.of_counts(SHOES[0])
+    base = analyze_finnish27(odds=odds)
+    first = analyze_finnish27(Finnish27Rules(player_initial_27_wins=True), odds=odds)
+    moved = first.outcomes["player"] - base.outcomes["player"]
+    assert moved > 0 and base.outcomes["dealer"] - first.outcomes["dealer"] == moved
+    paid = analyze_finnish27(Finnish27Rules(bonus=BonusTable(joanca=Fraction(2))), odds=odds)
+    assert paid.outcomes == base.outcomes
+    joanca = next(line.probability for line in paid.wagers["player"].lines if "Joanca" in line.name)
+    assert joanca > 0
+    gained = paid.wagers["player"].expected - base.wagers["player"].expected
+    assert gained == 2 * joanca
+    assert paid.wagers["dealer"] == base.wagers["dealer"]
+
+
+# -- the simulation -------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]) -> None:
+    replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)
+
+
+def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
+    """The first variant dealt from two decks: the exact figures off the top of the shoe,
+    and 100,000 rounds each dealt from a fresh shoe within 4 standard errors of them."""
+    compile_once()
+    rules = Finnish27Rules(**VARIANTS[0], shoe=ShoeRules(decks=2, reshuffle_after=1))
+    report = analyze_finnish27_shoe(rules)
+    result = run("finnish27", rules, 100_000, seed=27)
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, report.wagers[wager].expected)
+        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
