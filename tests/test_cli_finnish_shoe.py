@@ -16,7 +16,7 @@ from cardroom.games.finnish import shoe as finnish_shoe
 from cardroom.games.finnish.finnish27 import Finnish27Rules
 from cardroom.games.finnish.shoe_count import ShoeMakeup
 from cardroom.terminal.cli import app
-from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once
+from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_21_24_27
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
 pytestmark = pytest.mark.xdist_group("finnish-shoe")
@@ -149,20 +149,17 @@ def test_strategy_21_24_27_in_the_real_shoe(monkeypatch: pytest.MonkeyPatch) -> 
     assert "composition-dependent play" in out
 
 
-def test_simulate_fresh_shoe_beside_the_exact_analysis() -> None:
+def test_simulate_fresh_shoe_beside_the_exact_analysis(request: pytest.FixtureRequest) -> None:
     code, out, _ = run(
-        "simulate", "21-24-27", "--rounds", "20000", "--seed", "5", "--workers", "1",
+        "simulate", "21-24-27", "--rounds", "8000", "--seed", "5", "--workers", "1",
         "--fresh-shoe", "--json",
     )  # fmt: skip
     assert code == 0, out
     data = json.loads(out)
     assert data["fresh_shoe"] is True
-    assert data["shoes"] == data["rounds"] == 20_000
+    assert data["shoes"] == data["rounds"] == 8_000
     player = data["wagers"]["player"]
-    assert (
-        Fraction(player["exact"])
-        == -finnish_shoe.analyze_21_24_27_shoe().wagers["player"].house_edge
-    )
+    assert Fraction(player["exact"]) == -full_21_24_27(request).wagers["player"].house_edge
     assert abs(player["z"]) < 4
     code, out, _ = run(
         "simulate", "finnish27", "--rounds", "2000", "--workers", "1", "--fresh-shoe",

@@ -4,11 +4,10 @@ with brute force, and bad input is one line."""
 
 from __future__ import annotations
 
-import fcntl
+import functools
 import hashlib
 import html
 import itertools
-import pickle
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -34,6 +33,8 @@ from cardroom.games.spec import Analysis, AnalysisAsk, StrategyAsk
 from cardroom.terminal import report as report_module
 from cardroom.terminal.cli import app
 from cardroom.terminal.par_sheet import MISSING_REPORT_DEPS, check_report_deps, render_html
+from tests.shared import shared
+from tests.test_finnish_shoe import compile_once
 
 # one worker runs the module, so that each exact analysis is counted once
 pytestmark = pytest.mark.xdist_group("par")
@@ -52,34 +53,27 @@ needs_report_deps = pytest.mark.skipif(
 )
 
 
-def _analyse() -> dict[str, tuple[Any, Analysis]]:
+def _analyse(request: pytest.FixtureRequest) -> dict[str, tuple[Any, Analysis]]:
+    """Each house game's default rules and exact analysis, the effects of removal where
+    they are quick (the baccarats); the Finnish games' (seconds each) are counted once per
+    run and shared with the analysis's own tests."""
+    compile_once()
     found: dict[str, tuple[Any, Analysis]] = {}
     for game in house_games():
         assert game.analyze is not None
         rules = game.default_rules()
         quick = not game.analysis_options and len(game.strategies) == 1
-        found[game.id] = (rules, game.analyze(rules, AnalysisAsk(effects=quick)))
+        count = functools.partial(game.analyze, rules, AnalysisAsk(effects=quick))
+        found[game.id] = (
+            rules,
+            count() if quick else shared(request, f"analysis-{game.id}", count),
+        )
     return found
 
 
 @pytest.fixture(scope="module")
-def analyses(
-    tmp_path_factory: pytest.TempPathFactory, worker_id: str
-) -> dict[str, tuple[Any, Analysis]]:
-    """Each house game's default rules and exact analysis (finnish27's takes seconds),
-    the effects of removal where they are quick (the baccarats): counted once per run,
-    by the first worker that asks, and shared with the other through a file."""
-    if worker_id == "master":  # no xdist
-        return _analyse()
-    shared = tmp_path_factory.getbasetemp().parent / "par-analyses.pickle"
-    with open(shared.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if shared.exists():
-            found: dict[str, tuple[Any, Analysis]] = pickle.loads(shared.read_bytes())
-            return found
-        found = _analyse()
-        shared.write_bytes(pickle.dumps(found))
-        return found
+def analyses(request: pytest.FixtureRequest) -> dict[str, tuple[Any, Analysis]]:
+    return _analyse(request)
 
 
 @pytest.fixture(scope="module")
