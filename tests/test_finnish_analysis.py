@@ -122,7 +122,9 @@ def bonus_leaf(rnd: Round) -> Hashable:
     return ("player", _capped(rnd.hands["player"]), dealer)
 
 
-def _suit_split(ranks: tuple[Rank, ...], dealer: tuple[Rank, ...]) -> dict[str | None, Fraction]:
+def _suit_split(
+    ranks: tuple[Rank, ...], dealer: tuple[Rank, ...], nines_by_suit: bool = False
+) -> dict[str | None, Fraction]:
     """Each bonus over every suit assignment, through the engine's find_bonus.
 
     The dealer's cards are passed for hands of up to four cards (9-9-9 against
@@ -133,11 +135,13 @@ def _suit_split(ranks: tuple[Rank, ...], dealer: tuple[Rank, ...]) -> dict[str |
     if len(ordinary) >= 6:
         split = category_counts(ordinary, jokers)
         return {POKER_BONUS.get(c): Fraction(n, 4 ** len(ordinary)) for c, n in split.items()}
-    return _enumerated(ranks, dealer if len(ranks) <= 4 else ())
+    return _enumerated(ranks, dealer if len(ranks) <= 4 else (), nines_by_suit)
 
 
 @cache
-def _enumerated(ranks: tuple[Rank, ...], dealer: tuple[Rank, ...]) -> dict[str | None, Fraction]:
+def _enumerated(
+    ranks: tuple[Rank, ...], dealer: tuple[Rank, ...], nines_by_suit: bool = False
+) -> dict[str | None, Fraction]:
     ordinary = [r for r in ranks if r is not Rank.JOKER]
     jokers = len(ranks) - len(ordinary)
     dealt = [JOKER if r is Rank.JOKER else Card(r, Suit.SPADES) for r in dealer]
@@ -145,7 +149,7 @@ def _enumerated(ranks: tuple[Rank, ...], dealer: tuple[Rank, ...]) -> dict[str |
     everything = list(product(tuple(Suit), repeat=len(ordinary)))
     for suits in everything:
         cards = [Card(r, s) for r, s in zip(ordinary, suits, strict=True)] + [JOKER] * jokers
-        key = find_bonus(cards, dealt)
+        key = find_bonus(cards, dealt, nines_by_suit=nines_by_suit)
         counts[key] = counts.get(key, Fraction(0)) + Fraction(1, len(everything))
     return counts
 

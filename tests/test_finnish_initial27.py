@@ -1,7 +1,8 @@
 """finnish27's predetermined wins and awards (issue 21): each initial 27 (Jo Jo, Ace +
 King, Joanca) switched on or off on its own, the player's initial 27 beating the
-dealer's whatever their ranks, a Joanca's own bonus, and any award paid in table
-minimums instead of odds on the stake.
+dealer's whatever their ranks, a Joanca's own bonus, the 9-9-9 against the dealer's 9-9
+paid apart for three Nines of one suit, and any award paid in table minimums instead of
+odds on the stake.
 
 Each is checked hand by hand in the engine's rounds, in the rules file (an old file's
 ``jokers_make_27`` still reads, the file of the defaults is as before), against the
@@ -60,7 +61,12 @@ VARIANTS: list[dict[str, Any]] = [
     {
         "ace_king_27": False,
         "joanca_27": False,
-        "bonus": BonusTable(flat=("pair", "jo_jo", "nines_mixed"), pair=Fraction(2)),
+        "bonus": BonusTable(
+            flat=("pair", "jo_jo", "nines_mixed", "nines_vs_dealer_nines"),
+            pair=Fraction(2),
+            nines_vs_dealer_by_suit=True,
+            nines_suited_vs_dealer_nines=Fraction(5, 2),
+        ),
     },
     {"jo_jo_27": False, "ace_king_27": False, "equal_initial_27s": "push"},
 ]
@@ -130,6 +136,21 @@ def test_any_award_may_be_paid_in_table_minimums() -> None:
         BonusTable(flat=("pair", "pair"))
 
 
+def test_nines_against_the_dealer_s_nines_may_pay_apart_by_suit() -> None:
+    suited, mixed = "9s 9d 9s 9h 9s", "9s 9d 9h 9h 9c"  # the player's third card last
+    bonus = BonusTable(nines_vs_dealer_by_suit=True, nines_suited_vs_dealer_nines=Fraction(5000))
+    rules = Finnish27Rules(bonus=bonus)
+    minimum = rules.table.minimum
+    one_suit = dealt(rules, suited)
+    assert one_suit.bonus == "9-9-9 same suit against dealer's 9-9"
+    assert one_suit.net["player"] == 10 + 5000 * minimum
+    assert dealt(rules, mixed).net["player"] == 10 + 999 * minimum
+    # the source: one award for both
+    assert dealt(Finnish27Rules(), suited).net["player"] == 10 + 999 * minimum
+    with pytest.raises(ValueError, match=r"^nines_suited_vs_dealer_nines: must be"):
+        BonusTable(nines_suited_vs_dealer_nines=Fraction(10_001))
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -141,7 +162,8 @@ def test_the_rules_file_reads_the_old_switch_and_goes_round() -> None:
     default = Finnish27Rules()
     text = rules_to_toml(default)
     assert "jokers_make_27 = true" in text
-    for key in ("jo_jo_27", "joanca_27", "ace_king_27", "player_initial_27_wins", "joanca", "flat"):
+    quiet = ("jo_jo_27", "joanca_27", "ace_king_27", "player_initial_27_wins", "joanca", "flat")
+    for key in (*quiet, "nines_vs_dealer_by_suit", "nines_suited_vs_dealer_nines"):
         assert f"\n{key} =" not in text
     old = load_rules_text(default, "jokers_make_27 = false\n")
     assert not old.jo_jo_27 and not old.joanca_27 and old.ace_king_27
@@ -194,7 +216,7 @@ def test_with_replacement_bonus_lines_match_the_engine_walk(variant: dict[str, A
         if len(ranks) == 2 and ranks.count(Rank.JOKER) == 1 and pays_joanca(rules):
             split: dict[str | None, Fraction] = {"joanca": Fraction(1)}
         else:
-            split = _suit_split(ranks, leaf[2])
+            split = _suit_split(ranks, leaf[2], rules.bonus.nines_vs_dealer_by_suit)
         for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
             expected[name] = expected.get(name, Fraction(0)) + p * q

@@ -204,7 +204,11 @@ def bonus_leaf(rnd: Round) -> Hashable:
 
 @cache
 def _bonus_split(
-    player: tuple[Rank, ...], dealer: tuple[Rank, ...], shoe: ShoeMakeup, joanca: bool = False
+    player: tuple[Rank, ...],
+    dealer: tuple[Rank, ...],
+    shoe: ShoeMakeup,
+    joanca: bool = False,
+    nines_by_suit: bool = False,
 ) -> dict[str | None, Fraction]:
     """The bonus of a winning hand of these ranks over every set of physical cards
     of the shoe it could be (the cards of one rank are any of that rank's cards),
@@ -227,7 +231,7 @@ def _bonus_split(
         hand = [JOKER] * (len(player) - len(ordinary))
         for rank, suits in choice:
             hand += [Card(rank, SUITS[s]) for s in suits]
-        key = find_bonus(hand, dealt, joanca)
+        key = find_bonus(hand, dealt, joanca, nines_by_suit)
         found[key] = found.get(key, 0) + 1
         total += 1
     return {key: Fraction(n, total) for key, n in found.items()}
@@ -243,7 +247,10 @@ def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]
             lines[name] = lines.get(name, Fraction(0)) + p
             continue
         assert isinstance(leaf[1], tuple) and isinstance(leaf[2], tuple)
-        for key, q in _bonus_split(leaf[1], leaf[2], shoe, pays_joanca(rules)).items():
+        split = _bonus_split(
+            leaf[1], leaf[2], shoe, pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit
+        )
+        for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
             lines[name] = lines.get(name, Fraction(0)) + p * q
     return lines

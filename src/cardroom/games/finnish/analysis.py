@@ -377,7 +377,10 @@ def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
 
 @cache
 def _bonus_split(
-    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, ...], joanca: bool = False
+    ranks: tuple[Rank, ...],
+    dealer_ranks: tuple[Rank, ...],
+    joanca: bool = False,
+    nines_by_suit: bool = False,
 ) -> dict[str | None, Fraction]:
     """The chance of each bonus of a winning hand of these ranks, over its cards' suits."""
     dealer = [_card(r) for r in dealer_ranks]
@@ -387,24 +390,27 @@ def _bonus_split(
     ]
     counts: dict[str | None, int] = {}
     for cards in product(*options):
-        key = find_bonus(list(cards), dealer, joanca)
+        key = find_bonus(list(cards), dealer, joanca, nines_by_suit)
         counts[key] = counts.get(key, 0) + 1
     total = sum(counts.values())
     return {key: Fraction(n, total) for key, n in counts.items()}
 
 
 def _short_bonus(
-    ranks: tuple[Rank, ...], dealer_ranks: tuple[Rank, Rank], joanca: bool = False
+    ranks: tuple[Rank, ...],
+    dealer_ranks: tuple[Rank, Rank],
+    joanca: bool = False,
+    nines_by_suit: bool = False,
 ) -> dict[str | None, Fraction]:
     """:func:`_bonus_split`, asking about the dealer's cards only where it can matter.
 
     The dealer's cards only ever change a bonus the hand earns (9-9-9 against the
     dealer's 9-9), so a hand that earns none against no dealer cards earns none.
     """
-    alone = _bonus_split(ranks, (), joanca)
+    alone = _bonus_split(ranks, (), joanca, nines_by_suit)
     if alone.keys() == {None}:
         return alone
-    return _bonus_split(ranks, dealer_ranks, joanca)
+    return _bonus_split(ranks, dealer_ranks, joanca, nines_by_suit)
 
 
 def analyze_finnish27(
@@ -437,7 +443,7 @@ def analyze_finnish27(
         if p:
             results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
 
-    joanca = pays_joanca(rules)
+    joanca, by_suit = pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit
     dealers = _by_total(starts)
     dealer_ranks: dict[Start, dict[tuple[Rank, Rank], Fraction]] = {}
     for start, p in starts.items():
@@ -446,7 +452,7 @@ def analyze_finnish27(
 
     def short_wins(ranks: tuple[Rank, ...], dealer: Start, p: Fraction) -> None:
         for pair, w in dealer_ranks[dealer].items():
-            for key, q in _short_bonus(ranks, pair, joanca).items():
+            for key, q in _short_bonus(ranks, pair, joanca, by_suit).items():
                 add("player", key, p * w * q)
 
     against_dealer = _showdowns(
@@ -534,8 +540,8 @@ def _finnish27_report(
         Line("win (no bonus)", results.get(("player", None), Fraction(0)), paid(rules.player_pays))
     ]
     for key in BonusTable.LABELS:
-        if key == "joanca" and not pays_joanca(rules):
-            continue  # no such line at a table that pays no Joanca
+        if not rules.bonus.pays(key):
+            continue  # no such line at a table without the award
         p = results.get(("player", key), Fraction(0))
         net = rules.player_pays + rules.bonus.amount(key, played, minimum) / played
         player_lines.append(Line(f"win + {rules.bonus.describe(key)}", p, paid(net)))

@@ -57,8 +57,8 @@ def bonus_rows(bonus: BonusTable, minimum: Fraction) -> list[list[str]]:
     rows = []
     for key, label in BonusTable.LABELS.items():
         value: Fraction = getattr(bonus, key)
-        if key == "joanca" and not value:
-            continue  # the source pays no Joanca
+        if not bonus.pays(key):
+            continue  # an award this table does not have
         if bonus.is_flat(key):
             pays = f"{format_amount(value * minimum)} ({format_amount(value)} x table minimum)"
         else:

@@ -114,12 +114,24 @@ class BonusTable:
     straight_flush: Fraction = Fraction(7)
     five_of_a_kind: Fraction = Fraction(8)
     joanca: Fraction = Fraction(0)
+    #: the player's 9-9-9 against the dealer's 9-9 paid apart by its suits: three of one
+    #: suit take ``nines_suited_vs_dealer_nines``, mixed ones ``nines_vs_dealer_nines``
+    #: (the source has one award for both)
+    nines_vs_dealer_by_suit: bool = False
+    nines_suited_vs_dealer_nines: Fraction = field(
+        default=Fraction(999), metadata={"kind": "multiple"}
+    )
     #: the awards paid as that many times the table minimum, not as odds on the stake
-    flat: tuple[str, ...] = ("nines_mixed", "nines_suited", "nines_vs_dealer_nines")
+    flat: tuple[str, ...] = (
+        "nines_mixed",
+        "nines_suited",
+        "nines_vs_dealer_nines",
+        "nines_suited_vs_dealer_nines",
+    )
 
     #: the source's flat awards (each may go up to 10,000 table minimums)
     FLAT: ClassVar[frozenset[str]] = frozenset(
-        {"nines_mixed", "nines_suited", "nines_vs_dealer_nines"}
+        {"nines_mixed", "nines_suited", "nines_vs_dealer_nines", "nines_suited_vs_dealer_nines"}
     )
     LABELS: ClassVar[dict[str, str]] = {
         "finnish_27": "Finnish 27",
@@ -140,6 +152,7 @@ class BonusTable:
         "straight_flush": "Straight flush",
         "five_of_a_kind": "Five of a kind",
         "joanca": "Joanca",
+        "nines_suited_vs_dealer_nines": "9-9-9 same suit against dealer's 9-9",
     }
     #: every bonus is odds on the stake (or table minimums) up to 1000; the source's flat
     #: awards up to 10,000 table minimums
@@ -164,9 +177,21 @@ class BonusTable:
         out = dict(data)
         if not self.joanca:
             out.pop("joanca", None)
+        if not self.nines_vs_dealer_by_suit:
+            out.pop("nines_vs_dealer_by_suit", None)
+            out.pop("nines_suited_vs_dealer_nines", None)
         if set(self.flat) == self.FLAT:
             out.pop("flat", None)
         return out
+
+    def pays(self, key: str) -> bool:
+        """Is ``key`` an award this table has (the Joanca's when it pays, the suited
+        9-9-9 against the dealer's 9-9 when it is apart)?"""
+        if key == "joanca":
+            return bool(self.joanca)
+        if key == "nines_suited_vs_dealer_nines":
+            return self.nines_vs_dealer_by_suit
+        return key in self.LABELS
 
     def is_flat(self, key: str) -> bool:
         """Is the award ``key`` paid in table minimums?"""
@@ -402,9 +427,12 @@ def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -
     return "dealer", Why("dealer_closer", totals)
 
 
-def find_bonus(player: list[Card], dealer: list[Card], joanca: bool = False) -> str | None:
+def find_bonus(
+    player: list[Card], dealer: list[Card], joanca: bool = False, nines_by_suit: bool = False
+) -> str | None:
     """The bonus key a winning player hand earns, if any (at most one); a Joker and
-    another card earn ``joanca`` only if asked (:func:`pays_joanca`)."""
+    another card earn ``joanca`` only if asked (:func:`pays_joanca`), and three Nines of
+    one suit against the dealer's 9-9 earn their own award only with ``nines_by_suit``."""
     count = len(player)
     if count == 2:
         kind = initial_27(player, jokers_make_27=True)
@@ -424,6 +452,8 @@ def find_bonus(player: list[Card], dealer: list[Card], joanca: bool = False) -> 
             return "eight_nine_ten_suited" if len(suits) == 1 else "eight_nine_ten_mixed"
         if ranks == [9, 9, 9]:
             if len(dealer) >= 2 and dealer[0].rank is Rank.NINE and dealer[1].rank is Rank.NINE:
+                if nines_by_suit and len(suits) == 1:
+                    return "nines_suited_vs_dealer_nines"
                 return "nines_vs_dealer_nines"
             return "nines_suited" if len(suits) == 1 else "nines_mixed"
         return None
@@ -509,7 +539,10 @@ class Finnish27Round(FinnishRound):
 
     def _win(self, outcome: str, why: Why) -> None:
         self.bonus_key = find_bonus(
-            self.hands["player"], self.hands["dealer"], pays_joanca(self.rules)
+            self.hands["player"],
+            self.hands["dealer"],
+            pays_joanca(self.rules),
+            self.rules.bonus.nines_vs_dealer_by_suit,
         )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]

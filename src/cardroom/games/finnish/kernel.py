@@ -178,7 +178,7 @@ class Finnish27Kernel:
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
-                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))
+                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))  # two cards
                 bonus2[a, b] = bonus_of[found] if found else 0
         named = np.array(
             [
@@ -190,6 +190,9 @@ class Finnish27Kernel:
                     "nines_mixed",
                     "nines_suited",
                     "nines_vs_dealer_nines",
+                    "nines_suited_vs_dealer_nines"
+                    if rules.bonus.nines_vs_dealer_by_suit
+                    else "nines_vs_dealer_nines",
                 )
             ],
             np.int64,
@@ -333,7 +336,7 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
             return int(named[1] if one_suit else named[0])
         if lo == 9 and hi == 9:
             if ranks[dealer1] == 8 and ranks[dealer2] == 8:
-                return int(named[5])
+                return int(named[6] if one_suit else named[5])
             return int(named[4] if one_suit else named[3])
         return 0
     if n < 5:

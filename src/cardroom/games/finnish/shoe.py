@@ -181,8 +181,12 @@ class Finnish27Bonus:
     but for the names of the suits, which poker does not read.
     """
 
-    def __init__(self, sweep: Sweep, mixture: SuitMixture | None = None) -> None:
+    def __init__(
+        self, sweep: Sweep, mixture: SuitMixture | None = None, nines_by_suit: bool = False
+    ) -> None:
         self.sweep = sweep
+        #: three Nines of one suit against the dealer's 9-9 have their own award
+        self.nines_by_suit = nines_by_suit
         prepared = sweep.prepared
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
@@ -244,7 +248,9 @@ class Finnish27Bonus:
 
     def group(self, dealer: DealerStart) -> int:
         cards = [sample_card(dealer.pair[0]), sample_card(dealer.pair[1])]
-        answers = tuple(find_bonus(list(probe), cards) for probe in _PROBES)
+        answers = tuple(
+            find_bonus(list(probe), cards, nines_by_suit=self.nines_by_suit) for probe in _PROBES
+        )
         if answers not in self._groups:
             self._groups.append(answers)
             self._dealer_of_group.append(cards)
@@ -336,7 +342,7 @@ class Finnish27Bonus:
         ranks = [r for r, x in enumerate(counts) for _ in range(x)]
         if len(ranks) + jokers == 4:
             cards = [sample_card(r) for r in ranks] + [JOKER] * jokers
-            key = find_bonus(cards, list(dealer))
+            key = find_bonus(cards, list(dealer), nines_by_suit=self.nines_by_suit)
             return {} if key is None else {key: Fraction(1)}
         options = []
         for r, x in enumerate(counts):
@@ -352,7 +358,7 @@ class Finnish27Bonus:
                 for s, n in enumerate(split):
                     cards += [Card(RANK_ORDER[r], SUITS[s])] * n
             total += weight
-            key = find_bonus(cards, list(dealer))
+            key = find_bonus(cards, list(dealer), nines_by_suit=self.nines_by_suit)
             if key is not None:
                 found[key] = found.get(key, 0) + weight
         return {key: Fraction(n, total) for key, n in found.items()}
@@ -389,7 +395,8 @@ def count_finnish27(
     keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`)."""
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     sweep = Sweep.build(prepared)
-    return count_rounds(sweep, Finnish27Bonus(sweep, mixture), BONUS_KEYS)
+    bonus = Finnish27Bonus(sweep, mixture, rules.bonus.nines_vs_dealer_by_suit)
+    return count_rounds(sweep, bonus, BONUS_KEYS)
 
 
 def analyze_finnish27_shoe(
