@@ -26,13 +26,13 @@ from cardroom.app.par import (
     compute_sheet,
     package_digest,
 )
+from cardroom.app.par_page import MISSING_REPORT_DEPS, check_report_deps, render_html
 from cardroom.core.money import fraction_text
 from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES, house_games
 from cardroom.games.spec import Analysis, AnalysisAsk, StrategyAsk
 from cardroom.terminal import report as report_module
 from cardroom.terminal.cli import app
-from cardroom.terminal.par_sheet import MISSING_REPORT_DEPS, check_report_deps, render_html
 from tests.shared import shared
 from tests.test_finnish_shoe import compile_once
 
@@ -235,7 +235,7 @@ def test_the_page_holds_every_line_of_every_wager(sheets: dict[str, ParSheet]) -
 def test_the_pdf_has_text_on_every_page(sheets: dict[str, ParSheet], tmp_path: Path) -> None:
     from pypdf import PdfReader
 
-    from cardroom.terminal.par_sheet import write_pdf
+    from cardroom.app.par_page import write_pdf
 
     sheet = next(s for s in sheets.values() if len(s.wagers) > 1 and s.effects is not None)
     page = render_html(sheet)

@@ -18,7 +18,7 @@ from cardroom.app.sessions import Sessions
 from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.web.app import create_app
-from cardroom.web.edges import HouseEdges, analyser_means
+from cardroom.web.edges import HouseEdges, analyser_means, lab_par_sheet
 from tests.conftest import assert_books_and_rounds
 from tests.web.browser import CHROMIUM_ARGS, chromium_path
 
@@ -31,6 +31,8 @@ class Web:
     db: Database
     edges: HouseEdges
     sessions: Sessions
+    #: the lab's PAR sheets, worked out in this process
+    sheets: HouseEdges
 
     def client(self, https: bool = False, address: str = "testclient") -> TestClient:
         """A client of the app, from ``address`` (what the app sees as the client's)."""
@@ -71,9 +73,12 @@ class Person:
 def web(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
     with Database.open(path=tmp_path / "web.sqlite3") as db:
         edges = HouseEdges(analyser_means, in_process=True)
+        sheets = HouseEdges(lab_par_sheet, in_process=True)
         sessions = cheap_sessions(db)
-        yield Web(create_app(db, house_edges=edges, sessions=sessions), db, edges, sessions)
+        app = create_app(db, house_edges=edges, par_sheets=sheets, sessions=sessions)
+        yield Web(app, db, edges, sessions, sheets)
         edges.close()
+        sheets.close()
         assert_books_and_rounds(db, request)
 
 

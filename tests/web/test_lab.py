@@ -1,5 +1,6 @@
 """The lab: two variants of a game's rules, their exact house edges side by side, a
-refused value said in one line, and each variant's rules file to download."""
+refused value said in one line, and each variant's rules file and PAR sheet to
+download."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from cardroom.app.lab import LabError, compare_edges, rule_fields, variant
+from cardroom.app.par import rules_digest
 from cardroom.core.money import percent_text
-from cardroom.core.rules import apply_rules
+from cardroom.core.rules import apply_rules, rules_to_toml
 from cardroom.games import GAMES, get_game
 from cardroom.web.edges import analyser_means
 from tests.web.browser import ARTIFACTS, Server
@@ -115,6 +117,14 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     saved = download.value.path()
     assert tomllib.loads(saved.read_text())["tie_pays"] == 9
 
+    # the PAR sheet, worked out in a child process of the server
+    with page.expect_download(timeout=120_000) as download:
+        page.get_by_role("button", name="Download variant B's PAR sheet (HTML)").click()
+    assert download.value.suggested_filename == f"{GAME}-variant-b-par.html"
+    sheet = download.value.path().read_text()
+    assert "tie_pays = 9" in sheet and percent_text(-b_mean) in sheet
+    expect(page.locator("#lab-status")).to_have_text("Variant B's PAR sheet is downloaded.")
+
     ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(ARTIFACTS / "lab-1280x800.png"), full_page=True)
@@ -128,6 +138,27 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator("#lab-error")).to_contain_text(
         "variant A: 'shoe.decks': must be a whole number between 1 and 64, not 0"
     )
+
+
+def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
+    ann = web.person("Ann")
+    ask = {"values": {"tie_pays": "9"}}
+    first = ann.post(f"/api/lab/{GAME}/par", ask)
+    assert first.status_code == 200 and first.json()["status"] == "computing"
+    web.sheets.wait(timeout=120)
+    answer = ann.post(f"/api/lab/{GAME}/par", ask)
+    data = answer.json()
+    assert data["status"] == "ready", data
+    rules = apply_rules(get_game(GAME).default_rules(), {"tie_pays": 9})
+    page = data["html"]
+    assert page.startswith("<!DOCTYPE html>") and "tie_pays = 9" in page
+    assert rules_digest(rules_to_toml(rules)) in page
+    assert percent_text(-analyser_means(GAME, rules)["tie"]) in page
+    # a value that cannot be used: one line, and nothing worked out
+    bad = ann.post(f"/api/lab/{GAME}/par", {"values": {"tie_pays": "nine"}})
+    assert bad.status_code == 422 and "'tie_pays' must be odds" in bad.json()["error"]
+    assert ann.http.post(f"/api/lab/{GAME}/par", json=ask).status_code == 403  # no CSRF token
+    assert ann.post(f"/api/lab/{GAME}/par", {"values": {}, "other": 1}).status_code == 422
 
 
 def test_variants_cannot_pile_up_work_without_end(

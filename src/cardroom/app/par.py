@@ -1,6 +1,6 @@
 """A game's PAR sheet: every figure a testing lab or a regulator asks of a table game,
 from the game's exact analysis, as one frozen record (``cardroom report`` writes it as
-HTML and PDF, see :mod:`cardroom.terminal.par_sheet`).
+HTML and PDF, see :mod:`cardroom.app.par_page`).
 
 A house game's sheet holds, for every wager, every line of its exact analysis
 (probability, what it pays, its share of the mean), the house edge, the variance and

@@ -3,7 +3,7 @@
 The options are checked before any work (an unknown game, a bad rules file, a folder
 that cannot be written, WeasyPrint or Matplotlib missing: one line each, exit 2); then
 each game's exact analysis runs (:mod:`cardroom.app.par`) and the sheet is written
-(:mod:`.par_sheet`).
+(:mod:`cardroom.app.par_page`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from cardroom.app.par import compute_sheet
+from cardroom.app.par_page import check_report_deps, render_html, write_pdf
 from cardroom.games import GAMES, GameInfo, get_game
 from cardroom.terminal.common import CliError, make_console, person_errors
-from cardroom.terminal.par_sheet import check_report_deps, render_html, write_pdf
 
 __all__ = ["ALL", "report", "sheet_paths"]
 

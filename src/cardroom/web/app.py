@@ -31,7 +31,7 @@ from cardroom.storage import Database, StorageError
 from cardroom.web import views
 from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.web.deps import ApiError, Services
-from cardroom.web.edges import HouseEdges
+from cardroom.web.edges import MAX_SHEETS, HouseEdges, lab_par_sheet
 from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
 from cardroom.web.models import SECURITY_SCHEMES
@@ -60,6 +60,7 @@ def create_app(
     rules: Mapping[str, Any] | None = None,
     *,
     house_edges: HouseEdges | None = None,
+    par_sheets: HouseEdges | None = None,
     shuffler: Callable[[], Shuffler] = SecureShuffler,
     sessions: Sessions | None = None,
     chemmy_tables: Sequence[TableSpec] = DEFAULT_TABLES,
@@ -78,6 +79,7 @@ def create_app(
     rules_by_game.update(rules or {})
     wallet = Wallet(db)
     edges = house_edges or HouseEdges()
+    sheets = par_sheets or HouseEdges(lab_par_sheet, keep=MAX_SHEETS)
     templates = Jinja2Templates(directory=str(WEB.joinpath("templates")))
     views.add_filters(templates.env)
     tables = ChemmyTables(
@@ -96,6 +98,7 @@ def create_app(
         rules=rules_by_game,
         tables=LiveTables(wallet, rules_by_game, shuffler),
         edges=edges,
+        par_sheets=sheets,
         templates=templates,
         throttle=LoginThrottle(db),
         chemmy=tables,
@@ -111,6 +114,7 @@ def create_app(
         yield
         await tables.close()
         edges.close()
+        sheets.close()
 
     app = FastAPI(
         title="cardroom",

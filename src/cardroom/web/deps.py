@@ -46,6 +46,8 @@ class Services:
     rules: dict[str, Any]
     tables: LiveTables
     edges: HouseEdges
+    #: the lab's PAR sheets, worked out in the background like the edges
+    par_sheets: HouseEdges
     templates: Jinja2Templates
     throttle: LoginThrottle
     chemmy: ChemmyTables

@@ -1,5 +1,6 @@
 """The exact figures each game's rules page discloses: the house edge of every wager of a
-house game, and chemin de fer's solved coup (:class:`ChemmyFigures`).
+house game, and chemin de fer's solved coup (:class:`ChemmyFigures`); and the lab's
+PAR sheets (:func:`lab_par_sheet`), computed the same way.
 
 The figures come from the analyser (:func:`cardroom.simulation.runner.exact_means`,
 cached on disk by the rules).  Some take many seconds the first time (finnish27), so
@@ -22,16 +23,19 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.app.disclosure import percent_of
+from cardroom.app.par import compute_sheet
+from cardroom.app.par_page import plots_available, render_html
 from cardroom.core.money import percent_text
 from cardroom.core.rules import rules_to_toml
-from cardroom.games import seats_game
+from cardroom.games import GAMES, seats_game
 from cardroom.games.base import GameRules
 from cardroom.games.chemin_de_fer.analysis import BankerKey, ChemmySolution, Third
 from cardroom.games.spec import SeatsRules
 
 log = logging.getLogger("cardroom.web")
 
-Compute = Callable[[str, Any], Mapping[str, Fraction]]
+#: (game id, rules) -> the figures by name (each wager's mean; or a PAR sheet's page)
+Compute = Callable[[str, Any], Mapping[str, Any]]
 
 
 #: the most rules whose figures may wait to be worked out at once
@@ -39,6 +43,9 @@ MAX_WAITING = 16
 #: the most rules whose figures a process keeps (the oldest are dropped first; the
 #: analyser's cache on disk still has them)
 MAX_KNOWN = 512
+#: the most PAR sheets the lab keeps in a process (a page is some hundreds of kB; one
+#: dropped is worked out again when asked)
+MAX_SHEETS = 16
 
 
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
@@ -49,12 +56,19 @@ def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     return exact_means(game_id, rules)
 
 
+def lab_par_sheet(game_id: str, rules: GameRules) -> dict[str, str]:
+    """(In the child process) a variant's PAR sheet as one self-contained HTML page
+    (``html``); its plots when Matplotlib (the report extra) is installed."""
+    sheet = compute_sheet(GAMES[game_id], rules)
+    return {"html": render_html(sheet, plots=plots_available())}
+
+
 @dataclass(frozen=True)
 class Edges:
     """A game's figures: ``ready`` (with ``means``), ``computing`` or ``failed``."""
 
     status: str
-    means: Mapping[str, Fraction] | None = None
+    means: Mapping[str, Any] | None = None
     message: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -86,12 +100,15 @@ class HouseEdges:
     """The figures of each (game, rules), computed in the background on first request.
 
     ``in_process=True`` computes in the background thread itself (tests, or a machine
-    that cannot start processes).
+    that cannot start processes); ``keep`` is the most results kept in memory.
     """
 
-    def __init__(self, compute: Compute = analyser_means, *, in_process: bool = False) -> None:
+    def __init__(
+        self, compute: Compute = analyser_means, *, in_process: bool = False, keep: int = MAX_KNOWN
+    ) -> None:
         self.compute = compute
         self.in_process = in_process
+        self.keep = keep
         self._known: dict[tuple[str, str], Edges] = {}
         self._lock = threading.Lock()
         self._queue: queue.Queue[tuple[str, Any, tuple[str, str]] | None] = queue.Queue()
@@ -110,7 +127,7 @@ class HouseEdges:
             if capped and self._waiting >= MAX_WAITING:
                 return Edges("busy", message="the analyser is busy: ask again in a moment")
             self._waiting += 1
-            while len(self._known) >= MAX_KNOWN:  # the oldest figures go first
+            while len(self._known) >= self.keep:  # the oldest figures go first
                 del self._known[next(iter(self._known))]
             self._known[key] = Edges("computing")
             if self._worker is None:

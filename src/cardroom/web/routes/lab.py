@@ -1,5 +1,6 @@
 """The designer's workbench (``/lab``): a house game's rules as a form, two variants,
-their exact house edges side by side, and each variant's rules file to download.
+their exact house edges side by side, and each variant's rules file and PAR sheet to
+download.
 
 The figures are worked out off the request path by the same background computation
 as the rules pages (:class:`~cardroom.web.edges.HouseEdges`, one at a time, cached on
@@ -29,6 +30,13 @@ Values = Annotated[
     dict[Annotated[str, Field(max_length=100)], Annotated[str, Field(max_length=200)]],
     Field(max_length=MAX_FIELDS),
 ]
+
+
+class ParAsk(BaseModel):
+    """One variant whose PAR sheet to work out."""
+
+    model_config = ConfigDict(extra="forbid")
+    values: Values = Field(default_factory=dict)
 
 
 class LabAsk(BaseModel):
@@ -92,3 +100,29 @@ def work_out(
         **sides,
         "rows": [row.to_json() for row in compare_edges(means["a"], means["b"])],
     }
+
+
+@router.post("/api/lab/{game_id}/par", include_in_schema=False)
+def par_sheet(
+    request: Request,
+    game_id: str,
+    ask: ParAsk,
+    person: Annotated[Person, Depends(changing)],
+) -> dict[str, Any]:
+    """A variant's PAR sheet as one HTML page ("computing" until it is worked out: ask
+    again), the same page as ``cardroom report`` writes."""
+    game = house_game(request, game_id)
+    svc = services(request)
+    try:
+        rules = variant(svc.rules[game.id], ask.values)
+    except LabError as err:
+        raise ApiError(422, str(err)) from None
+    sheet = svc.par_sheets.get(game.id, rules, capped=True)
+    if sheet.status == "busy":
+        raise ApiError(503, sheet.message, {"Retry-After": "5"})
+    answer: dict[str, Any] = {"game": game.id, "status": sheet.status}
+    if sheet.means is not None:
+        answer["html"] = sheet.means["html"]
+    if sheet.message:
+        answer["error"] = sheet.message
+    return answer

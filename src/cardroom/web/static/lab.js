@@ -1,4 +1,5 @@
-// The lab: send both variants' changed values, show their exact edges when known, download their rules.
+// The lab: send both variants' changed values, show their exact edges when known, download their
+// rules and their PAR sheets.
 import { api } from "./api.js";
 
 const form = document.getElementById("lab");
@@ -79,15 +80,53 @@ form.addEventListener("submit", (event) => {
   workOut({ a: values("a"), b: values("b") }, 500);
 });
 
+function download(text, type, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
 for (const b of form.querySelectorAll(".lab-download")) {
   b.addEventListener("click", () => {
     const text = rules[b.dataset.side];
     if (!text) return;
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
-    link.download = `${form.dataset.game}-variant-${b.dataset.side}.toml`;
-    document.body.append(link);
-    link.click();
-    link.remove();
+    download(text, "application/toml", `${form.dataset.game}-variant-${b.dataset.side}.toml`);
+  });
+}
+
+async function parSheet(button, ask, delay) {
+  const side = button.dataset.side.toUpperCase();
+  let data;
+  try {
+    data = await api("POST", `/api/lab/${form.dataset.game}/par`, ask);
+  } catch (err) {
+    errorLine.textContent = err.message;
+    statusLine.textContent = "";
+    button.disabled = false;
+    return;
+  }
+  if (data.status === "computing") {
+    setTimeout(() => parSheet(button, ask, Math.min(delay * 2, 4000)), delay);
+    return;
+  }
+  button.disabled = false;
+  if (data.status !== "ready") {
+    errorLine.textContent = `variant ${side}'s PAR sheet: ${data.error || "failed"}`;
+    statusLine.textContent = "";
+    return;
+  }
+  statusLine.textContent = `Variant ${side}'s PAR sheet is downloaded.`;
+  download(data.html, "text/html", `${form.dataset.game}-variant-${button.dataset.side}-par.html`);
+}
+
+for (const b of form.querySelectorAll(".lab-par")) {
+  b.addEventListener("click", () => {
+    errorLine.textContent = "";
+    statusLine.textContent = `Working out variant ${b.dataset.side.toUpperCase()}'s PAR sheet…`;
+    b.disabled = true;
+    parSheet(b, { values: values(b.dataset.side) }, 500);
   });
 }

@@ -21,6 +21,7 @@ from cardroom.core.money import format_decimal, format_odds, fraction_text, roun
 __all__ = [
     "MISSING_REPORT_DEPS",
     "check_report_deps",
+    "plots_available",
     "render_html",
     "write_pdf",
 ]
@@ -36,7 +37,7 @@ MISSING_PANGO = (
     "`sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0`"
 )
 
-_TEMPLATES = files("cardroom.terminal").joinpath("templates")
+_TEMPLATES = files("cardroom.app").joinpath("templates")
 
 
 def check_report_deps() -> None:
@@ -49,6 +50,15 @@ def check_report_deps() -> None:
         raise ValueError(MISSING_REPORT_DEPS) from None
     except OSError:  # WeasyPrint found no Pango
         raise ValueError(MISSING_PANGO) from None
+
+
+def plots_available() -> bool:
+    """Can the sheet's plots be drawn (Matplotlib, of the report extra, installed)?"""
+    try:
+        import matplotlib  # noqa: F401  # lazy: Matplotlib (the report extra)
+    except ImportError:
+        return False
+    return True
 
 
 # -- figures as text -----------------------------------------------------------------------
