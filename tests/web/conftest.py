@@ -31,8 +31,8 @@ class Web:
     db: Database
     edges: HouseEdges
     sessions: Sessions
-    #: the lab's PAR sheets, worked out in this process
-    sheets: HouseEdges
+    #: the lab's PAR sheets, worked out in this process (where a test asks for them)
+    sheets: HouseEdges | None = None
 
     def client(self, https: bool = False, address: str = "testclient") -> TestClient:
         """A client of the app, from ``address`` (what the app sees as the client's)."""

@@ -102,6 +102,9 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     register(page)
     page.goto(f"/lab?game={GAME}")
     expect(page.locator("h1")).to_contain_text("The lab")
+    expect(page.locator("#b-tie_pays-help")).to_have_text(
+        'what the tie wager pays; odds such as "4:5" or 2, between 0:1 and 1000:1'
+    )
     page.locator("#b-tie_pays").fill("9")
     page.get_by_role("button", name="Work out the edges").click()
     table = page.locator("#lab-edges")
@@ -145,6 +148,7 @@ def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
     ask = {"values": {"tie_pays": "9"}}
     first = ann.post(f"/api/lab/{GAME}/par", ask)
     assert first.status_code == 200 and first.json()["status"] == "computing"
+    assert web.sheets is not None
     web.sheets.wait(timeout=120)
     answer = ann.post(f"/api/lab/{GAME}/par", ask)
     data = answer.json()
@@ -181,3 +185,18 @@ def test_the_inventors_options_are_in_the_form_with_their_choices() -> None:
         if "player_over" in choices:
             rules = variant(game.default_rules(), {"player_over": "loses", "fee_per_100": "1"})
             assert (rules.player_over, rules.fee_per_100) == ("loses", 1)
+
+
+def test_every_field_of_the_house_games_says_what_it_means() -> None:
+    """Each value of a house game's rules has its words (the ``#:`` comment of its
+    field), which the form shows beside its range."""
+    for game in GAMES.values():
+        if game.kind != "house":
+            continue
+        for f in rule_fields(game.default_rules()):
+            assert f.words, f"{game.id}: {f.key} has no words"
+    fields = {f.key: f for f in rule_fields(get_game("finnish27").default_rules())}
+    assert fields["jo_jo_27"].words == (
+        "two Jokers as the first two cards (Jo Jo) are an initial 27"
+    )
+    assert fields["shoe.decks"].words == "the number of 52-card decks in the shoe"

@@ -16,8 +16,11 @@ True
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
 import re
+import textwrap
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -66,6 +69,8 @@ class RuleField:
     #: the range or the kind of value, in words
     help: str
     editable: bool = True
+    #: what the field means, from the ``#:`` comment its rules type gives it ("" if none)
+    words: str = ""
 
 
 def rule_fields(rules: Any) -> list[RuleField]:
@@ -75,8 +80,49 @@ def rule_fields(rules: Any) -> list[RuleField]:
     return fields
 
 
+def field_words(cls: type) -> dict[str, str]:
+    """What each field of the dataclass ``cls`` means: the ``#:`` comment lines just above
+    it in its class's source (as Sphinx reads them), joined; fields without one are left
+    out.
+
+    >>> from cardroom.core.money import TableLimits
+    >>> isinstance(field_words(TableLimits), dict)
+    True
+    """
+    known = _WORDS.get(cls)
+    if known is None:
+        known = _WORDS[cls] = _read_words(cls)
+    return known
+
+
+#: each rules type's words, read once
+_WORDS: dict[type, dict[str, str]] = {}
+
+
+def _read_words(cls: type) -> dict[str, str]:
+    try:
+        lines, _ = inspect.getsourcelines(cls)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):  # no source (a frozen build): no words
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    words: dict[str, str] = {}
+    for node in body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        comment: list[str] = []
+        at = node.lineno - 2  # the line above, 0-based
+        while at >= 0 and lines[at].strip().startswith("#:"):
+            comment.insert(0, lines[at].strip()[2:].strip())
+            at -= 1
+        if comment:
+            words[node.target.id] = " ".join(comment).replace("``", "")
+    return words
+
+
 def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) -> None:
     hints = typing.get_type_hints(type(obj))
+    notes = field_words(type(obj))
     kinds = field_kinds(type(obj))
     ranges: Mapping[str, Any] = getattr(type(obj), "RANGES", {})
     choices: Mapping[str, tuple[str, ...]] = getattr(type(obj), "CHOICES", {})
@@ -89,26 +135,42 @@ def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) 
         if value is None:
             continue
         key = f"{prefix}{f.name}"
-        if f.name in choices:
-            words = "one of " + ", ".join(choices[f.name])
-            out.append(RuleField(key, "text", str(value), words))
-            continue
-        if isinstance(value, dict):
-            _walk(getattr(obj, f.name), value, f"{key}.", out)
-        elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
-            out.append(RuleField(key, "rows", f"{len(value)} rows", "a rules file", False))
-        elif isinstance(value, list) or typing.get_origin(tp) is tuple:
-            items = ", ".join(str(v) for v in value)
-            out.append(RuleField(key, "list", items, "items separated by commas"))
-        elif isinstance(value, bool):
-            out.append(RuleField(key, "bool", "true" if value else "false", "true or false"))
-        elif f.name in kinds:
-            kind = kinds[f.name]
-            bound = ranges.get(f.name)
-            words = bound.text(obj, kind) if bound is not None else KIND_WORDS[kind]
-            out.append(RuleField(key, kind, str(value), words))
-        else:
-            out.append(RuleField(key, "text", str(value), "text"))
+        before = len(out)
+        _field(obj, f.name, tp, value, key, kinds, ranges, choices, out)
+        if len(out) == before + 1 and f.name in notes:
+            out[-1] = dataclasses.replace(out[-1], words=notes[f.name])
+
+
+def _field(
+    obj: Any,
+    name: str,
+    tp: Any,
+    value: Any,
+    key: str,
+    kinds: Mapping[str, str],
+    ranges: Mapping[str, Any],
+    choices: Mapping[str, tuple[str, ...]],
+    out: list[RuleField],
+) -> None:
+    """The form field(s) of one value (a nested table: its own fields)."""
+    if name in choices:
+        out.append(RuleField(key, "text", str(value), "one of " + ", ".join(choices[name])))
+    elif isinstance(value, dict):
+        _walk(getattr(obj, name), value, f"{key}.", out)
+    elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
+        out.append(RuleField(key, "rows", f"{len(value)} rows", "a rules file", False))
+    elif isinstance(value, list) or typing.get_origin(tp) is tuple:
+        items = ", ".join(str(v) for v in value)
+        out.append(RuleField(key, "list", items, "items separated by commas"))
+    elif isinstance(value, bool):
+        out.append(RuleField(key, "bool", "true" if value else "false", "true or false"))
+    elif name in kinds:
+        kind = kinds[name]
+        bound = ranges.get(name)
+        words = bound.text(obj, kind) if bound is not None else KIND_WORDS[kind]
+        out.append(RuleField(key, kind, str(value), words))
+    else:
+        out.append(RuleField(key, "text", str(value), "text"))
 
 
 def _as_written(value: Any, name: str, kinds: Mapping[str, str]) -> Any:

@@ -88,12 +88,19 @@ class ShoeRules:
     procedure.
     """
 
+    #: the number of 52-card decks in the shoe
     decks: int = 6
+    #: Jokers added to each deck
     jokers_per_deck: int = 2
+    #: cards dealt before the shoe is shuffled again (the round in progress is finished first)
     reshuffle_after: int = 243
+    #: cards discarded face down after each shuffle
     burn: int = 0
+    #: the cut card, as the cards left behind it at the end of the shoe
     cut_card: int | None = None
+    #: turn over the first card and burn as many more as it counts (the casino baccarat burn)
     burn_by_first_card: bool = False
+    #: the share of the shoe's cards dealt before a reshuffle (follows the shoe's size)
     reshuffle_fraction: Fraction | None = field(default=None, metadata={"kind": "share"})
 
     RANGES: ClassVar[Mapping[str, Between]] = {

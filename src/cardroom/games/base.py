@@ -126,8 +126,11 @@ class TableLimits:
     the smallest amount the table handles (0.01: cents), of which both limits are whole
     multiples."""
 
+    #: the least stake of each wager, in currency units (also the measure of flat awards)
     minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
+    #: the largest stake of each wager
     maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
+    #: the smallest amount the table handles (0.01: cents); payouts are rounded down to it
     unit: Fraction = field(default=Fraction(1, 100), metadata={"amount": True})
 
     RANGES: ClassVar[Mapping[str, Between]] = {

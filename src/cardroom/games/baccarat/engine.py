@@ -97,9 +97,13 @@ STANDARD_TABLEAU: tuple[BankerRow, ...] = (
 class Tableau:
     """The drawing rules of punto banco, as data."""
 
+    #: a two-card total from this up is a natural, and both hands stand
     natural_from: int = 8
+    #: the player draws a third card on a total below this
     player_draws_below: int = 6
+    #: when the player stands, the banker draws on a total below this
     banker_draws_below_when_player_stands: int = 6
+    #: when the player drew: the banker's draw by his total and the player's third card
     banker: tuple[BankerRow, ...] = STANDARD_TABLEAU
 
     RANGES: ClassVar[Mapping[str, Between]] = {
@@ -162,13 +166,21 @@ class BaccaratRules:
     )
     table: TableLimits = field(default_factory=TableLimits)
     tableau: Tableau = field(default_factory=Tableau)
+    #: the side wagers the table offers
     side_wagers: tuple[str, ...] = ()
+    #: what a winning player wager pays
     player_pays: Fraction = Fraction(1)
+    #: what a winning banker wager pays (19:20 is 1:1 less a 5% commission)
     banker_pays: Fraction = Fraction(19, 20)
+    #: other pays for a banker win on some totals
     banker_pays_by_total: tuple[BankerPay, ...] = ()
+    #: what the tie wager pays
     tie_pays: Fraction = Fraction(8)
+    #: what each pair wager pays
     pair_pays: Fraction = Fraction(11)
+    #: what the 27 side wager pays
     b27_pays: Fraction = Fraction(8)
+    #: the banker's winning totals the 27 side wager pays on
     b27_totals: tuple[int, ...] = (2, 7)
 
     RANGES: ClassVar[Mapping[str, Between]] = {

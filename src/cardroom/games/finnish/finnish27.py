@@ -96,28 +96,47 @@ class BonusTable:
     and another card, when it is an initial 27); the source pays it nothing.
     """
 
+    #: a winning initial Ace + King (Finnish 27)
     finnish_27: Fraction = Fraction(1, 2)
+    #: a winning initial two Jokers (Jo Jo)
     jo_jo: Fraction = Fraction(1)
+    #: a winning 8-9-10 of mixed suits
     eight_nine_ten_mixed: Fraction = Fraction(1, 2)
+    #: a winning 8-9-10 of one suit (not spades)
     eight_nine_ten_suited: Fraction = Fraction(1)
+    #: a winning 8-9-10 of spades
     eight_nine_ten_spades: Fraction = Fraction(2)
+    #: a winning 9-9-9 of mixed suits
     nines_mixed: Fraction = field(default=Fraction(9), metadata={"kind": "multiple"})
+    #: a winning 9-9-9 of one suit
     nines_suited: Fraction = field(default=Fraction(99), metadata={"kind": "multiple"})
+    #: a winning 9-9-9 against the dealer's first two cards 9-9
     nines_vs_dealer_nines: Fraction = field(default=Fraction(999), metadata={"kind": "multiple"})
+    #: a winning hand of five cards or more whose best poker hand (Jokers wild) is a pair
     pair: Fraction = Fraction(1, 5)
+    #: a winning hand of five cards or more whose best poker hand is two pair
     two_pair: Fraction = Fraction(1)
+    #: a winning hand of five cards or more whose best poker hand is three of a kind
     three_of_a_kind: Fraction = Fraction(2)
+    #: a winning hand of five cards or more whose best poker hand is a straight
     straight: Fraction = Fraction(3)
+    #: a winning hand of five cards or more whose best poker hand is a full house
     full_house: Fraction = Fraction(4)
+    #: a winning hand of five cards or more whose best poker hand is four of a kind
     four_of_a_kind: Fraction = Fraction(5)
+    #: a winning hand of five cards or more whose best poker hand is a flush
     flush: Fraction = Fraction(6)
+    #: a winning hand of five cards or more whose best poker hand is a straight flush
     straight_flush: Fraction = Fraction(7)
+    #: a winning hand of five cards or more whose best poker hand is five of a kind
     five_of_a_kind: Fraction = Fraction(8)
+    #: a winning initial Joker and another card (Joanca); 0: none
     joanca: Fraction = Fraction(0)
     #: the player's 9-9-9 against the dealer's 9-9 paid apart by its suits: three of one
     #: suit take ``nines_suited_vs_dealer_nines``, mixed ones ``nines_vs_dealer_nines``
     #: (the source has one award for both)
     nines_vs_dealer_by_suit: bool = False
+    #: with nines_vs_dealer_by_suit: a winning 9-9-9 of one suit against the dealer's 9-9
     nines_suited_vs_dealer_nines: Fraction = field(
         default=Fraction(999), metadata={"kind": "multiple"}
     )
@@ -239,20 +258,30 @@ class Finnish27Rules:
     #: six decks with two Jokers each, reshuffled once three quarters are dealt
     shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
+    #: what a winning player wager pays (before its bonus)
     player_pays: Fraction = Fraction(1)
+    #: what a winning dealer wager pays
     dealer_pays: Fraction = Fraction(4, 5)
+    #: what the push wager pays
     push_pays: Fraction = Fraction(7)
+    #: the bonuses on a winning player wager (at most one a round)
     bonus: BonusTable = field(default_factory=BonusTable)
+    #: the player's hit-to-target table, a row for each dealer's two-card total
     player_table: tuple[TargetRow, ...] = NINE_RULES
+    #: the dealer hits a hard total below this
     dealer_hits_hard_below: int = 24
+    #: the dealer hits a soft total below this
     dealer_hits_soft_below: int = 25
+    #: a player's total over this loses at once, before the dealer plays
     player_loses_over: int = 35
-    #: the initial 27s, each a win at once (a predetermined win) or, switched off, two
-    #: cards played as their total: two Jokers (Jo Jo), Ace + King (Finnish 27), a Joker
-    #: and another card (Joanca).  A rules file says the two Joker ones together as
-    #: ``jokers_make_27`` when they are alike.
+    # The initial 27s, each a win at once (a predetermined win) or, switched off, two
+    # cards played as their total.  A rules file says the two Joker ones together as
+    # ``jokers_make_27`` when they are alike.
+    #: two Jokers as the first two cards (Jo Jo) are an initial 27
     jo_jo_27: bool = True
+    #: Ace + King as the first two cards (Finnish 27) are an initial 27
     ace_king_27: bool = True
+    #: a Joker and another card as the first two cards (Joanca) are an initial 27
     joanca_27: bool = True
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"

@@ -82,11 +82,17 @@ BASIC_STRATEGY = TargetTable(BASIC_STRATEGY_ROWS)
 class ForcedPlay:
     """Where the rules take the decision from the player (defaults: the source)."""
 
+    #: a dealer's hard two-card total below this is "weak": the rows below apply
     weak_dealer_hard_below: int = 21
+    #: a dealer's soft two-card total below this is "weak"
     weak_dealer_soft_below: int = 24
+    #: against a weak dealer the player must hit a hard total below this
     must_hit_hard_below: int = 15
+    #: against a weak dealer the player must hit a soft total below this
     must_hit_soft_below: int = 23
+    #: against a weak dealer the player must stand on a hard total from this
     must_stand_hard_from: int = 25
+    #: against a weak dealer the player must stand on a soft total from this
     must_stand_soft_from: int = 27
 
     RANGES: ClassVar[Mapping[str, Between]] = {
@@ -141,9 +147,13 @@ class TwentyOne2427Rules:
     #: six decks with two Jokers each, reshuffled once three quarters are dealt
     shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
     table: TableLimits = field(default_factory=TableLimits)
+    #: what a winning player wager pays
     win_pays: Fraction = Fraction(1)
+    #: where the player must hit or stand whatever he would choose
     forced: ForcedPlay = field(default_factory=ForcedPlay)
+    #: the dealer hits a hard total below this
     dealer_hits_hard_below: int = 21
+    #: the dealer hits a soft total below this
     dealer_hits_soft_below: int = 24
     #: a Joker as a first or second card makes the hand 27 (not in the source's game)
     jokers_make_27: bool = False
