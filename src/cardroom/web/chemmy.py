@@ -761,7 +761,8 @@ class LiveChemmy:
             if left > 0:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), timeout=left)
+                    async with asyncio.timeout(left):
+                        await self.wake.wait()
                 return
             async with self.lock:
                 if self.pending is turn:
@@ -799,7 +800,8 @@ class LiveChemmy:
         if step == "idle":
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=0.25)
+                async with asyncio.timeout(0.25):
+                    await self.wake.wait()
             return
         if turn is None and self.pause > 0:  # a coup (or the draw for the bank) has ended
             await asyncio.sleep(self.pause)
@@ -1002,7 +1004,8 @@ class LiveChemmy:
         while self.owner:
             woken = False
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.inbox_wake.wait(), timeout=self._inbox_poll())
+                async with asyncio.timeout(self._inbox_poll()):
+                    await self.inbox_wake.wait()
                 woken = True
             self.inbox_wake.clear()
             if not self.owner:
@@ -1404,7 +1407,8 @@ class ChemmyTables:
         are taken, so that a first request sees them as they are."""
         if not self.ready.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.ready.wait(), READY_WAIT)
+                async with asyncio.timeout(READY_WAIT):
+                    await self.ready.wait()
 
     def _notified(self, channel: str) -> None:
         """(The listener's thread.)  A NOTIFY came: wake who waits for it."""
@@ -1472,7 +1476,8 @@ class ChemmyTables:
             timeout = self.link.poll if wanted else None
             woken = False
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.router_wake.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self.router_wake.wait()
                 woken = True
             self.router_wake.clear()
             if not woken and not self._wanted():
@@ -1513,7 +1518,8 @@ class ChemmyTables:
         self.asked[command] = waiting
         self.router_wake.set()
         try:
-            return await asyncio.wait_for(asyncio.shield(waiting), wait)
+            async with asyncio.timeout(wait):
+                return await asyncio.shield(waiting)
         except TimeoutError:
             answer = await asyncio.to_thread(self.link.cancel, command)
             if answer is not None:

@@ -268,7 +268,8 @@ async def _socket(websocket: WebSocket, table_id: int) -> None:
         return
     await websocket.accept()
     try:
-        first = await asyncio.wait_for(websocket.receive_text(), HELLO_WAIT)
+        async with asyncio.timeout(HELLO_WAIT):
+            first = await websocket.receive_text()
         hello = json.loads(first) if len(first) <= MAX_MESSAGE else None
     except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
         hello = None
