@@ -93,10 +93,10 @@ def play_against_engine(rules: ChemmyRules, coups: int, seed: int) -> tuple[int,
 
 @pytest.mark.parametrize("seed", [2026, 2027])
 def test_kernel_plays_the_session_s_coups(seed: int) -> None:
-    """40,000 coups of the default game in two games of 20,000 (so the two halves can
+    """24,000 coups of the default game in two games of 12,000 (so the two halves can
     run side by side): the same outcome, totals and nets."""
-    mixed, _ = play_against_engine(ChemmyRules(), 20_000, seed=seed)
-    assert mixed > 1_000  # the player's draw at 5 is mixed, and more
+    mixed, _ = play_against_engine(ChemmyRules(), 12_000, seed=seed)
+    assert mixed > 600  # the player's draw at 5 is mixed, and more
 
 
 def test_kernel_plays_a_variant_as_the_session_does() -> None:

@@ -85,9 +85,9 @@ def field_words(cls: type) -> dict[str, str]:
     it in its class's source (as Sphinx reads them), joined; fields without one are left
     out.
 
-    >>> from cardroom.core.money import TableLimits
-    >>> isinstance(field_words(TableLimits), dict)
-    True
+    >>> from cardroom.core.shoe import ShoeRules
+    >>> field_words(ShoeRules)["decks"]
+    'the number of 52-card decks in the shoe'
     """
     known = _WORDS.get(cls)
     if known is None:
