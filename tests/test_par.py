@@ -36,8 +36,9 @@ from cardroom.terminal.cli import app
 from tests.shared import shared
 from tests.test_finnish_shoe import compile_once
 
-# one worker runs the module, so that each exact analysis is counted once
-pytestmark = pytest.mark.xdist_group("par")
+# the worker that compiles the finite-shoe kernels runs this module after them (the other
+# goes on with the rest meanwhile), and each exact analysis is counted once
+pytestmark = pytest.mark.xdist_group("finnish-shoe")
 
 
 def _deps_missing() -> str | None:
