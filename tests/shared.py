@@ -6,6 +6,7 @@ others wait on a lock, then they read what it wrote."""
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import pickle
 from collections.abc import Callable
@@ -13,6 +14,9 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+
+from cardroom.games import GameInfo
+from cardroom.games.spec import Analysis, AnalysisAsk
 
 T = TypeVar("T")
 
@@ -38,3 +42,11 @@ def shared(request: pytest.FixtureRequest, name: str, compute: Callable[[], T]) 
                 path.write_bytes(pickle.dumps(found))
     _KEPT[name] = found
     return found
+
+
+def default_analysis(request: pytest.FixtureRequest, game: GameInfo) -> Analysis:
+    """``game``'s exact analysis of its default rules, as ``cardroom analyze`` counts it
+    (the Finnish games' from the real shoe take seconds each), once per run."""
+    assert game.analyze is not None
+    count = functools.partial(game.analyze, game.default_rules(), AnalysisAsk())
+    return shared(request, f"analysis-{game.id}", count)

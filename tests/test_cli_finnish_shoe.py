@@ -16,7 +16,7 @@ from cardroom.games.finnish import shoe as finnish_shoe
 from cardroom.games.finnish.finnish27 import Finnish27Rules
 from cardroom.games.finnish.shoe_count import ShoeMakeup
 from cardroom.terminal.cli import app
-from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_21_24_27
+from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_report
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
 pytestmark = pytest.mark.xdist_group("finnish-shoe")
@@ -159,7 +159,9 @@ def test_simulate_fresh_shoe_beside_the_exact_analysis(request: pytest.FixtureRe
     assert data["fresh_shoe"] is True
     assert data["shoes"] == data["rounds"] == 8_000
     player = data["wagers"]["player"]
-    assert Fraction(player["exact"]) == -full_21_24_27(request).wagers["player"].house_edge
+    assert (
+        Fraction(player["exact"]) == -full_report(request, "21-24-27").wagers["player"].house_edge
+    )
     assert abs(player["z"]) < 4
     code, out, _ = run(
         "simulate", "finnish27", "--rounds", "2000", "--workers", "1", "--fresh-shoe",

@@ -44,9 +44,8 @@ from tests.test_finnish_shoe import (
     NINES_SHOE,
     POKER_SHOE,
     TWENTYONE_SHOE,
+    check_lines_against_the_walk,
     compile_once,
-    counted_lines,
-    walked_lines,
 )
 from tests.test_simulation import replay_against_engine
 
@@ -285,11 +284,7 @@ def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any], count
 def test_the_real_shoe_matches_the_engine_walk_line_by_line(
     variant: dict[str, Any], shoe: Any
 ) -> None:
-    compile_once()
-    rules = Finnish27Rules(**variant)
-    report = analyze_finnish27_shoe(rules, shoe)
-    assert counted_lines(report) == walked_lines(rules, shoe)
-    assert sum(report.outcomes.values()) == 1
+    check_lines_against_the_walk(Finnish27Rules(**variant), shoe)
 
 
 def test_each_option_changes_the_exact_figures_as_it_says() -> None:

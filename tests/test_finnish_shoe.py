@@ -10,7 +10,6 @@ full-shoe figures are pinned beside the source's.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import tempfile
 from collections.abc import Hashable
@@ -53,8 +52,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
-from cardroom.games.spec import AnalysisAsk
-from tests.shared import shared
+from tests.shared import default_analysis
 from tests.test_fresh_shoe import PINNED
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
@@ -279,13 +277,20 @@ NINES_SHOE = ShoeMakeup.of_counts(
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("shoe", [POKER_SHOE, NINES_SHOE], ids=["poker", "nines"])
-def test_finnish27_matches_the_engine_walk_line_by_line(shoe: ShoeMakeup) -> None:
-    rules = Finnish27Rules()
+def check_lines_against_the_walk(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]:
+    """The real shoe's count of ``rules`` equals the engine's walk, line by line (every
+    line of the player wager); its lines."""
+    compile_once()
     report = analyze_finnish27_shoe(rules, shoe)
     lines = counted_lines(report)
     assert lines == walked_lines(rules, shoe)
     assert sum(report.outcomes.values()) == 1
+    return lines
+
+
+@pytest.mark.parametrize("shoe", [POKER_SHOE, NINES_SHOE], ids=["poker", "nines"])
+def test_finnish27_matches_the_engine_walk_line_by_line(shoe: ShoeMakeup) -> None:
+    lines = check_lines_against_the_walk(Finnish27Rules(), shoe)
     labels = set(BonusTable.LABELS.values())
     covered = {name for name in lines if any(label in name for label in labels)}
     if shoe is POKER_SHOE:
@@ -321,31 +326,16 @@ def test_a_shoe_a_round_can_empty_is_refused() -> None:
 
 
 # -- the full shoe ----------------------------------------------------------------------
-def full_finnish27(request: pytest.FixtureRequest) -> GameReport:
-    """The 324-card shoe's analysis of the default rules (about 15 s), once per run: the
-    PAR sheet's tests read the same report."""
-    game = GAMES["finnish27"]
-    assert game.analyze is not None
-    count = functools.partial(game.analyze, game.default_rules(), AnalysisAsk())
-    analysis = shared(request, "analysis-finnish27", count)
-    report: GameReport = analysis.report
-    return report
-
-
-def full_21_24_27(request: pytest.FixtureRequest) -> GameReport:
-    """The 324-card shoe's analysis of 21-24-27's default rules with the source's table,
-    once per run (the PAR sheet's tests and the command line's read it too)."""
-    game = GAMES["21-24-27"]
-    assert game.analyze is not None
-    count = functools.partial(game.analyze, game.default_rules(), AnalysisAsk())
-    analysis = shared(request, "analysis-21-24-27", count)
-    report: GameReport = analysis.report
+def full_report(request: pytest.FixtureRequest, game_id: str) -> GameReport:
+    """The 324-card shoe's analysis of ``game_id``'s default rules (seconds), once per
+    run: the PAR sheet's tests and the command line's read the same report."""
+    report: GameReport = default_analysis(request, GAMES[game_id]).report
     return report
 
 
 def test_finnish27_full_shoe(request: pytest.FixtureRequest) -> None:
     """The 324-card shoe's analysis once, with each check below."""
-    report = full_finnish27(request)
+    report = full_report(request, "finnish27")
     check_outcomes_beside_the_source(report)
     check_wager_edges(report)
     check_three_card_bonus_suits(report)
@@ -473,7 +463,7 @@ def test_21_24_27_close_decisions_are_settled_exactly() -> None:
 def test_21_24_27_full_shoe(request: pytest.FixtureRequest) -> None:
     """The 324-card shoe once: the source's table (about 1.0%, source 002), the best
     table of its kind and composition-dependent play."""
-    basic = full_21_24_27(request)
+    basic = full_report(request, "21-24-27")
     edge = basic.wagers["player"].house_edge
     assert decimal_text(edge * 100, 4) == "1.0434"
     assert edge == Fraction(

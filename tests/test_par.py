@@ -4,7 +4,6 @@ with brute force, and bad input is one line."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import html
 import itertools
@@ -33,7 +32,7 @@ from cardroom.games import GAMES, house_games
 from cardroom.games.spec import Analysis, AnalysisAsk, StrategyAsk
 from cardroom.terminal import report as report_module
 from cardroom.terminal.cli import app
-from tests.shared import shared
+from tests.shared import default_analysis
 from tests.test_finnish_shoe import compile_once
 
 # the worker that compiles the finite-shoe kernels runs this module after them (the other
@@ -64,10 +63,11 @@ def _analyse(request: pytest.FixtureRequest) -> dict[str, tuple[Any, Analysis]]:
         assert game.analyze is not None
         rules = game.default_rules()
         quick = not game.analysis_options and len(game.strategies) == 1
-        count = functools.partial(game.analyze, rules, AnalysisAsk(effects=quick))
         found[game.id] = (
             rules,
-            count() if quick else shared(request, f"analysis-{game.id}", count),
+            game.analyze(rules, AnalysisAsk(effects=True))
+            if quick
+            else default_analysis(request, game),
         )
     return found
 

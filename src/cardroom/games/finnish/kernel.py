@@ -178,7 +178,7 @@ class Finnish27Kernel:
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
-                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))  # two cards
+                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))
                 bonus2[a, b] = bonus_of[found] if found else 0
         named = np.array(
             [

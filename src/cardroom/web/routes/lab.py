@@ -10,6 +10,7 @@ the application's (:mod:`cardroom.app.lab`); this module only asks and answers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -20,6 +21,7 @@ from cardroom.app.lab import MAX_FIELDS, LabError, compare_edges, rule_fields, v
 from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES
 from cardroom.web.deps import ApiError, Person, changing, person_or_none, services
+from cardroom.web.edges import Edges, HouseEdges
 from cardroom.web.routes.api import house_game
 from cardroom.web.routes.pages import _must_sign_in, _page
 
@@ -45,6 +47,21 @@ class LabAsk(BaseModel):
     model_config = ConfigDict(extra="forbid")
     a: Values = Field(default_factory=dict)
     b: Values = Field(default_factory=dict)
+
+
+def _worked_out(
+    store: HouseEdges, game_id: str, default: Any, values: Mapping[str, str], label: str
+) -> tuple[Any, Edges]:
+    """A variant read from the form's ``values`` (422 if it cannot be) and what ``store``
+    has worked out for it so far (its work started if not; 503 while too much waits)."""
+    try:
+        rules = variant(default, values, label)
+    except LabError as err:
+        raise ApiError(422, str(err)) from None
+    found = store.get(game_id, rules, capped=True)
+    if found.status == "busy":
+        raise ApiError(503, found.message, {"Retry-After": "5"})
+    return rules, found
 
 
 @router.get("/lab", include_in_schema=False)
@@ -82,13 +99,7 @@ def work_out(
     sides: dict[str, Any] = {}
     means: dict[str, Any] = {}
     for label, values in (("a", ask.a), ("b", ask.b)):
-        try:
-            rules = variant(default, values, f"variant {label.upper()}")
-        except LabError as err:
-            raise ApiError(422, str(err)) from None
-        edges = svc.edges.get(game.id, rules, capped=True)
-        if edges.status == "busy":
-            raise ApiError(503, edges.message, {"Retry-After": "5"})
+        rules, edges = _worked_out(svc.edges, game.id, default, values, f"variant {label.upper()}")
         means[label] = edges.means if edges.status == "ready" else None
         sides[label] = {"status": edges.status, "toml": rules_to_toml(rules)}
         if edges.message:
@@ -113,13 +124,7 @@ def par_sheet(
     again), the same page as ``cardroom report`` writes."""
     game = house_game(request, game_id)
     svc = services(request)
-    try:
-        rules = variant(svc.rules[game.id], ask.values)
-    except LabError as err:
-        raise ApiError(422, str(err)) from None
-    sheet = svc.par_sheets.get(game.id, rules, capped=True)
-    if sheet.status == "busy":
-        raise ApiError(503, sheet.message, {"Retry-After": "5"})
+    _, sheet = _worked_out(svc.par_sheets, game.id, svc.rules[game.id], ask.values, "the variant")
     answer: dict[str, Any] = {"game": game.id, "status": sheet.status}
     if sheet.means is not None:
         answer["html"] = sheet.means["html"]
