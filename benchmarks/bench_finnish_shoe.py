@@ -118,6 +118,7 @@ OPTIONS: dict[str, Finnish27Rules] = {
         joanca_27=False,
         bonus=BonusTable(flat=("pair", "jo_jo"), pair=Fraction(2)),
     ),
+    "a Joanca only with its Joker second": Finnish27Rules(joanca_joker_second=True),
     "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
 }
 

@@ -54,7 +54,12 @@ STAKES = {"player": 10, "dealer": 10, "push": 10}
 
 #: every new option, over three variants
 VARIANTS: list[dict[str, Any]] = [
-    {"jo_jo_27": False, "player_initial_27_wins": True, "bonus": BonusTable(joanca=Fraction(3))},
+    {
+        "jo_jo_27": False,
+        "player_initial_27_wins": True,
+        "joanca_joker_second": True,
+        "bonus": BonusTable(joanca=Fraction(3)),
+    },
     {
         "ace_king_27": False,
         "joanca_27": False,
@@ -148,6 +153,22 @@ def test_nines_against_the_dealer_s_nines_may_pay_apart_by_suit() -> None:
         BonusTable(nines_suited_vs_dealer_nines=Fraction(10_001))
 
 
+def test_a_joanca_may_need_its_joker_second() -> None:
+    rules = Finnish27Rules(joanca_joker_second=True, bonus=BonusTable(joanca=Fraction(2)))
+    second = dealt(rules, "5h 9s Jo 8c")  # the player's 5, then the Joker: a Joanca
+    assert second.points()["player"].named == "joanca" and second.net["player"] == 30
+    first = dealt(rules, "Jo 9s 5h 8c Kd 5d Qs")  # the Joker first: a total of 5, hit
+    assert first.points()["player"].named is None and len(first.hands["player"]) > 2
+    assert dealt(Finnish27Rules(), "Jo 9s 5h 8c").outcome == "player"  # the source: either
+    # the dealer's Joker first is no 27 either: the player's 9 8 then plays
+    dealer = dealt(rules, "9s Jo 8c 5h Kd Qs 6c 4d 3c 2h 2s 3d 2d")
+    assert dealer.points()["dealer"].named is None and len(dealer.hands["player"]) > 2
+    jo_jo = dealt(rules, "Jo 9s Jo 8c")  # two Jokers: the second is a Joker
+    assert jo_jo.points()["player"].named == "jo_jo"
+    with pytest.raises(ValueError, match=r"^joanca_joker_second: says where"):
+        Finnish27Rules(joanca_27=False, joanca_joker_second=True)
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -159,7 +180,15 @@ def test_the_rules_file_reads_the_old_switch_and_goes_round() -> None:
     default = Finnish27Rules()
     text = rules_to_toml(default)
     assert "jokers_make_27 = true" in text
-    quiet = ("jo_jo_27", "joanca_27", "ace_king_27", "player_initial_27_wins", "joanca", "flat")
+    quiet = (
+        "jo_jo_27",
+        "joanca_27",
+        "ace_king_27",
+        "joanca_joker_second",
+        "player_initial_27_wins",
+        "joanca",
+        "flat",
+    )
     for key in (*quiet, "nines_vs_dealer_by_suit", "nines_suited_vs_dealer_nines"):
         assert f"\n{key} =" not in text
     old = load_rules_text(default, "jokers_make_27 = false\n")
@@ -173,6 +202,7 @@ def test_the_rules_file_reads_the_old_switch_and_goes_round() -> None:
         assert load_rules_text(default, rules_to_toml(rules)) == rules
     mixed = rules_to_toml(Finnish27Rules(**VARIANTS[0]))
     assert "jo_jo_27 = false" in mixed and "joanca_27 = true" in mixed and "joanca = 3" in mixed
+    assert "joanca_joker_second = true" in mixed
 
 
 def test_the_rules_page_says_each_option() -> None:

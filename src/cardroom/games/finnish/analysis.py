@@ -217,12 +217,14 @@ class Start:
         return total_from(self.low, self.ace)
 
 
-def _starts(odds: DrawOdds, counted: frozenset[Initial27]) -> dict[Start, Fraction]:
+def _starts(
+    odds: DrawOdds, counted: frozenset[Initial27], joker_second: bool = False
+) -> dict[Start, Fraction]:
     """Every two-card start (in dealing order) and its chance."""
     starts: dict[Start, Fraction] = {}
     for (a, pa), (b, pb) in product(list(odds.ranks()), repeat=2):
         cards = [_card(a), _card(b)]
-        kind = initial_27(cards, counted)
+        kind = initial_27(cards, counted, joker_second)
         low = a.number + b.number
         start = Start(kind, low, Rank.ACE in (a, b), (a, b) if a.number <= b.number else (b, a))
         starts[start] = starts.get(start, Fraction(0)) + pa * pb
@@ -434,7 +436,7 @@ def analyze_finnish27(
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or rules.strategy.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
-    starts = _starts(odds, rules.initial_27s)
+    starts = _starts(odds, rules.initial_27s, rules.joanca_joker_second)
 
     # (outcome, bonus key or None) -> chance
     results: dict[tuple[str, str | None], Fraction] = {}
@@ -450,9 +452,12 @@ def analyze_finnish27(
         merged = dealer_ranks.setdefault(_merged(start), {})
         merged[start.ranks] = merged.get(start.ranks, Fraction(0)) + p / dealers[_merged(start)]
 
-    def short_wins(ranks: tuple[Rank, ...], dealer: Start, p: Fraction) -> None:
+    def short_wins(
+        ranks: tuple[Rank, ...], dealer: Start, p: Fraction, initial: bool = False
+    ) -> None:
+        # only an initial 27 is a Joanca (a Joker first may be a total of two cards)
         for pair, w in dealer_ranks[dealer].items():
-            for key, q in _short_bonus(ranks, pair, joanca, by_suit).items():
+            for key, q in _short_bonus(ranks, pair, joanca and initial, by_suit).items():
                 add("player", key, p * w * q)
 
     against_dealer = _showdowns(
@@ -486,7 +491,7 @@ def analyze_finnish27(
             if player.kind and (
                 dealer.kind is None or player.kind > dealer.kind or rules.player_initial_27_wins
             ):
-                short_wins(player.ranks, dealer, p)
+                short_wins(player.ranks, dealer, p, initial=True)
             elif player.kind and player.kind == dealer.kind:
                 add(rules.equal_initial_27s, None, p)
             else:
@@ -608,7 +613,7 @@ def best_finnish27_table(
     given = rules.strategy.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
     table: dict[Total, dict[Total, bool]] = {}
-    for start in _starts(odds, rules.initial_27s):
+    for start in _starts(odds, rules.initial_27s, rules.joanca_joker_second):
         if start.kind is not None or start.total in table:
             continue
         finals = dealer_draw.finals(start.low, start.ace)
@@ -768,7 +773,7 @@ def solve_21_24_27(
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
     cells: list[StrategyCell] = []
     seen: set[Total] = set()
-    for start in _starts(odds, rules.initial_27s):
+    for start in _starts(odds, rules.initial_27s, rules.joanca_joker_second):
         if start.kind is not None or start.total in seen:
             continue
         dealer = start.total
@@ -827,7 +832,7 @@ def analyze_21_24_27(
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
     dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
-    starts = _starts(odds, rules.initial_27s)
+    starts = _starts(odds, rules.initial_27s, rules.joanca_joker_second)
     outcomes = {"player": Fraction(0), "dealer": Fraction(0), "push": Fraction(0)}
     lines: dict[str, Fraction] = {}
 

@@ -88,9 +88,18 @@ def initial_27_words(rules: Finnish27Rules) -> str:
     made = {
         "jo_jo": (rules.jo_jo_27, "two Jokers make a " + name_of("jo_jo")),
         "finnish_27": (rules.ace_king_27, "Ace and King make a " + name_of("finnish_27")),
-        "joanca": (rules.joanca_27, "a Joker and any other card make a " + name_of("joanca")),
+        "joanca": (
+            rules.joanca_27,
+            "another card and then a Joker make a " + name_of("joanca")
+            if rules.joanca_joker_second
+            else "a Joker and any other card make a " + name_of("joanca"),
+        ),
     }
-    if rules.initial_27s == EVERY_27 and not rules.player_initial_27_wins:  # the source's
+    if (
+        rules.initial_27s == EVERY_27
+        and not rules.player_initial_27_wins
+        and not rules.joanca_joker_second
+    ):  # the source's
         return (
             "A Joker as a first or second card makes that two-card hand 27 (one Joker: "
             f"{name_of('joanca')}; two: {name_of('jo_jo')}); Ace and King make a "
@@ -127,7 +136,12 @@ def initial_27_words(rules: Finnish27Rules) -> str:
             + ("is not an initial 27 here: its" if one else "are not initial 27s here: their")
             + " cards count their points."
         )
-    if rules.jokers_make_27:
+    if rules.joanca_joker_second:
+        text += (
+            " A Joker as the first card, then another card, makes no 27: the Joker counts 0,"
+            " and so it does from the third card on."
+        )
+    elif rules.jokers_make_27:
         text += " From the third card on a Joker counts 0."
     else:
         text += " Jokers count 0."

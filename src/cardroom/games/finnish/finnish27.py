@@ -283,6 +283,9 @@ class Finnish27Rules:
     ace_king_27: bool = True
     #: a Joker and another card as the first two cards (Joanca) are an initial 27
     joanca_27: bool = True
+    #: a Joker and another card are a Joanca only when the Joker is the second card (a
+    #: Joker first, then another card, play as that card's total)
+    joanca_joker_second: bool = False
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"
     #: the player's initial 27 beats the dealer's, whatever their ranks
@@ -328,6 +331,7 @@ class Finnish27Rules:
     #: stays as it was before they existed)
     QUIET: ClassVar[tuple[str, ...]] = (
         "ace_king_27",
+        "joanca_joker_second",
         "player_initial_27_wins",
         "both_over",
         "dealer_28",
@@ -353,12 +357,19 @@ class Finnish27Rules:
                 "bonus.joanca: pays a winning initial Joanca, which there is none of with "
                 "joanca_27 = false"
             )
+        if self.joanca_joker_second and not self.joanca_27:
+            raise ValueError(
+                "joanca_joker_second: says where a Joanca's Joker must be, but there is no "
+                "Joanca with joanca_27 = false"
+            )
         if not self.ace_king_27 and self.player_table == NINE_RULES:
             # the source's table has no row for a dealer's soft 27 (Ace + King is always
             # an initial 27 there): against it the player hits to 27, its only hope
             object.__setattr__(self, "player_table", (*NINE_RULES, ACE_KING_ROW))
         try:
-            TargetTable(self.player_table).check_covers(initial_totals(self.initial_27s))
+            TargetTable(self.player_table).check_covers(
+                initial_totals(self.initial_27s, self.joanca_joker_second)
+            )
         except ValueError as err:
             raise ValueError(f"player_table: {err}") from None
 
@@ -457,14 +468,19 @@ def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -
 
 
 def find_bonus(
-    player: list[Card], dealer: list[Card], joanca: bool = False, nines_by_suit: bool = False
+    player: list[Card],
+    dealer: list[Card],
+    joanca: bool = False,
+    nines_by_suit: bool = False,
+    joker_second: bool = False,
 ) -> str | None:
     """The bonus key a winning player hand earns, if any (at most one); a Joker and
-    another card earn ``joanca`` only if asked (:func:`pays_joanca`), and three Nines of
-    one suit against the dealer's 9-9 earn their own award only with ``nines_by_suit``."""
+    another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
+    ``joker_second`` only with the Joker second; three Nines of one suit against the
+    dealer's 9-9 earn their own award only with ``nines_by_suit``."""
     count = len(player)
     if count == 2:
-        kind = initial_27(player, jokers_make_27=True)
+        kind = initial_27(player, True, joker_second)
         if kind is Initial27.FINNISH_27:
             return "finnish_27"
         if kind is Initial27.JO_JO:
@@ -572,6 +588,7 @@ class Finnish27Round(FinnishRound):
             self.hands["dealer"],
             pays_joanca(self.rules),
             self.rules.bonus.nines_vs_dealer_by_suit,
+            self.rules.joanca_joker_second,
         )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]

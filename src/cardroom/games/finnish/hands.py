@@ -116,7 +116,9 @@ def counted_27s(jokers_make_27: bool | frozenset[Initial27]) -> frozenset[Initia
 
 
 def initial_27(
-    cards: Sequence[Card], jokers_make_27: bool | frozenset[Initial27]
+    cards: Sequence[Card],
+    jokers_make_27: bool | frozenset[Initial27],
+    joker_second: bool = False,
 ) -> Initial27 | None:
     """Which initial 27 the first two ``cards`` make, if any.
 
@@ -124,28 +126,39 @@ def initial_27(
     with two, Joanca with one); without (``21-24-27``) only Ace + King counts.  A set
     of :class:`Initial27` names the ones that count (a finnish27 variant may count
     each on its own); two cards that make one not in it are played as their total.
+    With ``joker_second`` a single Joker makes a Joanca only as the second card.
+
+    >>> from cardroom.core.cards import parse_cards
+    >>> initial_27(parse_cards("Jo 5h"), True, joker_second=True) is None
+    True
+    >>> initial_27(parse_cards("5h Jo"), True, joker_second=True)
+    <Initial27.JOANCA: 1>
     """
     if len(cards) < 2:
         return None
     first, second = cards[0], cards[1]
     jokers = first.is_joker + second.is_joker
     kind: Initial27 | None = None
-    if jokers:
-        kind = Initial27.JO_JO if jokers == 2 else Initial27.JOANCA
+    if jokers == 2:
+        kind = Initial27.JO_JO
+    elif jokers and (second.is_joker or not joker_second):
+        kind = Initial27.JOANCA
     elif {first.rank, second.rank} == {Rank.ACE, Rank.KING}:
         kind = Initial27.FINNISH_27
     return kind if kind in counted_27s(jokers_make_27) else None
 
 
 @cache
-def initial_totals(jokers_make_27: bool | frozenset[Initial27]) -> tuple[Total, ...]:
+def initial_totals(
+    jokers_make_27: bool | frozenset[Initial27], joker_second: bool = False
+) -> tuple[Total, ...]:
     """Every two-card total that is not an initial 27, in order."""
     ranks = [*RANKS, Rank.JOKER]
     totals: set[Total] = set()
     for a in ranks:
         for b in ranks:
             pair = (_sample(a), _sample(b))
-            if initial_27(pair, jokers_make_27) is None:
+            if initial_27(pair, jokers_make_27, joker_second) is None:
                 totals.add(finnish_total(pair))
     return tuple(sorted(totals, key=lambda t: (t.soft, t.value)))
 
@@ -272,6 +285,11 @@ class DealerDraw(Protocol):
     def initial_27s(self) -> frozenset[Initial27]: ...
 
     @property
+    def joanca_joker_second(self) -> bool:
+        """Does a single Joker make a Joanca only as the hand's second card?"""
+        ...
+
+    @property
     def dealer_hits_hard_below(self) -> int: ...
 
     @property
@@ -294,6 +312,7 @@ class FinnishRound(Round):
         super().__init__(wagers)
         self._dealer_rules = dealer
         self.initial_27s = dealer.initial_27s
+        self.joker_second = dealer.joanca_joker_second
         self._phase = "deal"
         self._hit_pending = False
         self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
@@ -367,14 +386,17 @@ class FinnishRound(Round):
         if len(cards) > 1:
             total = finnish_total(cards)
             points = Points(total.value, total.soft)
-            named = initial_27(cards, self.initial_27s) if len(cards) == 2 else None
+            named = None
+            if len(cards) == 2:
+                named = initial_27(cards, self.initial_27s, self.joker_second)
             if named is not None:
                 points = Points(TARGET, False, named.key)
         self.events.append(CardDealt(hand, card, points))
         if self._phase == "deal":
             if len(self.hands["dealer"]) == 2:
                 self.initial = {
-                    name: initial_27(self.hands[name], self.initial_27s) for name in self.hand_names
+                    name: initial_27(self.hands[name], self.initial_27s, self.joker_second)
+                    for name in self.hand_names
                 }
                 self._after_deal()
         elif self._phase == "player":

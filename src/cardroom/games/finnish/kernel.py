@@ -93,13 +93,13 @@ def _card_tables() -> tuple[np.ndarray, np.ndarray]:
     return points, ranks
 
 
-def _initial_table(counted: frozenset[Initial27]) -> np.ndarray:
+def _initial_table(counted: frozenset[Initial27], joker_second: bool = False) -> np.ndarray:
     """``[rank, rank]`` -> 0 or the :class:`Initial27` of two cards in that order."""
     table = np.zeros((14, 14), np.int64)
     for a in range(14):
         for b in range(14):
             cards = [_sample(a), _sample(b)]
-            kind = initial_27(cards, counted)
+            kind = initial_27(cards, counted, joker_second)
             table[a, b] = int(kind) if kind else 0
     return table
 
@@ -178,7 +178,10 @@ class Finnish27Kernel:
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
-                found = find_bonus([_sample(a), _sample(b)], [], pays_joanca(rules))
+                found = find_bonus(
+                    [_sample(a), _sample(b)], [], pays_joanca(rules), False,
+                    rules.joanca_joker_second,
+                )  # fmt: skip
                 bonus2[a, b] = bonus_of[found] if found else 0
         named = np.array(
             [
@@ -202,7 +205,7 @@ class Finnish27Kernel:
             "points": points,
             "ranks": ranks,
             "totals": totals,
-            "initial": _initial_table(rules.initial_27s),
+            "initial": _initial_table(rules.initial_27s, rules.joanca_joker_second),
             "hits": hits,
             "dealer_hits": _dealer_table(
                 rules.dealer_hits_hard_below, rules.dealer_hits_soft_below
@@ -529,7 +532,7 @@ class TwentyOne2427Kernel:
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play2124(
             state, ShoeTables.of(shoe).base, points, ranks, _total_table(),
-            _initial_table(rules.initial_27s), self.decisions,
+            _initial_table(rules.initial_27s, rules.joanca_joker_second), self.decisions,
             _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
             settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             rounds, session, net, cells, sessions, record, rec_cell,

@@ -121,7 +121,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]
-        return initial_27(cards, rules.initial_27s) is not None
+        return initial_27(cards, rules.initial_27s, rules.joanca_joker_second) is not None
 
     def settle_deal(player: tuple[int, int], dealer: tuple[int, int]) -> tuple[str, str | None]:
         return _settle_deal27(rules, player, dealer)
@@ -141,6 +141,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
         initial, settle_deal, hits, dealer_draws, immediate,
         lambda player, dealer: compare(player, dealer, rules)[0],
         (("player", "player"), ("push", "push"), ("dealer", "dealer")),
+        rules.joanca_joker_second,
     )  # fmt: skip
 
 

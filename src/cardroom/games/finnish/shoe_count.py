@@ -212,23 +212,43 @@ def totals_of(lows: np.ndarray, aces: np.ndarray) -> np.ndarray:
 # -- the deal ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Deal:
-    """One way the first four cards can fall, as two unordered pairs of rank indices,
-    with the ordered sequences of four physical cards (player, dealer, player,
-    dealer) that deal it."""
+    """One way the first four cards can fall, as two pairs of rank indices (unordered,
+    the lower first, but for :func:`pair_orders`), with the ordered sequences of four
+    physical cards (player, dealer, player, dealer) that deal it."""
 
     player: tuple[int, int]
     dealer: tuple[int, int]
     weight: int
 
 
-def deals(shoe: ShoeMakeup) -> Iterator[Deal]:
+def pair_orders(pair: tuple[int, int], ordered: bool = False) -> int:
+    """The orders of two cards that ``pair`` stands for: a pair of one rank is dealt
+    one way, two ranks two ways, and a Joker with another card one way when
+    ``ordered`` (where the Joker's place decides a 27, each order is its own pair)."""
+    if pair[0] == pair[1] or (ordered and JOKER_INDEX in pair):
+        return 1
+    return 2
+
+
+def two_card_pairs(ordered: bool = False) -> list[tuple[int, int]]:
+    """The two-card hands as pairs of rank indices, the lower first; with ``ordered``
+    a Joker and another card in both orders."""
     pairs = [(a, b) for a in range(14) for b in range(a, 14)]
+    if ordered:
+        pairs += [(JOKER_INDEX, a) for a in range(JOKER_INDEX)]
+    return pairs
+
+
+def deals(shoe: ShoeMakeup, ordered: bool = False) -> Iterator[Deal]:
+    """Every deal of the first four cards with its weight (``ordered``: see
+    :func:`pair_orders`)."""
+    pairs = two_card_pairs(ordered)
     for pa in pairs:
         for da in pairs:
             used = [0] * 14
             for r in (*pa, *da):
                 used[r] += 1
-            weight = (1 if pa[0] == pa[1] else 2) * (1 if da[0] == da[1] else 2)
+            weight = pair_orders(pa, ordered) * pair_orders(da, ordered)
             for r, k in enumerate(used):
                 if k:
                     weight *= falling(shoe.counts[r], k)
@@ -271,6 +291,9 @@ class GameShape:
     immediate: Callable[[Total], str | None]
     settle: Callable[[Total, Total], str]
     labels: tuple[tuple[str, str], ...]
+    #: does the order of a Joker and another card matter to a 27 (then each order is
+    #: its own pair: :func:`deals`)
+    ordered: bool = False
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -490,7 +513,7 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
     settled: dict[tuple[str, str | None], int] = {}
     starts: dict[tuple[int, int], None] = {}
     dealer_pairs: dict[tuple[int, int], None] = {}
-    for deal in deals(shoe):
+    for deal in deals(shoe, shape.ordered):
         if shape.initial(deal.player) or shape.initial(deal.dealer):
             key = shape.settle_deal(deal.player, deal.dealer)
             settled[key] = settled.get(key, 0) + deal.weight
@@ -500,7 +523,7 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
     start_rows = []
     for pair in starts:
         counts, jokers = ordinary_counts(pair)
-        start_rows.append((counts, jokers, 1 if pair[0] == pair[1] else 2))
+        start_rows.append((counts, jokers, pair_orders(pair, shape.ordered)))
     dealer_table = hit_table(shape.dealer_draws)
     classes: list[np.ndarray] = []
     class_of: dict[Total, int] = {}
@@ -523,7 +546,7 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
             draw_starts.append(start)
         dealers.append(
             DealerStart(
-                pair, counts, jokers, 1 if pair[0] == pair[1] else 2, total,
+                pair, counts, jokers, pair_orders(pair, shape.ordered), total,
                 draw_starts.index(start),
             )
         )  # fmt: skip

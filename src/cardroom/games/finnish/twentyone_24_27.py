@@ -198,6 +198,11 @@ class TwentyOne2427Rules:
         """The two-card hands that are 27 at once: Ace + King, and Jokers if they make 27."""
         return counted_27s(self.jokers_make_27)
 
+    @property
+    def joanca_joker_second(self) -> bool:
+        """A Joker makes its 27 in either place (the option is finnish27's)."""
+        return False
+
 
 def compare(
     player: Total, dealer: Total, rules: TwentyOne2427Rules | None = None
