@@ -4,6 +4,8 @@ download."""
 
 from __future__ import annotations
 
+import base64
+import io
 import tomllib
 from fractions import Fraction
 from typing import Any
@@ -13,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from cardroom.app.lab import LabError, compare_edges, rule_fields, variant
 from cardroom.app.par import rules_digest
+from cardroom.app.par_page import pdf_bytes
 from cardroom.core.money import percent_text
 from cardroom.core.rules import apply_rules, rules_to_toml
 from cardroom.games import GAMES, get_game
@@ -98,6 +101,15 @@ def test_every_game_reads_back_its_own_form_unchanged() -> None:
     assert compare_edges({"tie": Fraction(-1, 7)}, None)[0].b is None
 
 
+def _deps_missing() -> str | None:
+    """Why WeasyPrint cannot lay a PDF out here (one line), or None if it can."""
+    try:
+        pdf_bytes("<p>test</p>")
+    except ValueError as err:
+        return str(err)
+    return None
+
+
 def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     register(page)
     page.goto(f"/lab?game={GAME}")
@@ -127,6 +139,11 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     sheet = download.value.path().read_text()
     assert "tie_pays = 9" in sheet and percent_text(-b_mean) in sheet
     expect(page.locator("#lab-status")).to_have_text("Variant B's PAR sheet is downloaded.")
+    if _deps_missing() is None:  # the PDF of the same sheet
+        with page.expect_download(timeout=120_000) as download:
+            page.get_by_role("button", name="Download variant B's PAR sheet (PDF)").click()
+        assert download.value.suggested_filename == f"{GAME}-variant-b-par.pdf"
+        assert download.value.path().read_bytes().startswith(b"%PDF-")
 
     ARTIFACTS.mkdir(exist_ok=True)
     page.set_viewport_size(DESKTOP)
@@ -158,6 +175,20 @@ def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
     assert page.startswith("<!DOCTYPE html>") and "tie_pays = 9" in page
     assert rules_digest(rules_to_toml(rules)) in page
     assert percent_text(-analyser_means(GAME, rules)["tie"]) in page
+    # the same sheet as a PDF (WeasyPrint, in the same background work)
+    pdf = ann.post(f"/api/lab/{GAME}/par", {**ask, "format": "pdf"}).json()
+    missing = _deps_missing()
+    if missing is None:
+        from pypdf import PdfReader
+
+        assert pdf["status"] == "ready" and "html" not in pdf
+        reader = PdfReader(io.BytesIO(base64.b64decode(pdf["pdf"])))
+        texts = [p.extract_text() for p in reader.pages]
+        assert all(text.strip() for text in texts)
+        assert rules_digest(rules_to_toml(rules)) in "".join(texts).replace("\n", "")
+    else:  # one line on what to install
+        assert pdf["status"] == "failed" and pdf["error"] == missing
+    assert ann.post(f"/api/lab/{GAME}/par", {**ask, "format": "doc"}).status_code == 422
     # a value that cannot be used: one line, and nothing worked out
     bad = ann.post(f"/api/lab/{GAME}/par", {"values": {"tie_pays": "nine"}})
     assert bad.status_code == 422 and "'tie_pays' must be odds" in bad.json()["error"]

@@ -181,6 +181,19 @@ def render_html(sheet: ParSheet, plots: bool = True) -> str:
     )
 
 
+def pdf_bytes(html: str) -> bytes:
+    """``html`` laid out as a PDF's bytes (WeasyPrint; nothing fetched).  A ValueError
+    in one line when WeasyPrint or the Pango libraries it loads are missing."""
+    try:
+        import weasyprint  # lazy: WeasyPrint (the report extra)
+    except ImportError:
+        raise ValueError(MISSING_REPORT_DEPS) from None
+    except OSError:  # WeasyPrint found no Pango
+        raise ValueError(MISSING_PANGO) from None
+    data: bytes = weasyprint.HTML(string=html).write_pdf()
+    return data
+
+
 def write_pdf(html: str, path: Path) -> None:
     """Lay ``html`` out as a PDF at ``path`` (WeasyPrint; nothing fetched: the page holds
     its style and its plots)."""

@@ -11,7 +11,7 @@ the application's (:mod:`cardroom.app.lab`); this module only asks and answers.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
@@ -35,10 +35,11 @@ Values = Annotated[
 
 
 class ParAsk(BaseModel):
-    """One variant whose PAR sheet to work out."""
+    """One variant whose PAR sheet to work out, as an HTML page or a PDF."""
 
     model_config = ConfigDict(extra="forbid")
     values: Values = Field(default_factory=dict)
+    format: Literal["html", "pdf"] = "html"
 
 
 class LabAsk(BaseModel):
@@ -120,14 +121,21 @@ def par_sheet(
     ask: ParAsk,
     person: Annotated[Person, Depends(changing)],
 ) -> dict[str, Any]:
-    """A variant's PAR sheet as one HTML page ("computing" until it is worked out: ask
-    again), the same page as ``cardroom report`` writes."""
+    """A variant's PAR sheet ("computing" until it is worked out: ask again), the same
+    sheet as ``cardroom report`` writes: one HTML page (``html``) or a PDF (``pdf``, in
+    base64; "failed" with the reason where WeasyPrint cannot lay it out)."""
     game = house_game(request, game_id)
     svc = services(request)
     _, sheet = _worked_out(svc.par_sheets, game.id, svc.rules[game.id], ask.values, "the variant")
     answer: dict[str, Any] = {"game": game.id, "status": sheet.status}
-    if sheet.means is not None:
-        answer["html"] = sheet.means["html"]
     if sheet.message:
         answer["error"] = sheet.message
+    if sheet.means is None:
+        return answer
+    if ask.format == "html":
+        answer["html"] = sheet.means["html"]
+    elif "pdf" in sheet.means:
+        answer["pdf"] = sheet.means["pdf"]
+    else:
+        answer.update(status="failed", error=sheet.means["pdf_error"])
     return answer

@@ -80,9 +80,9 @@ form.addEventListener("submit", (event) => {
   workOut({ a: values("a"), b: values("b") }, 500);
 });
 
-function download(text, type, name) {
+function download(data, type, name) {
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.href = URL.createObjectURL(new Blob([data], { type }));
   link.download = name;
   document.body.append(link);
   link.click();
@@ -119,7 +119,13 @@ async function parSheet(button, ask, delay) {
     return;
   }
   statusLine.textContent = `Variant ${side}'s PAR sheet is downloaded.`;
-  download(data.html, "text/html", `${form.dataset.game}-variant-${button.dataset.side}-par.html`);
+  const name = `${form.dataset.game}-variant-${button.dataset.side}-par.${ask.format}`;
+  if (ask.format === "pdf") {
+    const bytes = Uint8Array.from(atob(data.pdf), (c) => c.charCodeAt(0));
+    download(bytes, "application/pdf", name);
+  } else {
+    download(data.html, "text/html", name);
+  }
 }
 
 for (const b of form.querySelectorAll(".lab-par")) {
@@ -127,6 +133,6 @@ for (const b of form.querySelectorAll(".lab-par")) {
     errorLine.textContent = "";
     statusLine.textContent = `Working out variant ${b.dataset.side.toUpperCase()}'s PAR sheet…`;
     b.disabled = true;
-    parSheet(b, { values: values(b.dataset.side) }, 500);
+    parSheet(b, { values: values(b.dataset.side), format: b.dataset.format }, 500);
   });
 }
