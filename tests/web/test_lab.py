@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import tomllib
 from fractions import Fraction
 from typing import Any
@@ -158,6 +159,25 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator("#lab-error")).to_contain_text(
         "variant A: 'shoe.decks': must be a whole number between 1 and 64, not 0"
     )
+
+    # variant B at a table of its own: a round dealt at its rules, and its page says so
+    page.locator("#a-shoe\\.decks").fill("8")
+    page.get_by_role("button", name="Play variant B at a table of its own").click()
+    expect(page).to_have_url(re.compile(rf"/play/{GAME}\?variant=[0-9a-f]{{20}}$"))
+    expect(page.locator("#variant-rules pre")).to_contain_text("tie_pays = 9")
+    expect(page.locator('.spot[data-wager="tie"]')).to_contain_text("9:1")
+    table = page.locator("#table")
+    expect(table).to_have_attribute("data-ready", "true")
+    page.locator('.add[data-wager="player"]').click()
+    page.get_by_role("button", name="Deal", exact=True).click()
+    expect(table).to_have_attribute("data-state", "finished")
+    expect(page.locator("#bead-plate .mark")).to_have_count(1)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(ARTIFACTS / "lab-variant-table-1280x800.png"))
+    page.goto(f"/play/{GAME}")  # the house's own table: no round dealt there
+    expect(page.locator("#table")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#bead-plate .mark")).to_have_count(0)
+    expect(page.locator("#variant-rules")).to_have_count(0)
 
 
 def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:

@@ -57,3 +57,17 @@ def test_many_people_at_once_on_postgresql(pg_web: Web) -> None:
     assert done.status_code == 200
     assert people[1].http.get(f"/api/rounds/{waiting['id']}").status_code == 404
     assert Wallet(pg_web.db).audit_all() == 3
+
+
+def test_a_lab_variant_s_table_on_postgresql(pg_web: Web) -> None:
+    """A variant kept twice is one row; its rounds are dealt at its own table."""
+    from tests.web.test_lab_tables import GAME, bet, open_variant
+
+    ann = pg_web.person("Ann")
+    variant = open_variant(ann)
+    assert open_variant(ann) == variant
+    for _ in range(3):
+        assert bet(ann, variant, {"player": "5"}).status_code == 201
+    table = ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()
+    assert table["rounds_played"] == 3
+    assert ann.http.get(f"/api/games/{GAME}/table").json()["rounds_played"] == 0

@@ -950,12 +950,16 @@ class Wallet:
         game: str | None = None,
         statuses: Iterable[str] = ("finished", "void"),
         before: int | None = None,
+        table_ref: str | None = None,
     ) -> list[StoredRound]:
-        """The account's last ``limit`` rounds of those ``statuses`` (and ``game``), newest
-        first; with ``before``, those older than that round id (the next page)."""
+        """The account's last ``limit`` rounds of those ``statuses`` (and ``game``, and
+        at ``table_ref``), newest first; with ``before``, those older than that round id
+        (the next page)."""
         where = [rounds.c.account_id == account_id, rounds.c.status.in_(list(statuses))]
         if game is not None:
             where.append(rounds.c.game == game)
+        if table_ref is not None:
+            where.append(rounds.c.table_ref == table_ref)
         if before is not None:
             where.append(rounds.c.id < before)
         with self.db.read() as conn:

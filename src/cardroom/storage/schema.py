@@ -126,6 +126,7 @@ rounds = Table(
     Index(None, "account_id", "status"),
     Index(None, "account_id", "id"),
     Index(None, "account_id", "game", "id"),
+    Index(None, "account_id", "table_ref", "id"),
 )
 
 seats = Table(
@@ -205,6 +206,19 @@ house_tables = Table(
     Column("updated_at", UTCDateTime, nullable=False),
     PrimaryKeyConstraint("account_id", "game"),
     CheckConstraint("dealt >= 0 AND shuffles >= 0", name="counts"),
+)
+
+#: The rules of the lab's variants that have a table of their own on the web, by their id
+#: (the start of the SHA-256 of their TOML, so one variant has one id in every process):
+#: a person's table at a variant is a row of ``house_tables`` whose ``game`` is
+#: ``GAME~ID``.  Rows are only added: a round's own record keeps its rules as well.
+rule_variants = Table(
+    "rule_variants",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("game", Text, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
 )
 
 #: Wrong passwords, for the sign-in throttle (``cardroom/web/throttle.py``): the name as

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cardroom.app.tables.stored import NotYours, Played, StoredTables, table_ref
+from cardroom.app.variants import Variants, table_key
 from cardroom.app.wallet import Account, Wallet
 from cardroom.core.cards import Card, CardError
 from cardroom.core.shoe import SecureShuffler, Shuffler
@@ -32,18 +33,25 @@ class LiveTables:
         shuffler: Callable[[], Shuffler] = SecureShuffler,
     ) -> None:
         self.wallet = wallet
-        self.stored = StoredTables(wallet, rules, shuffler)
+        self.variants = Variants(wallet.db)
+        self.stored = StoredTables(wallet, rules, shuffler, self.variants)
 
     @property
     def rules(self) -> dict[str, Any]:
         return self.stored.rules
 
     def place(
-        self, account: Account, game: GameInfo, bets: Mapping[str, str], key: str | None
+        self,
+        account: Account,
+        game: GameInfo,
+        bets: Mapping[str, str],
+        key: str | None,
+        variant: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        """Open a round and deal it as far as it goes; its JSON and whether it is new
-        (False: the idempotency key's round, given back)."""
-        played = self.stored.place(account.id, account.name, game, bets, key)
+        """Open a round (at the game's table or its ``variant``'s) and deal it as far as
+        it goes; its JSON and whether it is new (False: the idempotency key's round,
+        given back)."""
+        played = self.stored.place(account.id, account.name, game, bets, key, variant)
         return _json(played), played.new
 
     def act(self, account: Account, round_id: int, action: str) -> dict[str, Any]:
@@ -54,13 +62,16 @@ class LiveTables:
         """The person's round ``round_id`` as it stands."""
         return _json(self.stored.get(account.id, round_id))
 
-    def table_state(self, account: Account, game: GameInfo) -> dict[str, Any]:
-        """The person's table: this shoe's scoreboards, the reshuffle notice, the round
-        in play (if any)."""
-        state = self.stored.table(account.id, game)
+    def table_state(
+        self, account: Account, game: GameInfo, variant: str | None = None
+    ) -> dict[str, Any]:
+        """The person's table (at the game's rules or its ``variant``'s): this shoe's
+        scoreboards, the reshuffle notice, the round in play (if any)."""
+        state = self.stored.table(account.id, game, variant)
+        here = table_key(game.id, variant)
         pairs = None
-        if PAIR_WAGERS & set(game.wagers(self.rules[game.id])):
-            pairs = self._pairs(account, game, state.beads)
+        if PAIR_WAGERS & set(game.wagers(self.stored.rules_for(here))):
+            pairs = self._pairs(account, game, here, state.beads)
         return {
             "game": game.id,
             "balance": views.money(state.balance),
@@ -70,15 +81,18 @@ class LiveTables:
             **views.beads_json(state.beads, state.bead_shoe, pairs),
         }
 
-    def _pairs(self, account: Account, game: GameInfo, beads: Sequence[str]) -> list[list[str]]:
+    def _pairs(
+        self, account: Account, game: GameInfo, here: str, beads: Sequence[str]
+    ) -> list[list[str]]:
         """For each of this shoe's rounds, the hands dealt a pair: the shoe's rounds are
         the person's last finished rounds at this table, one per bead (a round whose
         outcome is not its bead's is left unmarked)."""
         if not beads:
             return []
-        stored = self.wallet.rounds(account.id, len(beads), game.id, statuses=("finished",))
-        ref = table_ref(game.id)
-        records = [r.record or {} for r in reversed(stored) if r.table_ref == ref]
+        stored = self.wallet.rounds(
+            account.id, len(beads), game.id, statuses=("finished",), table_ref=table_ref(here)
+        )
+        records = [r.record or {} for r in reversed(stored)]
         records = [{}] * (len(beads) - len(records)) + records[-len(beads) :]
         return [
             _pairs_dealt(record) if record.get("outcome") == bead else []

@@ -55,6 +55,7 @@ from cardroom.app.tables.house import (
     RoundUnfinished,
     restore_round,
 )
+from cardroom.app.variants import UnknownVariant, Variants, split_key, table_key
 from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.money import format_amount
@@ -65,16 +66,25 @@ from cardroom.storage.db import Fast
 from cardroom.storage.errors import StorageConflict
 from cardroom.storage.schema import accounts, house_tables
 
-__all__ = ["NotYours", "Played", "StoredTables", "TableState", "table_ref"]
+__all__ = ["NotYours", "Played", "StoredTables", "TableState", "UnknownVariant", "table_ref"]
 
 
 class NotYours(LookupError):
     """No such round of this person's (another person's round is not found either)."""
 
 
-def table_ref(game_id: str) -> str:
-    """How the web's tables of a game are named in the wallet's rows."""
-    return f"web:{game_id}"
+def table_ref(key: str) -> str:
+    """How the web's tables of a game (or of a variant: its table key) are named in the
+    wallet's rows."""
+    return f"web:{key}"
+
+
+def _key_of(stored: StoredRound) -> str:
+    """The table key of the table a round was dealt at."""
+    ref = stored.table_ref
+    if ref is not None and ref.startswith("web:"):
+        return ref.removeprefix("web:")
+    return stored.game
 
 
 @dataclass(frozen=True)
@@ -129,11 +139,24 @@ class StoredTables:
         wallet: Wallet,
         rules: Mapping[str, Any],
         shuffler: Callable[[], Shuffler] = SecureShuffler,
+        variants: Variants | None = None,
     ) -> None:
         self.wallet = wallet
         self.db = wallet.db
         self.rules = dict(rules)
         self.shuffler = shuffler
+        self.variants = variants
+
+    def rules_for(self, key: str) -> GameRules:
+        """The rules of the table ``key`` (a game's id, or ``GAME~VARIANT``):
+        :class:`UnknownVariant` for a variant that is not kept."""
+        game_id, variant = split_key(key)
+        if variant is None:
+            rules: GameRules = self.rules[game_id]
+            return rules
+        if self.variants is None or game_id not in self.rules:
+            raise UnknownVariant(f"there is no variant {variant} of {game_id}")
+        return self.variants.rules(get_game(game_id), variant)  # type: ignore[no-any-return]
 
     # -- requests ----------------------------------------------------------------------
     def place(
@@ -143,15 +166,18 @@ class StoredTables:
         game: GameInfo,
         bets: Mapping[str, Fraction | int | str],
         key: str | None = None,
+        variant: str | None = None,
     ) -> Played:
-        """Bets on a new round, dealt as far as it goes without the person.
+        """Bets on a new round, dealt as far as it goes without the person, at the game's
+        table or at the table of its ``variant`` (:class:`UnknownVariant` if none).
 
         An ``key`` this account used before gives that round back (``new`` False), or
         :class:`KeyReused` for other bets, before anything else is looked at; then
         :class:`RoundUnfinished`, :class:`OverBalance` and the engine's
         :class:`WagerError` refuse, and change nothing.
         """
-        rules = self.rules[game.id]
+        here = table_key(game.id, variant)
+        rules = self.rules_for(here)
         engine = game.new_round(rules, bets)  # type: ignore[arg-type]  # checks the bets
         stakes = dict(engine.wagers)
         if not stakes:
@@ -160,11 +186,11 @@ class StoredTables:
         unused = [engine]
 
         def work(conn: Connection) -> Played:
-            row = self._read(conn, account_id, game.id)
+            row = self._read(conn, account_id, here)
             if key is not None:
                 known = self.wallet.key_round(conn, account_id, key)
                 if known is not None:
-                    return self._given_back(conn, account_id, game, stakes, known)
+                    return self._given_back(conn, account_id, game, here, stakes, known)
             if row.round_id is not None:
                 raise RoundUnfinished(
                     f"your last {game.id} round (#{row.round_id}) is not finished yet"
@@ -177,10 +203,10 @@ class StoredTables:
                         f"the stakes ({_amount(total)}) are more than your balance "
                         f"({_amount(balance)})"
                     )
-            table = self._table(row, account_id, name, game, rules)
+            table = self._table(row, account_id, name, game, rules, here)
             fresh = unused.pop() if unused else None
             live = table.deal_round(bets, key, checked=True, engine=fresh)
-            self._write(conn, account_id, game.id, row, table, live)
+            self._write(conn, account_id, here, row, table, live)
             assert live.balance is not None
             return Played(live.balance, live=live, reshuffle_due=table.reshuffle_due)
 
@@ -195,7 +221,7 @@ class StoredTables:
                 known = self.wallet.key_round(conn, account_id, key)
                 if known is None:
                     raise
-                return self._given_back(conn, account_id, game, stakes, known)
+                return self._given_back(conn, account_id, game, here, stakes, known)
 
             return self.db.run(again)
 
@@ -206,7 +232,7 @@ class StoredTables:
         first = self._own(account_id, round_id)
 
         def work(conn: Connection) -> Played:
-            row = self._read(conn, account_id, first.game)
+            row = self._read(conn, account_id, _key_of(first))
             stored = self._own(account_id, round_id)  # (as it is now, under the lock)
             if stored.status != "in_progress":
                 raise IllegalAction("the round is over: nothing is asked")
@@ -215,7 +241,7 @@ class StoredTables:
             if not isinstance(live.to_move(), Turn):
                 raise IllegalAction("no decision is asked now")
             table.act(live, action)
-            self._write(conn, account_id, game.id, row, table, live)
+            self._write(conn, account_id, _key_of(stored), row, table, live)
             balance = live.balance if live.balance is not None else self._balance(account_id)
             return Played(balance, live=live, reshuffle_due=table.reshuffle_due and live.is_over)
 
@@ -230,7 +256,7 @@ class StoredTables:
             return Played(self.wallet.balance(account_id), stored=stored)
 
         def work(conn: Connection) -> Played:
-            row = self._read(conn, account_id, stored.game)
+            row = self._read(conn, account_id, _key_of(stored))
             again = self._own(account_id, round_id)
             if again.status != "in_progress":  # finished meanwhile, in another request
                 return Played(self._balance(account_id), stored=again)
@@ -242,13 +268,15 @@ class StoredTables:
         # dealt) is dealt to its end and settled when it is set up again
         return self.db.run(work)
 
-    def table(self, account_id: int, game: GameInfo) -> TableState:
-        """The person's table at ``game``: this shoe's outcomes, whether the next round
-        starts from a new shoe, the round in play."""
+    def table(self, account_id: int, game: GameInfo, variant: str | None = None) -> TableState:
+        """The person's table at ``game`` (or at its ``variant``): this shoe's outcomes,
+        whether the next round starts from a new shoe, the round in play."""
+        here = table_key(game.id, variant)
+        rules = self.rules_for(here)
 
         def work(conn: Connection) -> TableState:
-            row = self._read(conn, account_id, game.id, lock=False)
-            shoe = self._shoe(row, self.rules[game.id])
+            row = self._read(conn, account_id, here, lock=False)
+            shoe = self._shoe(row, rules)
             return TableState(
                 game=game.id,
                 balance=self.wallet.balance(account_id),
@@ -280,28 +308,29 @@ class StoredTables:
         conn: Connection,
         account_id: int,
         game: GameInfo,
+        here: str,
         stakes: Mapping[str, Fraction],
         round_id: int,
     ) -> Played:
         """The round an idempotency key opened, as it stands now (:class:`KeyReused` if
-        it was opened with other bets)."""
+        it was opened with other bets, or at another table)."""
         stored = self.wallet.round(round_id)
-        if stored.game != game.id or dict(stored.stakes) != dict(stakes):
+        if stored.game != game.id or _key_of(stored) != here or dict(stored.stakes) != dict(stakes):
             raise KeyReused(
                 f"this idempotency key opened round {stored.id} with other bets: "
                 "use a new key for new bets"
             )
         balance = self._balance(account_id)
         if stored.status == "in_progress" and stored.game in self.rules:
-            row = self._read(conn, account_id, stored.game, lock=False)
+            row = self._read(conn, account_id, here, lock=False)
             _, live = self._restore(row, stored, game)
             return Played(balance, live=live, new=False)
         return Played(balance, stored=stored, new=False)
 
-    def _read(self, conn: Connection, account_id: int, game_id: str, lock: bool = True) -> _Row:
-        """The table's row with the account's balance (locked: the table's row, made
-        first if it is the person's first round at the game)."""
-        key = {"account": account_id, "game": game_id}
+    def _read(self, conn: Connection, account_id: int, here: str, lock: bool = True) -> _Row:
+        """The table's row (table key ``here``) with the account's balance (locked: the
+        table's row, made first if it is the person's first round at the table)."""
+        key = {"account": account_id, "game": here}
         rows = self.db.fast(conn, _LOCK_TABLE if lock else _READ_TABLE, key)
         if not rows and lock:
             new = _NEW_SQLITE_TABLE if self.db.is_sqlite else _NEW_PG_TABLE
@@ -330,7 +359,7 @@ class StoredTables:
         return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles)
 
     def _table(
-        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: GameRules
+        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: GameRules, here: str
     ) -> HouseTable:
         table = HouseTable(
             game,
@@ -339,7 +368,7 @@ class StoredTables:
             self.wallet,
             account_id,
             name=name,
-            table_ref=table_ref(game.id),
+            table_ref=table_ref(here),
         )
         table.rounds_played = row.rounds_played
         table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
@@ -349,7 +378,7 @@ class StoredTables:
         self, row: _Row, stored: StoredRound, game: GameInfo
     ) -> tuple[HouseTable, HouseRound]:
         """The round in play, set up again; its table deals on from the table's shoe."""
-        shoe = self._shoe(row, self.rules[game.id]) if row.cards is not None else None
+        shoe = self._shoe(row, self.rules_for(_key_of(stored))) if row.cards is not None else None
         table, live = restore_round(self.wallet, stored, source=shoe)
         table.rounds_played = row.rounds_played
         table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
@@ -359,7 +388,7 @@ class StoredTables:
         self,
         conn: Connection,
         account_id: int,
-        game_id: str,
+        here: str,
         row: _Row,
         table: HouseTable,
         live: HouseRound,
@@ -367,7 +396,7 @@ class StoredTables:
         shoe = table.source
         values: dict[str, Any] = {
             "account": account_id,
-            "game": game_id,
+            "game": here,
             "p_beads": json.dumps({"shoe": table.bead_shoe, "outcomes": table.beads}),
             "p_rounds_played": table.rounds_played,
             "p_round_id": None if live.is_over else live.id,

@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.sessions import LIFETIME
 from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
+from cardroom.app.variants import UnknownVariant
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
 from cardroom.games.base import GameRules, IllegalAction, WagerError
@@ -247,7 +248,7 @@ def round_response(data: dict[str, Any], status: int = 200) -> JSONResponse:
 
 
 def _refusal(err: Exception) -> ApiError:
-    if isinstance(err, NotFound):
+    if isinstance(err, NotFound | UnknownVariant):
         return ApiError(404, str(err))
     if isinstance(err, OverBalance | RoundUnfinished | KeyReused | IllegalAction):
         return ApiError(409, str(err))
@@ -332,7 +333,11 @@ def no_such_house_game(request: Request, game_id: str) -> NoReturn:
 
 
 async def place_bets(
-    request: Request, game: GameInfo, bets: dict[str, str], idempotency_key: str | None
+    request: Request,
+    game: GameInfo,
+    bets: dict[str, str],
+    idempotency_key: str | None,
+    variant: str | None = None,
 ) -> Response:
     """Place bets and deal the round as far as it goes without you.
 
@@ -343,7 +348,7 @@ async def place_bets(
 
     def work(_: object) -> tuple[dict[str, Any], bool]:
         person = changing(request)
-        return svc.tables.place(person.account, game, bets, idempotency_key)
+        return svc.tables.place(person.account, game, bets, idempotency_key, variant)
 
     # the busiest request: who is asking and the round itself are one transaction,
     # made in one trip to a worker thread
@@ -355,7 +360,7 @@ async def place_bets(
                 raise
             # the same key at the same moment from elsewhere: its round is given back
             data, new = await run_in_threadpool(svc.db.run, work)
-    except (WagerError, WalletError) as err:
+    except (WagerError, WalletError, UnknownVariant) as err:
         refused = _refusal(err)
         if isinstance(err, OverBalance):  # the way on, where the account may be topped up
             person = person_or_none(request)

@@ -1,6 +1,12 @@
 """The designer's workbench (``/lab``): a house game's rules as a form, two variants,
-their exact house edges side by side, and each variant's rules file and PAR sheet to
-download.
+their exact house edges side by side, each variant's rules file and PAR sheet to
+download, and a table of its own to play it at.
+
+A variant's table (``/play/GAME?variant=ID``) is the house table of its game at the
+variant's rules, kept in the database by the variant's id
+(:mod:`cardroom.app.variants`): its bets and its scoreboards have routes of their own
+here (the game's own routes check bets against the server's rules); its rounds are
+rounds like any other.
 
 The figures are worked out off the request path by the same background computation
 as the rules pages (:class:`~cardroom.web.edges.HouseEdges`, one at a time, cached on
@@ -11,18 +17,23 @@ the application's (:mod:`cardroom.app.lab`); this module only asks and answers.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.lab import MAX_FIELDS, LabError, compare_edges, rule_fields, variant
+from cardroom.app.variants import UnknownVariant, table_key
 from cardroom.core.rules import rules_to_toml
-from cardroom.games import GAMES
-from cardroom.web.deps import ApiError, Person, changing, person_or_none, services
+from cardroom.games import GAMES, GameInfo
+from cardroom.web import models
+from cardroom.web.deps import ApiError, Person, changing, person_or_none, services, signed_in
 from cardroom.web.edges import Edges, HouseEdges
-from cardroom.web.routes.api import house_game
+from cardroom.web.routes.api import IDEMPOTENCY_KEY, house_game, place_bets
 from cardroom.web.routes.pages import _must_sign_in, _page
 
 router = APIRouter()
@@ -40,6 +51,39 @@ class ParAsk(BaseModel):
     model_config = ConfigDict(extra="forbid")
     values: Values = Field(default_factory=dict)
     format: Literal["html", "pdf"] = "html"
+
+
+#: A variant's id in a path: 20 hex digits.
+VARIANT = Path(pattern=r"^[0-9a-f]{20}$", description="a variant's id")
+#: A stake or a wager's id, as a bet at a variant's table sends it.
+Short = Annotated[str, Field(max_length=40)]
+
+
+class VariantBets(BaseModel):
+    """A bet at a variant's table: ``{"bets": {wager: amount}}``, checked as a bet at
+    the game's own table is, against the variant's wagers and limits
+    (:func:`_checked_bets`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    bets: Annotated[dict[Short, Any], Field(max_length=20)]
+
+
+@lru_cache(maxsize=64)
+def _bets_model(game: GameInfo, wagers: tuple[str, ...], table: Any) -> type[BaseModel]:
+    """The body model of a bet at these wagers and table limits (made once each)."""
+    return models.bets_model(game, wagers, table)
+
+
+def _checked_bets(game: GameInfo, rules: Any, bets: Mapping[str, Any]) -> dict[str, str]:
+    """``bets`` read by the body model of the game's own table made for the variant's
+    rules (the same answers to a bad stake as there: 422, one line)."""
+    model = _bets_model(game, game.wagers(rules), rules.table)
+    try:
+        body = model.model_validate({"bets": dict(bets)})
+    except ValidationError as err:
+        errors = [{**e, "loc": ("body", *e["loc"])} for e in err.errors()]
+        raise RequestValidationError(errors) from None
+    return models.given_bets(body)
 
 
 class LabAsk(BaseModel):
@@ -139,3 +183,56 @@ def par_sheet(
     else:
         answer.update(status="failed", error=sheet.means["pdf_error"])
     return answer
+
+
+@router.post("/api/lab/{game_id}/table", include_in_schema=False)
+def open_table(
+    request: Request,
+    game_id: str,
+    ask: ParAsk,
+    person: Annotated[Person, Depends(changing)],
+) -> dict[str, Any]:
+    """Keep a variant (read from the form's values, 422 if it cannot be) and give the
+    address of its table."""
+    game = house_game(request, game_id)
+    svc = services(request)
+    try:
+        rules = variant(svc.rules[game.id], ask.values, "the variant")
+    except LabError as err:
+        raise ApiError(422, str(err)) from None
+    found = svc.tables.variants.save(game, rules)
+    return {"game": game.id, "variant": found, "url": f"/play/{game.id}?variant={found}"}
+
+
+@router.post("/api/variants/{game_id}/{variant_id}/rounds", include_in_schema=False)
+async def bet_at_variant(
+    request: Request,
+    game_id: str,
+    body: VariantBets,
+    variant_id: Annotated[str, VARIANT],
+    idempotency_key: Annotated[str | None, IDEMPOTENCY_KEY] = None,
+) -> Response:
+    """A bet at a variant's table, as at the game's own (the same answers)."""
+    game = house_game(request, game_id)
+    try:
+        stored = services(request).tables.stored
+        rules = await run_in_threadpool(stored.rules_for, table_key(game.id, variant_id))
+    except UnknownVariant as err:
+        raise ApiError(404, str(err)) from None
+    bets = _checked_bets(game, rules, body.bets)
+    return await place_bets(request, game, bets, idempotency_key, variant_id)
+
+
+@router.get("/api/variants/{game_id}/{variant_id}/table", include_in_schema=False)
+def variant_table(
+    request: Request,
+    game_id: str,
+    variant_id: Annotated[str, VARIANT],
+    person: Annotated[Person, Depends(signed_in)],
+) -> dict[str, Any]:
+    """Your table at a variant: its scoreboards, the reshuffle notice, the round in play."""
+    game = house_game(request, game_id)
+    try:
+        return services(request).tables.table_state(person.account, game, variant_id)
+    except UnknownVariant as err:
+        raise ApiError(404, str(err)) from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from fractions import Fraction
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
@@ -17,8 +18,10 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.disclosure import paytable, rules_text
 from cardroom.app.scoreboards import NO_WINNER
+from cardroom.app.variants import UnknownVariant, table_key
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.app.words import wager_label, wager_name
+from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.web import books, signin, topup, views
 from cardroom.web.cards import svg_for_code
@@ -209,16 +212,28 @@ def _house_game(request: Request, game_id: str) -> GameInfo:
 
 
 def _must_sign_in(request: Request) -> Response:
-    return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+    here = request.url.path
+    if request.url.query:
+        here += "?" + request.url.query
+    return RedirectResponse(f"/login?next={quote(here, safe='/')}", status_code=303)
 
 
 @router.get("/play/{game_id}")
-def play(request: Request, game_id: str) -> Response:
+def play(
+    request: Request,
+    game_id: str,
+    variant: Annotated[str | None, Query(pattern=r"^[0-9a-f]{20}$")] = None,
+) -> Response:
+    """A person's table at a house game: at the server's rules, or at a ``variant`` of
+    them made in the lab."""
     game = _house_game(request, game_id)
     person = person_or_none(request)
     if person is None:
         return _must_sign_in(request)
-    rules = services(request).rules[game.id]
+    try:
+        rules = services(request).tables.stored.rules_for(table_key(game.id, variant))
+    except UnknownVariant as err:
+        raise ApiError(404, str(err)) from None
     wagers = game.wagers(rules)
     pays = {row.wager: row.on_spot for row in paytable(game.id, rules)}
     sides = [o for o in game.outcomes if o not in NO_WINNER]
@@ -227,6 +242,8 @@ def play(request: Request, game_id: str) -> Response:
         "game.html",
         person,
         game=game,
+        variant=variant,
+        variant_toml=rules_to_toml(rules) if variant else "",
         spots=[{"id": w, "name": wager_label(w), "pays": pays[w]} for w in wagers],
         limits=limits_json(rules),
         # a table with bets on more than one outcome gets the big road beside its bead

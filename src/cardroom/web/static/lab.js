@@ -136,3 +136,17 @@ for (const b of form.querySelectorAll(".lab-par")) {
     parSheet(b, { values: values(b.dataset.side), format: b.dataset.format }, 500);
   });
 }
+
+for (const b of form.querySelectorAll(".lab-play")) {
+  b.addEventListener("click", async () => {
+    errorLine.textContent = "";
+    b.disabled = true;
+    try {
+      const data = await api("POST", `/api/lab/${form.dataset.game}/table`, { values: values(b.dataset.side) });
+      window.location.assign(data.url);
+    } catch (err) {
+      errorLine.textContent = err.message;
+      b.disabled = false;
+    }
+  });
+}

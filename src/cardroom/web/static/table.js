@@ -14,6 +14,10 @@ import { cardImage } from "./cards.js";
 const $ = (id) => document.getElementById(id);
 const table = $("table");
 const game = table.dataset.game;
+// a variant made in the lab has a table of its own, at its own routes
+const tableApi = table.dataset.variant
+  ? `/api/variants/${game}/${table.dataset.variant}`
+  : `/api/games/${game}`;
 const form = $("bets");
 const message = $("message");
 const status = $("status");
@@ -413,7 +417,7 @@ form.addEventListener("submit", async (event) => {
   setState("dealing");
   let data;
   try {
-    data = await api("POST", `/api/games/${game}/rounds`, { bets: placed }, { "Idempotency-Key": key });
+    data = await api("POST", `${tableApi}/rounds`, { bets: placed }, { "Idempotency-Key": key });
   } catch (err) {
     setState("betting");
     if (err.status === 409 && (await pickUp())) {
@@ -660,7 +664,7 @@ if (decide) {
 async function refreshBoards() {
   let data;
   try {
-    data = await api("GET", `/api/games/${game}/table`);
+    data = await api("GET", `${tableApi}/table`);
   } catch (err) {
     return null;
   }

@@ -1,0 +1,119 @@
+"""A lab variant played at a table of its own (issue 21): kept in the database by its
+id, dealt at its own rules and shoe, its bets checked against its own limits, its
+rounds recorded with its rules; the game's own table untouched beside it; another
+server process on the same database deals at it too."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction as F
+from typing import Any
+
+import pytest
+
+from cardroom.app.wallet import Wallet
+from cardroom.web.app import create_app
+from cardroom.web.edges import HouseEdges, analyser_means
+from tests.web.conftest import Person, Web, cheap_sessions
+from tests.web.test_api import BAD_BETS
+
+GAME = "punto-banco"
+#: a variant whose least stake (5) the house's table refuses (its minimum is 10)
+VALUES = {"tie_pays": "9", "table.minimum": "5"}
+
+
+def open_variant(person: Person, values: dict[str, str] = VALUES) -> str:
+    answer = person.post(f"/api/lab/{GAME}/table", {"values": values})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert re.fullmatch(r"[0-9a-f]{20}", data["variant"])
+    assert data["url"] == f"/play/{GAME}?variant={data['variant']}"
+    return str(data["variant"])
+
+
+def bet(person: Person, variant: str, bets: dict[str, Any]) -> Any:
+    return person.post(f"/api/variants/{GAME}/{variant}/rounds", {"bets": bets})
+
+
+def test_a_variant_deals_at_its_own_rules_beside_the_house_table(web: Web) -> None:
+    ann = web.person("Ann")
+    variant = open_variant(ann)
+    assert open_variant(ann) == variant  # the same rules: the same variant
+    played = bet(ann, variant, {"tie": "5"})
+    assert played.status_code == 201, played.text
+    data = played.json()
+    assert data["state"] == "finished" and F(data["balance"]) == 1000 + F(data["total_net"])
+    if data["outcome"] == "tie":
+        assert F(data["net"]["tie"]) == 45  # 9:1
+    stored = Wallet(web.db).round(data["id"])
+    assert stored.table_ref == f"web:{GAME}~{variant}"
+    assert stored.record is not None and "tie_pays = 9" in stored.record["rules"]
+    # the house's table keeps its own limits and its own scoreboard
+    house = ann.post(f"/api/games/{GAME}/rounds", {"bets": {"tie": "5"}})
+    assert house.status_code == 422 and "below the table minimum" in house.json()["error"]
+    assert ann.http.get(f"/api/games/{GAME}/table").json()["rounds_played"] == 0
+    mine = ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()
+    assert mine["rounds_played"] == 1 and len(mine["bead_plate"]) == 1
+    # the page of the variant's table says whose rules they are
+    page = ann.http.get(f"/play/{GAME}?variant={variant}")
+    assert page.status_code == 200
+    assert f'data-variant="{variant}"' in page.text and "tie_pays = 9" in page.text
+    # another person at the same variant: a table of their own
+    bob = web.person("Bob")
+    assert bob.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 0
+    assert bob.http.get(f"/api/rounds/{data['id']}").status_code == 404
+
+
+def test_another_process_deals_at_the_variant(web: Web) -> None:
+    ann = web.person("Ann")
+    variant = open_variant(ann)
+    assert bet(ann, variant, {"player": "5"}).status_code == 201
+    edges = HouseEdges(analyser_means, in_process=True)
+    try:  # a second server on the same database knows the variant only from there
+        ann.moves_to(create_app(web.db, house_edges=edges, sessions=cheap_sessions(web.db)))
+        again = bet(ann, variant, {"player": "5"})
+        assert again.status_code == 201, again.text
+        assert ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 2
+    finally:
+        edges.close()
+
+
+def test_unknown_or_malformed_variants_are_refused(web: Web) -> None:
+    ann = web.person("Ann")
+    variant = open_variant(ann)
+    unknown = "0" * 20
+    assert bet(ann, unknown, {"player": "10"}).status_code == 404
+    assert ann.http.get(f"/api/variants/{GAME}/{unknown}/table").status_code == 404
+    assert ann.http.get(f"/play/{GAME}?variant={unknown}").status_code == 404
+    # a variant is of its game only
+    dealt = bet(ann, variant, {"player": "10"})
+    assert dealt.status_code == 201
+    other = ann.post(f"/api/variants/baccarat27/{variant}/rounds", {"bets": {"player": "10"}})
+    assert other.status_code == 404
+    for bad in ("XYZ", "0" * 21, "g" * 20):
+        assert bet(ann, bad, {"player": "10"}).status_code == 422
+        assert ann.http.get(f"/play/{GAME}?variant={bad}").status_code == 422
+    # a value that cannot be a variant, and no CSRF token: nothing kept
+    refused = ann.post(f"/api/lab/{GAME}/table", {"values": {"tie_pays": "nine"}})
+    assert refused.status_code == 422 and "'tie_pays' must be odds" in refused.json()["error"]
+    no_token = ann.http.post(f"/api/lab/{GAME}/table", json={"values": VALUES})
+    assert no_token.status_code == 403
+    no_token = ann.http.post(
+        f"/api/variants/{GAME}/{variant}/rounds", json={"bets": {"player": "10"}}
+    )
+    assert no_token.status_code == 403
+    assert ann.balance() == 1000 + F(dealt.json()["total_net"])
+
+
+@pytest.mark.parametrize(
+    ("bets", "status", "message"), [(b, s, m) for b, game, s, m in BAD_BETS if game == GAME]
+)
+def test_bad_bets_at_a_variant_get_the_house_table_s_answers(
+    web: Web, bets: dict[str, Any], status: int, message: str
+) -> None:
+    ann = web.person("Ann")
+    variant = open_variant(ann, {"tie_pays": "9"})  # the house's limits
+    refused = bet(ann, variant, bets)
+    assert refused.status_code == status and message in refused.json()["error"], refused.text
+    assert ann.balance() == 1000
+    assert ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 0
