@@ -173,6 +173,10 @@ def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
     assert Finnish27Rules().player_table == NINE_RULES
+    # and the reports name it by its rows
+    assert (Finnish27Rules().table_name, rules.table_name) == ("nine-rule table", "ten-rule table")
+    report = analyze_finnish27(rules, odds=DrawOdds.of_counts(SHOES[0]))
+    assert any("the rules' ten-rule table" in line for line in report.assumptions)
 
 
 # -- the rules file and page ----------------------------------------------------------------

@@ -421,14 +421,16 @@ def analyze_finnish27(
     stake: Fraction | None = None,
     hits: Hits | None = None,
     odds: DrawOdds | None = None,
-    label: str = "the rules' nine-rule table",
+    label: str | None = None,
 ) -> GameReport:
     """Exact outcomes and wagers of finnish27 (cards drawn with replacement).
 
     ``table_minimum`` and ``stake`` weigh the flat 9-9-9 awards (default: the rules'
-    table minimum and a stake of that size); ``hits`` replaces the player's table.
+    table minimum and a stake of that size); ``hits`` replaces the player's table
+    (``label`` names it; by default the rules' table, by its rows).
     """
     rules = rules or Finnish27Rules()
+    label = label or f"the rules' {rules.table_name}"
     minimum = Fraction(table_minimum if table_minimum is not None else rules.table.minimum)
     stake = Fraction(stake if stake is not None else minimum)
     if minimum <= 0 or stake <= 0:
@@ -1084,7 +1086,8 @@ def _edges(report: GameReport) -> dict[str, Fraction]:
 @lru_cache(maxsize=4)
 def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
     """``21-24-27``: the source's basic strategy beside the optimal one;
-    ``finnish27``: the rules' nine-rule table beside the best table for the player wager.
+    ``finnish27``: the rules' table (the source's nine rules) beside the best table for
+    the player wager.
 
     Kept for the next call with the same (immutable) rules: it takes seconds to a minute.
     """
@@ -1123,10 +1126,10 @@ def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
         better = analyze_finnish27(rules, hits=table_hits(table), label="the best table")
         return StrategyComparison(
             game,
-            "the nine-rule table",
+            f"the {rules.table_name}",
             "best for the player wager",
             _rows(rules.strategy.hits, table),
-            {"nine-rule table": _edges(given), "best table for the player wager": _edges(better)},
+            {rules.table_name: _edges(given), "best table for the player wager": _edges(better)},
             ("the best table maximises the player wager's 1:1 part; bonuses aside",),
         )
     raise ValueError(f"game: {game} has no hit/stand table to compare")

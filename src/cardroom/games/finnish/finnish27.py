@@ -432,6 +432,14 @@ class Finnish27Rules:
     def strategy(self) -> TargetTable:
         return TargetTable(self.player_table)
 
+    @property
+    def table_name(self) -> str:
+        """The player's table by its rows: "nine-rule table" for the source's nine (a
+        table without Ace + King as a 27 has ten)."""
+        rows = len(self.player_table)
+        words = {9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+        return f"{words.get(rows, str(rows))}-rule table"
+
 
 def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -> tuple[str, Why]:
     """Settle two complete hands: the outcome and the rule that decided it."""

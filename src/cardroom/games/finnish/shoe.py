@@ -406,12 +406,13 @@ def analyze_finnish27_shoe(
     table_minimum: Fraction | None = None,
     stake: Fraction | None = None,
     hits: Hits | None = None,
-    label: str = "the rules' nine-rule table",
+    label: str | None = None,
 ) -> GameReport:
     """Exact outcomes and wagers of finnish27 dealt off the top of the rules' shoe (or
     ``shoe``); ``table_minimum`` and ``stake`` weigh the flat 9-9-9 awards, ``hits``
-    replaces the player's table."""
+    replaces the player's table (``label`` names it)."""
     rules = rules or Finnish27Rules()
+    label = label or f"the rules' {rules.table_name}"
     return _finnish27_report(
         rules, shoe or ShoeMakeup.of_rules(rules.shoe), table_minimum, stake, hits, label
     )
