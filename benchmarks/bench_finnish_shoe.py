@@ -119,6 +119,9 @@ OPTIONS: dict[str, Finnish27Rules] = {
         bonus=BonusTable(flat=("pair", "jo_jo"), pair=Fraction(2)),
     ),
     "a Joanca only with its Joker second": Finnish27Rules(joanca_joker_second=True),
+    "poker award from two pair, on 27s only": Finnish27Rules(
+        bonus=BonusTable(poker_minimum="two_pair", poker_hands="27")
+    ),
     "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
 }
 

@@ -30,7 +30,13 @@ from cardroom.games.finnish.analysis import (
     summarise,
     table_hits,
 )
-from cardroom.games.finnish.finnish27 import POKER_BONUS, Finnish27Round, Finnish27Rules, find_bonus
+from cardroom.games.finnish.finnish27 import (
+    POKER_BONUS,
+    BonusTable,
+    Finnish27Round,
+    Finnish27Rules,
+    find_bonus,
+)
 from cardroom.games.finnish.hands import Total, finnish_total
 from cardroom.games.finnish.poker_odds import category_counts
 from cardroom.games.finnish.twentyone_24_27 import (
@@ -123,9 +129,13 @@ def bonus_leaf(rnd: Round) -> Hashable:
 
 
 def _suit_split(
-    ranks: tuple[Rank, ...], dealer: tuple[Rank, ...], nines_by_suit: bool = False
+    ranks: tuple[Rank, ...],
+    dealer: tuple[Rank, ...],
+    nines_by_suit: bool = False,
+    poker: BonusTable | None = None,
 ) -> dict[str | None, Fraction]:
-    """Each bonus over every suit assignment, through the engine's find_bonus.
+    """Each bonus over every suit assignment, through the engine's find_bonus (the
+    poker awards as the bonus table ``poker`` allows them).
 
     The dealer's cards are passed for hands of up to four cards (9-9-9 against
     the dealer's 9-9); hands of six ordinary cards or more go through
@@ -134,13 +144,23 @@ def _suit_split(
     jokers = len(ranks) - len(ordinary)
     if len(ordinary) >= 6:
         split = category_counts(ordinary, jokers)
-        return {POKER_BONUS.get(c): Fraction(n, 4 ** len(ordinary)) for c, n in split.items()}
-    return _enumerated(ranks, dealer if len(ranks) <= 4 else (), nines_by_suit)
+        total = finnish_total([Card(r, Suit.SPADES) for r in ordinary]).value
+        out: dict[str | None, Fraction] = {}
+        for c, n in split.items():
+            key = POKER_BONUS.get(c)
+            if poker is not None:
+                key = poker.poker_award(key, total)
+            out[key] = out.get(key, Fraction(0)) + Fraction(n, 4 ** len(ordinary))
+        return out
+    return _enumerated(ranks, dealer if len(ranks) <= 4 else (), nines_by_suit, poker)
 
 
 @cache
 def _enumerated(
-    ranks: tuple[Rank, ...], dealer: tuple[Rank, ...], nines_by_suit: bool = False
+    ranks: tuple[Rank, ...],
+    dealer: tuple[Rank, ...],
+    nines_by_suit: bool = False,
+    poker: BonusTable | None = None,
 ) -> dict[str | None, Fraction]:
     ordinary = [r for r in ranks if r is not Rank.JOKER]
     jokers = len(ranks) - len(ordinary)
@@ -149,7 +169,7 @@ def _enumerated(
     everything = list(product(tuple(Suit), repeat=len(ordinary)))
     for suits in everything:
         cards = [Card(r, s) for r, s in zip(ordinary, suits, strict=True)] + [JOKER] * jokers
-        key = find_bonus(cards, dealt, nines_by_suit=nines_by_suit)
+        key = find_bonus(cards, dealt, nines_by_suit=nines_by_suit, poker=poker)
         counts[key] = counts.get(key, Fraction(0)) + Fraction(1, len(everything))
     return counts
 

@@ -1,8 +1,9 @@
 """finnish27's predetermined wins and awards (issue 21): each initial 27 (Jo Jo, Ace +
-King, Joanca) switched on or off on its own, the player's initial 27 beating the
-dealer's whatever their ranks, a Joanca's own bonus, the 9-9-9 against the dealer's 9-9
-paid apart for three Nines of one suit, and any award paid in table minimums instead of
-odds on the stake.
+King, Joanca) switched on or off on its own, a Joanca only with its Joker second, the
+player's initial 27 beating the dealer's whatever their ranks, a Joanca's own bonus,
+the 9-9-9 against the dealer's 9-9 paid apart for three Nines of one suit, any award
+paid in table minimums instead of odds on the stake, and the poker award's least
+category and qualifying hands.
 
 Each is checked hand by hand in the engine's rounds, in the rules file (an old file's
 ``jokers_make_27`` still reads, the file of the defaults is as before), against the
@@ -31,6 +32,7 @@ from cardroom.games.finnish.finnish27 import (
     BonusTable,
     Finnish27Round,
     Finnish27Rules,
+    find_bonus,
     pays_joanca,
 )
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
@@ -68,9 +70,16 @@ VARIANTS: list[dict[str, Any]] = [
             pair=Fraction(2),
             nines_vs_dealer_by_suit=True,
             nines_suited_vs_dealer_nines=Fraction(5, 2),
+            poker_minimum="two_pair",
+            poker_hands="under_28",
         ),
     },
-    {"jo_jo_27": False, "ace_king_27": False, "equal_initial_27s": "push"},
+    {
+        "jo_jo_27": False,
+        "ace_king_27": False,
+        "equal_initial_27s": "push",
+        "bonus": BonusTable(poker_hands="27"),
+    },
 ]
 IDS = ["no-jo-jo", "jo-jo-only", "joanca-only"]
 
@@ -169,6 +178,32 @@ def test_a_joanca_may_need_its_joker_second() -> None:
         Finnish27Rules(joanca_27=False, joanca_joker_second=True)
 
 
+def test_the_poker_award_may_need_a_category_and_a_total() -> None:
+    pair16, pair27, pair41 = "2s 2h 3d 4c 5s", "2s 2h 3d Kc 7s", "9s 9h 3d Kc 7s"
+
+    def award(cards: str, **options: Any) -> str | None:
+        return find_bonus(parse_cards(cards), [], poker=BonusTable(**options))
+
+    assert [award(c) for c in (pair16, pair27, pair41)] == ["pair"] * 3  # the source's
+    assert award(pair16, poker_minimum="two_pair") is None
+    assert award("2s 2h 3d 3c 5s", poker_minimum="two_pair") == "two_pair"
+    assert [award(c, poker_hands="27") for c in (pair16, pair27, pair41)] == [None, "pair", None]
+    assert [award(c, poker_hands="under_28") for c in (pair16, pair27, pair41)] == [
+        "pair",
+        "pair",
+        None,
+    ]
+    # a category below the least has no line of its own in the reports
+    rules = Finnish27Rules(bonus=BonusTable(poker_minimum="straight"))
+    lines = [line.name for line in analyze_finnish27(rules).wagers["player"].lines]
+    assert not any("Pair" in name or "Three of a kind" in name for name in lines)
+    assert any("Straight 3:1" in name for name in lines)
+    words = " ".join(finnish27_text(Finnish27Rules(bonus=BonusTable(poker_hands="27"))).sentences)
+    assert "earns its poker award only on a hand of exactly 27" in words
+    with pytest.raises(ValueError, match=r'^poker_hands: must be "any", "27" or "under_28"'):
+        BonusTable(poker_hands="all")
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -238,7 +273,7 @@ def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> No
         if len(ranks) == 2 and ranks.count(Rank.JOKER) == 1 and pays_joanca(rules):
             split: dict[str | None, Fraction] = {"joanca": Fraction(1)}
         else:
-            split = _suit_split(ranks, leaf[2], rules.bonus.nines_vs_dealer_by_suit)
+            split = _suit_split(ranks, leaf[2], rules.bonus.nines_vs_dealer_by_suit, rules.bonus)
         for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
             expected[name] = expected.get(name, Fraction(0)) + p * q

@@ -207,6 +207,7 @@ def _bonus_split(
     shoe: ShoeMakeup,
     joanca: bool = False,
     nines_by_suit: bool = False,
+    poker: BonusTable | None = None,
 ) -> dict[str | None, Fraction]:
     """The bonus of a winning hand of these ranks over every set of physical cards
     of the shoe it could be (the cards of one rank are any of that rank's cards),
@@ -229,7 +230,7 @@ def _bonus_split(
         hand = [JOKER] * (len(player) - len(ordinary))
         for rank, suits in choice:
             hand += [Card(rank, SUITS[s]) for s in suits]
-        key = find_bonus(hand, dealt, joanca, nines_by_suit)
+        key = find_bonus(hand, dealt, joanca, nines_by_suit, poker=poker)
         found[key] = found.get(key, 0) + 1
         total += 1
     return {key: Fraction(n, total) for key, n in found.items()}
@@ -246,7 +247,12 @@ def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]
             continue
         assert isinstance(leaf[1], tuple) and isinstance(leaf[2], tuple)
         split = _bonus_split(
-            leaf[1], leaf[2], shoe, pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit
+            leaf[1],
+            leaf[2],
+            shoe,
+            pays_joanca(rules),
+            rules.bonus.nines_vs_dealer_by_suit,
+            rules.bonus,
         )
         for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"

@@ -509,6 +509,8 @@ def analyze_finnish27(
                 win = pd * r
                 plain = mass
                 for key, q in finishes.poker.get(total, {}).items():
+                    if rules.bonus.poker_award(key, total.value) is None:
+                        continue  # below the least category paid, or a hand that does not qualify
                     add("player", key, win * q)
                     plain -= q
                 for ranks, q in finishes.short.get(total, {}).items():

@@ -172,7 +172,7 @@ def finnish27_text(rules: Finnish27Rules) -> RulesText:
         _play_sentence(rules),
         _showdown_sentence(rules),
         "A push returns the player and dealer wagers. A winning player wager also collects "
-        "at most one bonus, from the table below.",
+        "at most one bonus, from the table below." + _poker_words(rules.bonus),
         *fee_sentences(rules.fee_per_100),
         shoe_sentence(rules),
         limits_sentence(rules),
@@ -192,6 +192,21 @@ def finnish27_text(rules: Finnish27Rules) -> RulesText:
             ),
         ],
     )
+
+
+def _poker_words(bonus: BonusTable) -> str:
+    """Which winning hands of five cards or more earn their poker award, where the
+    table narrows them (nothing for the source's: every one, from a pair)."""
+    words = []
+    if bonus.poker_minimum != BonusTable.CHOICES["poker_minimum"][0]:
+        words.append(f"from {BonusTable.LABELS[bonus.poker_minimum].lower()} up only")
+    if bonus.poker_hands == "27":
+        words.append("only on a hand of exactly 27")
+    elif bonus.poker_hands == "under_28":
+        words.append("only on a hand of 27 or less")
+    if not words:
+        return ""
+    return " A hand of five cards or more earns its poker award " + " and ".join(words) + "."
 
 
 def _play_sentence(rules: Finnish27Rules) -> str:

@@ -51,6 +51,7 @@ from cardroom.games.finnish.hands import (
     TargetRow,
     TargetTable,
     Total,
+    finnish_total,
     initial_27,
     initial_totals,
 )
@@ -84,6 +85,22 @@ NINE_RULES: tuple[TargetRow, ...] = (
 
 #: the row the source's table gains when Ace + King is not an initial 27
 ACE_KING_ROW = TargetRow("soft", 27, 27, hard=27, soft=27)
+
+
+#: the poker bonus's awards, from the lowest category up (the source's order)
+POKER_KEYS: tuple[str, ...] = (
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "full_house",
+    "four_of_a_kind",
+    "flush",
+    "straight_flush",
+    "five_of_a_kind",
+)
+#: which winning hands may earn the poker bonus: any, a total of 27, or not over 27
+POKER_HANDS: tuple[str, ...] = ("any", "27", "under_28")
 
 
 @dataclass(frozen=True)
@@ -147,6 +164,18 @@ class BonusTable:
         "nines_vs_dealer_nines",
         "nines_suited_vs_dealer_nines",
     )
+    #: the least poker category that earns its award (the lower ones earn nothing), in
+    #: the source's order: pair, two_pair, three_of_a_kind, straight, full_house,
+    #: four_of_a_kind, flush, straight_flush, five_of_a_kind
+    poker_minimum: str = "pair"
+    #: which winning hands of five cards or more earn the poker award: "any", "27" (a
+    #: total of 27) or "under_28" (a total of 27 or less)
+    poker_hands: str = "any"
+
+    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "poker_minimum": POKER_KEYS,
+        "poker_hands": POKER_HANDS,
+    }
 
     #: the source's flat awards (each may go up to 10,000 table minimums)
     FLAT: ClassVar[frozenset[str]] = frozenset(
@@ -182,6 +211,7 @@ class BonusTable:
 
     def __post_init__(self) -> None:
         check_ranges(self)
+        check_choices(self)
         unknown = [key for key in self.flat if key not in self.LABELS]
         if unknown:
             raise ValueError(
@@ -201,6 +231,9 @@ class BonusTable:
             out.pop("nines_suited_vs_dealer_nines", None)
         if set(self.flat) == self.FLAT:
             out.pop("flat", None)
+        for key in self.CHOICES:
+            if getattr(self, key) == self.CHOICES[key][0]:
+                out.pop(key, None)
         return out
 
     def pays(self, key: str) -> bool:
@@ -210,7 +243,23 @@ class BonusTable:
             return bool(self.joanca)
         if key == "nines_suited_vs_dealer_nines":
             return self.nines_vs_dealer_by_suit
+        if key in POKER_KEYS:
+            return POKER_KEYS.index(key) >= POKER_KEYS.index(self.poker_minimum)
         return key in self.LABELS
+
+    def poker_qualifies(self, total: int) -> bool:
+        """May a winning hand of five cards or more of this ``total`` earn the poker
+        award?"""
+        if self.poker_hands == "27":
+            return total == TARGET
+        return self.poker_hands == "any" or total <= TARGET
+
+    def poker_award(self, key: str | None, total: int) -> str | None:
+        """The poker award ``key`` a winning hand of ``total`` earns at this table (None
+        below the least category, or for a hand that does not qualify)."""
+        if key is None or not self.pays(key) or not self.poker_qualifies(total):
+            return None
+        return key
 
     def is_flat(self, key: str) -> bool:
         """Is the award ``key`` paid in table minimums?"""
@@ -238,6 +287,7 @@ class BonusTable:
 #: the fields of the two initial 27s a Joker makes, as ``jokers_make_27`` says them
 JOKER_27S = ("jo_jo_27", "joanca_27")
 
+#: each poker category's award (in the order of :data:`POKER_KEYS`)
 POKER_BONUS: dict[PokerCategory, str] = {
     PokerCategory.PAIR: "pair",
     PokerCategory.TWO_PAIR: "two_pair",
@@ -481,11 +531,13 @@ def find_bonus(
     joanca: bool = False,
     nines_by_suit: bool = False,
     joker_second: bool = False,
+    poker: BonusTable | None = None,
 ) -> str | None:
     """The bonus key a winning player hand earns, if any (at most one); a Joker and
     another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
     ``joker_second`` only with the Joker second; three Nines of one suit against the
-    dealer's 9-9 earn their own award only with ``nines_by_suit``."""
+    dealer's 9-9 earn their own award only with ``nines_by_suit``; a hand of five cards
+    or more its poker category's, as the bonus table ``poker`` allows (any, without)."""
     count = len(player)
     if count == 2:
         kind = initial_27(player, True, joker_second)
@@ -511,7 +563,10 @@ def find_bonus(
             return "nines_suited" if len(suits) == 1 else "nines_mixed"
         return None
     if count >= 5:
-        return POKER_BONUS.get(best_category(player))
+        key = POKER_BONUS.get(best_category(player))
+        if poker is not None:
+            return poker.poker_award(key, finnish_total(player).value)
+        return key
     return None
 
 
@@ -597,6 +652,7 @@ class Finnish27Round(FinnishRound):
             pays_joanca(self.rules),
             self.rules.bonus.nines_vs_dealer_by_suit,
             self.rules.joanca_joker_second,
+            self.rules.bonus,
         )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]

@@ -174,7 +174,12 @@ class Finnish27Kernel:
         bonus_of = {key: i + 1 for i, key in enumerate(BONUS_KEYS)}
         poker = np.zeros(len(PokerCategory), np.int64)
         for category, key in POKER_BONUS.items():
-            poker[category] = bonus_of[key]
+            if rules.bonus.pays(key):
+                poker[category] = bonus_of[key]
+        # by total index: may a hand of five cards or more of that total earn a poker award
+        poker_ok = np.array(
+            [rules.bonus.poker_qualifies(_total_of(i).value) for i in range(size)], np.bool_
+        )
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
@@ -212,6 +217,7 @@ class Finnish27Kernel:
             ),
             "settle": settle,
             "poker": poker,
+            "poker_ok": poker_ok,
             "bonus2": bonus2,
             "named": named,
         }
@@ -230,7 +236,7 @@ class Finnish27Kernel:
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
-            t["dealer_hits"], t["settle"], t["poker"], t["bonus2"], t["named"],
+            t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["bonus2"], t["named"],
             equal27, rules.player_initial_27_wins, rules.both_27 == "by_rules",
             rules.player_loses_over, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             rounds, session, net, cells, sessions, record, rec_cell,
@@ -374,8 +380,8 @@ def hand_category(
 def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
-    settle: np.ndarray, poker: np.ndarray, bonus2: np.ndarray, named: np.ndarray,
-    equal27: int, player27_wins: bool, win27: bool, loses_over: int, burn: int,
+    settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, bonus2: np.ndarray,
+    named: np.ndarray, equal27: int, player27_wins: bool, win27: bool, loses_over: int, burn: int,
     burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int, net: np.ndarray,
     cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
@@ -448,7 +454,7 @@ def _play27(
         if outcome == 0:
             if n == 2:
                 bonus = bonus2[ranks[p1], ranks[p2]]
-            elif n >= 3 and n != 4:
+            elif n == 3 or (n >= 5 and poker_ok[player]):
                 bonus = _bonus(
                     hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
                 )

@@ -81,6 +81,7 @@ from cardroom.games.finnish.shoe_count import (
     total_index,
     total_of,
     totals_of,
+    totals_where,
 )
 from cardroom.games.finnish.shoe_count import (
     falling as _falling,
@@ -183,11 +184,18 @@ class Finnish27Bonus:
     """
 
     def __init__(
-        self, sweep: Sweep, mixture: SuitMixture | None = None, nines_by_suit: bool = False
+        self,
+        sweep: Sweep,
+        mixture: SuitMixture | None = None,
+        nines_by_suit: bool = False,
+        poker: BonusTable | None = None,
     ) -> None:
         self.sweep = sweep
         #: three Nines of one suit against the dealer's 9-9 have their own award
         self.nines_by_suit = nines_by_suit
+        #: the poker awards: the least category paid, and the hands that qualify
+        poker = poker or BonusTable()
+        self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
         prepared = sweep.prepared
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
@@ -236,7 +244,8 @@ class Finnish27Bonus:
                 no_flush[i, jokers], no_flush_f[i, jokers] = known
         key_of = np.full(len(PokerCategory), -1, np.int64)
         for category, key in POKER_BONUS.items():
-            key_of[int(category)] = BONUS_KEYS.index(key)
+            if poker.pays(key):
+                key_of[int(category)] = BONUS_KEYS.index(key)
         self.cat = poker_shoe.category_table(
             hands, plain, sf, sf_f, total, total_f, no_flush, no_flush_f, key_of,
             modulus.p, modulus.q, modulus.r2,
@@ -396,7 +405,7 @@ def count_finnish27(
     keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`)."""
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     sweep = Sweep.build(prepared)
-    bonus = Finnish27Bonus(sweep, mixture, rules.bonus.nines_vs_dealer_by_suit)
+    bonus = Finnish27Bonus(sweep, mixture, rules.bonus.nines_vs_dealer_by_suit, rules.bonus)
     return count_rounds(sweep, bonus, BONUS_KEYS)
 
 

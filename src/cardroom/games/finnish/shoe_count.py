@@ -194,6 +194,12 @@ def total_of(index: int) -> Total:
     return Total(index // 2, bool(index % 2))
 
 
+def totals_where(keep: Callable[[Total], bool]) -> np.ndarray:
+    """Per total index (every total a hand can reach), whether ``keep`` holds."""
+    size = 2 * 4 * _LOW_LIMIT + 2
+    return np.array([keep(total_of(i)) for i in range(size)], np.bool_)
+
+
 @lru_cache(maxsize=1)
 def _total_indices() -> np.ndarray:
     """``[low, ace]`` -> :func:`total_index` of :func:`total_from` (for whole arrays)."""
@@ -806,6 +812,8 @@ class BonusSource(Protocol):
 
     five: int
     categories: int
+    #: by total index: may a hand of that total earn the poker bonus?
+    poker_ok: np.ndarray
 
     def group(self, dealer: DealerStart) -> int: ...
 
@@ -902,12 +910,12 @@ def _pass(
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = (
             bonus.tables(chosen)
         )
-        five, categories = bonus.five, bonus.categories
+        five, categories, poker_ok = bonus.five, bonus.categories, bonus.poker_ok
     else:
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = _no_bonus(
             sweep.kmax, modulus.lanes
         )
-        five, categories = 0, 0
+        five, categories, poker_ok = 0, 0, totals_where(lambda total: True)
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
     invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
@@ -919,7 +927,7 @@ def _pass(
         run.counts, run.sizes, run.totals, run.ways, run.rows, sweep.player.sub_ptr,
         sweep.player.sub_id, sweep.player.sub_c, big[0], big[1], len(sweep.dealer.universe),
         run.spec.immediate, run.spec.nb, run.spec.bp, run.spec.coef, nhg, nhg_f, cat_key,
-        cat_val, cat_f, short_row, short_key, short_val, short_f, five, categories, g_ids,
+        cat_val, cat_f, short_row, short_key, short_val, short_f, five, poker_ok, categories, g_ids,
         g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank, s_count, s_w, s_w_f,
         shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f, jpk_ok, sweep.ints,
         modulus.p, modulus.q, modulus.r2, 0, len(run.counts),

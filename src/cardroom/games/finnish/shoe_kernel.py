@@ -763,8 +763,8 @@ def hands_pass(
     big_c: np.ndarray, big_f: np.ndarray, nu: int, immediate: np.ndarray, nb: np.ndarray,
     bp: np.ndarray, coef: np.ndarray, nhg: np.ndarray, nhg_f: np.ndarray, cat_key: np.ndarray,
     cat_val: np.ndarray, cat_f: np.ndarray, short_row: np.ndarray, short_key: np.ndarray,
-    short_val: np.ndarray, short_f: np.ndarray, five: int, ncat: int, g_ids: np.ndarray,
-    g_ptr: np.ndarray,
+    short_val: np.ndarray, short_f: np.ndarray, five: int, poker_ok: np.ndarray, ncat: int,
+    g_ids: np.ndarray, g_ptr: np.ndarray,
     g_final: np.ndarray, g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int,
     s_rank: np.ndarray, s_count: np.ndarray, s_w: np.ndarray, s_w_f: np.ndarray,
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
@@ -784,7 +784,8 @@ def hands_pass(
     ``jt`` Jokers in all with chance ``nhg[jp, hits, jt]`` (``jt = 4``: four or more,
     five of a kind, bonus ``five``); its bonuses are then ``cat_key/cat_val/cat_f[row,
     jt]`` (hands of five cards or more: each hand's place ``x_row`` among all hands),
-    or ``short_*[short_row[row], jt]`` for shorter ones (-1: none).
+    or ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
+    cards or more earns its poker bonus only where ``poker_ok[ti]`` (by its total).
     """
     lanes = p.shape[0]
     nloc = g_ids.shape[0]
@@ -870,6 +871,8 @@ def hands_pass(
                 chance_f = won_f * nhg_f[jp, hits, jt]
                 if jt == 4:
                     # four Jokers or more with an ordinary card: five of a kind
+                    if not poker_ok[ti]:
+                        continue
                     for lane in range(lanes):
                         bonus[chunk, five, lane] = add_mod(
                             bonus[chunk, five, lane], chance[lane], p[lane]
@@ -877,6 +880,8 @@ def hands_pass(
                     bonus_f[chunk, five] += chance_f
                     continue
                 if size + jt >= 5:
+                    if not poker_ok[ti]:
+                        continue
                     keys = cat_key[row, jt]
                     vals = cat_val[row, jt]
                     vals_f = cat_f[row, jt]
