@@ -20,6 +20,7 @@ from cardroom.core.shoe import (
     ShoeRules,
     Shuffler,
     StackedShoe,
+    reshuffle_if_due,
 )
 
 SHUFFLES = 100_000
@@ -50,6 +51,32 @@ def test_reshuffle_point_is_reached_after_243_cards() -> None:
     assert not shoe.needs_reshuffle
     shoe.draw()
     assert shoe.needs_reshuffle and shoe.dealt == 243
+
+
+def test_a_round_limit_reshuffles_after_so_many_rounds() -> None:
+    """Every table begins a round with reshuffle_if_due: the fourth round of a shoe
+    limited to three starts from a new shuffle, whose cause says why; a restored
+    shoe goes on counting; with the limit off only the cards count."""
+    rules = ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40, reshuffle_after_rounds=3)
+    shoe = Shoe(rules, SeededShuffler(3))
+    causes: list[str] = []
+    for _ in range(7):
+        reshuffle_if_due(shoe, lambda event: causes.append(event.cause))
+        shoe.draw()
+    assert causes == ["new_shoe", "round_limit", "round_limit"] and shoe.rounds == 1
+    again = Shoe.restore(rules, SeededShuffler(0), shoe.order, shoe.dealt, shoe.shuffles, 3)
+    assert again.needs_reshuffle and again.next_cause == "round_limit"
+    assert not Shoe.restore(rules, SeededShuffler(0), shoe.order, shoe.dealt, 3, 2).needs_reshuffle
+    unlimited = Shoe(dataclasses.replace(rules, reshuffle_after_rounds=0), SeededShuffler(3))
+    for _ in range(39):
+        reshuffle_if_due(unlimited, lambda event: None)
+        unlimited.draw()
+    assert unlimited.shuffles == 1 and unlimited.rounds == 39
+    # a shoe that runs out in mid-round: the rest of that round is the new shuffle's first
+    shoe.shuffle("ran_out")
+    assert shoe.rounds == 1
+    with pytest.raises(ValueError, match="reshuffle_after_rounds: must be"):
+        ShoeRules(reshuffle_after_rounds=-1)
 
 
 def test_shuffled_shoe_holds_every_card_once() -> None:

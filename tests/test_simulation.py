@@ -8,6 +8,7 @@ and the same net result on every wager.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
@@ -155,6 +156,19 @@ def replay_against_engine(game_id: str, rules: Any, strategy: str, rounds: int) 
             assert rnd.exact_net[wager] / stake == Fraction(int(net[w, cell]), unit)
     assert mismatches == 0
     assert table.source.shuffles == result.shoes
+
+
+@pytest.mark.parametrize("game_id", ["punto-banco", "finnish27", "21-24-27"])
+def test_a_round_limit_reshuffles_the_kernel_s_shoe_as_the_engine_s(game_id: str) -> None:
+    """A new shuffle every 7 rounds (long before the cut card): the kernel and the
+    engine deal the same rounds from the same shuffles, 43 of them for 300 rounds."""
+    rules = get_game(game_id).load_rules()
+    rules = dataclasses.replace(
+        rules, shoe=dataclasses.replace(rules.shoe, reshuffle_after_rounds=7)
+    )
+    replay_against_engine(game_id, rules, "basic", 300)
+    result, _ = kernel_for(game_id, rules, "basic").run(batch_state(2026, 7), 300)
+    assert result.shoes == 43
 
 
 def test_rounds_add_up_and_ledger_sums_match() -> None:

@@ -8,6 +8,7 @@ and each side's net result per unit staked.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
@@ -111,6 +112,14 @@ def test_kernel_plays_a_variant_as_the_session_does() -> None:
     assert ChemmyKernel(rules).unit == 20 and ChemmyKernel(rules).seats == 3
     mixed, _ = play_against_engine(rules, 8_000, seed=7)
     assert mixed > 400  # the player still mixes at 5
+
+
+def test_a_round_limit_reshuffles_as_the_session_does() -> None:
+    """A new shuffle every 9 coups: the same coups from the same shuffles."""
+    rules = ChemmyRules(shoe=dataclasses.replace(ChemmyRules().shoe, reshuffle_after_rounds=9))
+    play_against_engine(rules, 300, seed=11)
+    result, _ = ChemmyKernel(rules).run(batch_state(11, 3), 300)
+    assert result.shoes == 34
 
 
 def test_the_draw_for_the_bank_is_dealt_as_the_session_deals_it() -> None:

@@ -117,3 +117,22 @@ def test_bad_bets_at_a_variant_get_the_house_table_s_answers(
     assert refused.status_code == status and message in refused.json()["error"], refused.text
     assert ann.balance() == 1000
     assert ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 0
+
+
+def test_a_variant_s_round_limit_reshuffles_its_table(web: Web) -> None:
+    """A shoe reshuffled every 3 rounds: any request (the table is set up again from
+    the database each time) counts this shoe's rounds, and the fourth comes from a
+    new shuffle that says why."""
+    ann = web.person("Ann")
+    variant = open_variant(ann, {"shoe.reshuffle_after_rounds": "3"})
+    path = f"/api/variants/{GAME}/{variant}/table"
+    for n in range(1, 4):
+        assert bet(ann, variant, {"player": "10"}).status_code == 201
+        state = ann.http.get(path).json()
+        assert state["shoe"] == 1 and len(state["bead_plate"]) == n
+        assert state["reshuffle_due"] == (n == 3)
+    fourth = bet(ann, variant, {"player": "10"}).json()
+    shuffled = [e for e in fourth["events"] if e["event"] == "reshuffled"]
+    assert [(e["shoe"], e["cause"]) for e in shuffled] == [(2, "round_limit")]
+    state = ann.http.get(path).json()
+    assert state["shoe"] == 2 and len(state["bead_plate"]) == 1

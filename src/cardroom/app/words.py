@@ -120,6 +120,7 @@ TEMPLATES: dict[str, Template] = {
     # the shoe and the table
     "new_shoe": "new shoe",
     "reshuffle_point": "reshuffle point reached",
+    "round_limit": "the shoe's rounds were all dealt",
     "ran_out": "the shoe ran out in mid-round",
     # settlement
     "pays": _pays,
@@ -170,6 +171,7 @@ def reshuffle_reason(event: Reshuffled) -> str:
         "new_shoe": "new shoe",
         "reshuffle_point": "reshuffle point reached",
         "cut_card": "the cut card came out",
+        "round_limit": "the shoe's rounds were all dealt",
         "ran_out": "the shoe ran out in mid-round",
     }.get(event.cause, event.cause.replace("_", " "))
     if event.first_card is not None:

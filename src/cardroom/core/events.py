@@ -210,7 +210,8 @@ class Decision:
 class Reshuffled:
     """The shoe was shuffled (``shoe`` counts shuffles from 1).
 
-    ``cause``: ``new_shoe``, ``reshuffle_point`` or ``ran_out`` (in mid-round: the
+    ``cause``: ``new_shoe``, ``reshuffle_point``, ``cut_card``, ``round_limit`` (the
+    rules' rounds from one shuffle were dealt) or ``ran_out`` (in mid-round: the
     cards on the table stayed out); ``burnt`` cards were discarded, the first of them
     ``first_card`` when it was turned to say how many.
     """

@@ -102,6 +102,9 @@ class ShoeRules:
     burn_by_first_card: bool = False
     #: the share of the shoe's cards dealt before a reshuffle (follows the shoe's size)
     reshuffle_fraction: Fraction | None = field(default=None, metadata={"kind": "share"})
+    #: rounds dealt from one shuffle before the next (as well as the reshuffle point in
+    #: cards, whichever comes first); 0: no limit
+    reshuffle_after_rounds: int = 0
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "decks": Between(1, MAX_DECKS),
@@ -115,6 +118,7 @@ class ShoeRules:
             "follows the shoe's size",
         ),
         "burn": Between(0, Ref("reshuffle_after"), below=True),
+        "reshuffle_after_rounds": Between(0, 100_000, note="0: no limit"),
     }
     #: the forms of the reshuffle point, in the order a message names them
     RESHUFFLE_KEYS: ClassVar[tuple[str, ...]] = (
@@ -195,6 +199,8 @@ class ShoeRules:
                 else:
                     share = self.reshuffle_fraction or Fraction(self.reshuffle_after, self.size)
                     out["reshuffle_fraction"] = str(share)
+            elif key == "reshuffle_after_rounds" and not value:
+                continue  # no limit: a file leaves it out, as before there was one
             elif key not in self.RESHUFFLE_KEYS:
                 out[key] = value
         return out
@@ -282,6 +288,12 @@ class _Cards:
     def __init__(self, cards: Iterable[Card] = ()) -> None:
         self._cards = list(cards)
         self._next = 0
+        #: rounds begun since the last shuffle (:meth:`begin_round`)
+        self.rounds = 0
+
+    def begin_round(self) -> None:
+        """Count a round begun (after any reshuffle before it)."""
+        self.rounds += 1
 
     @property
     def dealt(self) -> int:
@@ -322,9 +334,11 @@ class Shoe(_Cards):
         cards: Sequence[Card],
         dealt: int,
         shuffles: int,
+        rounds: int = 0,
     ) -> Shoe:
-        """A shoe as it was saved (:attr:`order`, :attr:`dealt`, :attr:`shuffles`): the same
-        cards in the same order, dealt as far; it goes on with ``shuffler``.
+        """A shoe as it was saved (:attr:`order`, :attr:`dealt`, :attr:`shuffles`, and the
+        :attr:`rounds` begun since that shuffle): the same cards in the same order, dealt
+        as far; it goes on with ``shuffler``.
 
         >>> rules = ShoeRules(decks=1, jokers_per_deck=0, reshuffle_after=40)
         >>> shoe = Shoe(rules, SeededShuffler(3))
@@ -339,6 +353,7 @@ class Shoe(_Cards):
         shoe._cards = list(cards)
         shoe._next = dealt
         shoe.shuffles = shuffles
+        shoe.rounds = max(0, rounds)
         return shoe
 
     @property
@@ -349,8 +364,14 @@ class Shoe(_Cards):
 
     @property
     def needs_reshuffle(self) -> bool:
-        """True before the first shuffle and once the reshuffle point is reached."""
-        return self.shuffles == 0 or self._next >= self.rules.reshuffle_after
+        """True before the first shuffle and once the reshuffle point is reached (in
+        cards dealt, or in rounds where the rules set a limit)."""
+        return self.shuffles == 0 or self._next >= self.rules.reshuffle_after or self._rounds_up
+
+    @property
+    def _rounds_up(self) -> bool:
+        limit = self.rules.reshuffle_after_rounds
+        return bool(limit) and self.rounds >= limit
 
     def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled:
         """Shuffle every card except those still on the table (``in_play``).
@@ -370,14 +391,20 @@ class Shoe(_Cards):
             first = self._cards[0]
             burnt = 1 + min(first.rank.number, 10)
         self._next = min(burnt, len(self._cards))
+        # a shoe that ran out in mid-round deals the rest of that round: it is this
+        # shuffle's first
+        self.rounds = 1 if cause == "ran_out" else 0
         return Reshuffled(self.shuffles, cause, self._next, first)
 
     @property
     def next_cause(self) -> str:
         """Why the next shuffle happens: ``new_shoe``, or ``cut_card`` (the cut card came
-        out) or ``reshuffle_point`` (so many cards were dealt)."""
+        out) or ``reshuffle_point`` (so many cards were dealt), or ``round_limit`` (so
+        many rounds were dealt from this shuffle)."""
         if self.shuffles == 0:
             return "new_shoe"
+        if self._next < self.rules.reshuffle_after and self._rounds_up:
+            return "round_limit"
         return "cut_card" if self.rules.cut_card is not None else "reshuffle_point"
 
 
@@ -417,6 +444,8 @@ class CardSource(Protocol):
     @property
     def next_cause(self) -> str: ...
 
+    def begin_round(self) -> None: ...
+
     def shuffle(self, cause: str, in_play: Collection[Card] = ()) -> Reshuffled: ...
 
     def draw(self) -> Card: ...
@@ -430,15 +459,20 @@ def reshuffle_if_due(
     source: CardSource,
     record: Callable[[Reshuffled], object],
     after: Callable[[], None] = _nothing,
+    begins_round: bool = True,
 ) -> bool:
     """Between rounds: reshuffle ``source`` if its reshuffle point has come, ``record``
     the reshuffle, then call ``after``; says whether it did.  Every table deals this way
-    (the plain dealer, the bots' driver, the house and chemin de fer tables)."""
-    if not source.needs_reshuffle:
-        return False
-    record(source.shuffle(source.next_cause))
-    after()
-    return True
+    (the plain dealer, the bots' driver, the house and chemin de fer tables).  The round
+    that follows is counted against the shoe's round limit if it ``begins_round`` (the
+    draw for chemin de fer's bank does not)."""
+    due = source.needs_reshuffle
+    if due:
+        record(source.shuffle(source.next_cause))
+        after()
+    if begins_round:
+        source.begin_round()
+    return due
 
 
 def draw_or_reshuffle(

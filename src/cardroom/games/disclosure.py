@@ -66,6 +66,12 @@ def shoe_sentence(rules: GameRules, round_word: str = "round") -> str:
         when = f"the cut card is {shoe.cut_card} cards from the end"
     else:
         when = f"it is reshuffled once {shoe.reshuffle_after} of its {shoe.size} cards are dealt"
+    if shoe.reshuffle_after_rounds:
+        limit = shoe.reshuffle_after_rounds
+        when += (
+            f"; it is also reshuffled once {limit} {round_word}{'s' if limit != 1 else ''} "
+            "have been dealt from one shuffle, whichever comes first"
+        )
     text = f"The shoe holds {decks}{jokers} ({shoe.size} cards); {when}"
     if shoe.burn_by_first_card:
         text += "; after each shuffle the first card is turned and as many burnt as it counts"

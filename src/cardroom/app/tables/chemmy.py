@@ -483,7 +483,7 @@ class ChemmyTable:
                 self._save_coup()
 
         if game.at_deal_start:
-            reshuffle_if_due(source, game.record, new_shoe)
+            reshuffle_if_due(source, game.record, new_shoe, begins_round=game.at_coup_start)
         self._start_coup_rounds()
         card = draw_or_reshuffle(source, game.cards_in_play, game.record, more_shoe)
         if coup is not None:

@@ -193,6 +193,7 @@ class HouseTable:
         shuffled: Reshuffled | None = None
         if self.source.needs_reshuffle:
             shuffled = self.source.shuffle(self.source.next_cause)
+        self.source.begin_round()
         live = HouseRound(0, engine, reshuffled=shuffled)
         live.shoe = [[card.code for card in self._upcoming()]]
         state = self._state(live, stakes)
@@ -238,6 +239,7 @@ class HouseTable:
         shuffled: Reshuffled | None = None
         if self.source.needs_reshuffle:
             shuffled = self.source.shuffle(self.source.next_cause)
+        self.source.begin_round()
         live = HouseRound(0, engine, reshuffled=shuffled)
         upcoming = self._upcoming()  # written out only if the round is saved in progress
         if shuffled is not None:

@@ -356,7 +356,9 @@ class StoredTables:
     def _shoe(self, row: _Row, rules: GameRules) -> Shoe:
         if row.cards is None:
             return Shoe(rules.shoe, self.shuffler())
-        return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles)
+        # the rounds dealt from this shuffle are this shoe's beads (one a finished round)
+        rounds = len(row.beads) if row.bead_shoe == row.shuffles else 0
+        return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles, rounds)
 
     def _table(
         self, row: _Row, account_id: int, name: str, game: GameInfo, rules: GameRules, here: str

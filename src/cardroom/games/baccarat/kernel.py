@@ -82,7 +82,8 @@ class BaccaratKernel:
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play(
             state, base, value, naturals, player_draws, banker_draws, net,
-            shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
+            shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            shoe.reshuffle_after_rounds, rounds, session,
             cells, sessions, record, rec_cell,
         )  # fmt: skip
         return BatchResult.of_cells(
@@ -137,7 +138,8 @@ def _net(
 def _play(
     state: np.ndarray, base: np.ndarray, value: np.ndarray, naturals: np.ndarray,
     player_draws: np.ndarray, banker_draws: np.ndarray, net: np.ndarray,
-    burn: int, burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
+    burn: int, burn_by_first_card: bool, reshuffle_after: int, round_limit: int, rounds: int,
+    session: int,
     cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     """Play ``rounds`` coups; count each coup's cell (outcome, banker total, pairs)."""
@@ -147,14 +149,17 @@ def _play(
     pos = size
     shoes = 0
     played = 0
+    in_shoe = 0  # coups begun from this shuffle
     while played < rounds:
-        if shoes == 0 or pos >= reshuffle_after:
+        if shoes == 0 or pos >= reshuffle_after or (round_limit and in_shoe >= round_limit):
             pos = new_shoe(state, cards, burn, burn_by_first_card)
             for i in range(size):
                 points[i] = value[cards[i]]
             shoes += 1
+            in_shoe = 0
         if pos + 6 > size:  # a coup takes at most six cards; the engine never runs out
             break
+        in_shoe += 1
         # Written without branches (0/1 flags pick the cards, totals drop 10 by
         # arithmetic): which way a coup goes cannot be predicted, and a chain of table
         # look-ups and mispredicted branches cost more than the coup itself.

@@ -265,7 +265,7 @@ class ChemmySession:
             new.extend(game.record(event))
 
         if game.at_deal_start:
-            reshuffle_if_due(source, record)
+            reshuffle_if_due(source, record, begins_round=game.at_coup_start)
         card = draw_or_reshuffle(source, game.cards_in_play, record)
         return new + game.deal(card)
 

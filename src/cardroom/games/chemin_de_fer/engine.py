@@ -216,6 +216,12 @@ class ChemmyGame:
         return [*self._draw.values(), *self.hands["player"], *self.hands["banker"]]
 
     @property
+    def at_coup_start(self) -> bool:
+        """Is the next card the first of a coup (not of the draw for the bank)?  A
+        shoe's rounds are its coups."""
+        return self.phase is not Phase.DRAW_FOR_BANK and self.at_deal_start
+
+    @property
     def at_deal_start(self) -> bool:
         """Is the next card the first of a coup (or of the draw for the bank)?"""
         if self.phase is Phase.DRAW_FOR_BANK:

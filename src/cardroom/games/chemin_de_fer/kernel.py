@@ -112,8 +112,9 @@ class ChemmyKernel:
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play(
             state, jumped(state), shoe.base, value, draw_rank, self.seats, naturals, player,
-            banker, net, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after, rounds, session,
-            cells, sessions, record, rec_cell,
+            banker, net, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            self.rules.shoe.reshuffle_after_rounds, rounds, session, cells, sessions, record,
+            rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions)
         return result, rec_cell
@@ -173,8 +174,8 @@ def _play(
     state: np.ndarray, decisions: np.ndarray, base: np.ndarray, value: np.ndarray,
     draw_rank: np.ndarray, seats: int, naturals: np.ndarray, player_code: np.ndarray,
     banker_code: np.ndarray, net: np.ndarray, burn: int, burn_by_first_card: bool,
-    reshuffle_after: int, rounds: int, session: int, cells: np.ndarray, sessions: np.ndarray,
-    record: bool, rec_cell: np.ndarray,
+    reshuffle_after: int, round_limit: int, rounds: int, session: int, cells: np.ndarray,
+    sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
     cards = base.copy()
@@ -200,12 +201,15 @@ def _play(
             break
         contenders = tied
     played = 0
+    in_shoe = 0  # coups begun from this shuffle
     while played < rounds:
-        if pos >= reshuffle_after:
+        if pos >= reshuffle_after or (round_limit and in_shoe >= round_limit):
             pos = new_shoe(state, cards, burn, burn_by_first_card)
             shoes += 1
+            in_shoe = 0
         if pos + 6 > size:  # a coup takes at most six cards; the engine never runs out
             break
+        in_shoe += 1
         p1 = value[cards[pos]]
         b1 = value[cards[pos + 1]]
         p2 = value[cards[pos + 2]]

@@ -239,6 +239,7 @@ class Finnish27Kernel:
             t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["bonus2"], t["named"],
             equal27, rules.player_initial_27_wins, rules.both_27 == "by_rules",
             rules.player_loses_over, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            shoe.reshuffle_after_rounds,
             rounds, session, net, cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
@@ -382,7 +383,8 @@ def _play27(
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, bonus2: np.ndarray,
     named: np.ndarray, equal27: int, player27_wins: bool, win27: bool, loses_over: int, burn: int,
-    burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int, net: np.ndarray,
+    burn_by_first_card: bool, reshuffle_after: int, round_limit: int, rounds: int, session: int,
+    net: np.ndarray,
     cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
@@ -394,12 +396,15 @@ def _play27(
     pos = size
     shoes = 0
     played = 0
+    in_shoe = 0  # rounds begun from this shuffle
     while played < rounds:
-        if shoes == 0 or pos >= reshuffle_after:
+        if shoes == 0 or pos >= reshuffle_after or (round_limit and in_shoe >= round_limit):
             pos = new_shoe(state, cards, burn, burn_by_first_card)
             shoes += 1
+            in_shoe = 0
         if pos + 4 > size:
             break
+        in_shoe += 1
         p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
         pos += 4
         hand[0] = p1
@@ -541,6 +546,7 @@ class TwentyOne2427Kernel:
             _initial_table(rules.initial_27s, rules.joanca_joker_second), self.decisions,
             _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
             settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
+            shoe.reshuffle_after_rounds,
             rounds, session, net, cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
@@ -567,8 +573,8 @@ def _play2124(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, decisions: np.ndarray,
     dealer_hits: np.ndarray, settle: np.ndarray, both27: int, burn: int,
-    burn_by_first_card: bool, reshuffle_after: int, rounds: int, session: int,
-    net: np.ndarray, cells: np.ndarray, sessions: np.ndarray, record: bool,
+    burn_by_first_card: bool, reshuffle_after: int, round_limit: int, rounds: int,
+    session: int, net: np.ndarray, cells: np.ndarray, sessions: np.ndarray, record: bool,
     rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
@@ -576,12 +582,15 @@ def _play2124(
     pos = size
     shoes = 0
     played = 0
+    in_shoe = 0  # rounds begun from this shuffle
     while played < rounds:
-        if shoes == 0 or pos >= reshuffle_after:
+        if shoes == 0 or pos >= reshuffle_after or (round_limit and in_shoe >= round_limit):
             pos = new_shoe(state, cards, burn, burn_by_first_card)
             shoes += 1
+            in_shoe = 0
         if pos + 4 > size:
             break
+        in_shoe += 1
         p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
         pos += 4
         pk = initial[ranks[p1], ranks[p2]]
