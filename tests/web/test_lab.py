@@ -30,11 +30,11 @@ __all__ = ["page", "server"]  # the fixtures, shared with test_browser
 GAME = "punto-banco"
 
 
-def worked_out(person: Person, web: Web, ask: dict[str, Any]) -> dict[str, Any]:
-    answer = person.post(f"/api/lab/{GAME}", ask)
+def worked_out(person: Person, web: Web, ask: dict[str, Any], game: str = GAME) -> dict[str, Any]:
+    answer = person.post(f"/api/lab/{game}", ask)
     assert answer.status_code == 200, answer.text
     web.edges.wait(timeout=120)
-    answer = person.post(f"/api/lab/{GAME}", ask)
+    answer = person.post(f"/api/lab/{game}", ask)
     data: dict[str, Any] = answer.json()
     assert data["ready"] is True
     return data
@@ -56,6 +56,34 @@ def test_two_variants_side_by_side_with_exact_differences(web: Web) -> None:
     assert rows["tie"]["difference"]["percent"].startswith("-")  # 9:1 is better for the bettor
     assert tomllib.loads(data["b"]["toml"])["tie_pays"] == 9
     assert apply_rules(default, tomllib.loads(data["b"]["toml"])) == b_rules
+
+
+def test_chemin_de_fer_s_variants_by_the_solved_coup(web: Web) -> None:
+    """A commission on the banker's wins: each seat's edge at the solved coup, A and B,
+    the analyser's own; the page says so, and a variant has no web table of its own."""
+    game = "chemin-de-fer"
+    ann = web.person("Ann")
+    data = worked_out(ann, web, {"a": {}, "b": {"commission": "1/20"}}, game)
+    default = get_game(game).default_rules()
+    b_rules = apply_rules(default, {"commission": "1/20"})
+    rows = {row["wager"]: row for row in data["rows"]}
+    assert set(rows) == {"player", "banker"}
+    for seat, row in rows.items():
+        assert Fraction(row["a"]["exact"]) == -analyser_means(game, default)[seat]
+        assert Fraction(row["b"]["exact"]) == -analyser_means(game, b_rules)[seat]
+    assert Fraction(rows["banker"]["difference"]["exact"]) > 0  # the commission is the banker's
+    page = ann.http.get(f"/lab?game={game}")
+    assert page.status_code == 200 and "Edge against it, A" in page.text
+    assert "at a table of its own" not in page.text and 'id="a-commission"' in page.text
+    refused = ann.post(f"/api/lab/{game}/table", {"values": {}})
+    assert refused.status_code == 404 and "played at seats" in refused.json()["error"]
+    # its PAR sheet: the solved coup of the variant
+    ask = {"values": {"commission": "1/20"}}
+    assert ann.post(f"/api/lab/{game}/par", ask).json()["status"] == "computing"
+    assert web.sheets is not None
+    web.sheets.wait(timeout=120)
+    sheet = ann.post(f"/api/lab/{game}/par", ask).json()
+    assert sheet["status"] == "ready" and "commission = &#34;0.05&#34;" in sheet["html"]
 
 
 @pytest.mark.parametrize(
@@ -179,6 +207,14 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator("#bead-plate .mark")).to_have_count(0)
     expect(page.locator("#variant-rules")).to_have_count(0)
 
+    # chemin de fer: each seat's edge at the solved coup
+    page.goto("/lab?game=chemin-de-fer")
+    page.locator("#b-commission").fill("1/20")
+    page.get_by_role("button", name="Work out the edges").click()
+    expect(page.locator("#lab-edges")).to_have_attribute("data-status", "ready", timeout=120_000)
+    expect(page.locator('#lab-edges tr[data-wager="banker"] td').nth(2)).to_contain_text("%")
+    page.screenshot(path=str(ARTIFACTS / "lab-chemin-de-fer-1280x800.png"))
+
 
 def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
     ann = web.person("Ann")
@@ -238,12 +274,10 @@ def test_the_inventors_options_are_in_the_form_with_their_choices() -> None:
             assert (rules.player_over, rules.fee_per_100) == ("loses", 1)
 
 
-def test_every_field_of_the_house_games_says_what_it_means() -> None:
-    """Each value of a house game's rules has its words (the ``#:`` comment of its
-    field), which the form shows beside its range."""
+def test_every_field_of_every_game_says_what_it_means() -> None:
+    """Each value of a game's rules has its words (the ``#:`` comment of its field),
+    which the form shows beside its range."""
     for game in GAMES.values():
-        if game.kind != "house":
-            continue
         for f in rule_fields(game.default_rules()):
             assert f.words, f"{game.id}: {f.key} has no words"
     fields = {f.key: f for f in rule_fields(get_game("finnish27").default_rules())}

@@ -48,23 +48,37 @@ class ChemmyRules:
     says (the casino variant of the game).
     """
 
+    #: six decks without Jokers, the cut card 16 cards from the end
     shoe: ShoeRules = field(
         default_factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16)
     )
     table: TableLimits = field(default_factory=TableLimits)
+    #: the fewest seats a table may have
     min_seats: int = 2
+    #: the most seats a table may have
     max_seats: int = 8
+    #: the house's share of the banker's winnings (0: none; "1:20" is 5%)
     commission: Fraction = field(default=Fraction(0), metadata={"kind": "share"})
+    #: the player must draw on a total below this
     player_must_draw_below: int = 5
+    #: the player must stand on a total from this up (between the two the player chooses)
     player_must_stand_from: int = 6
+    #: a two-card total from this up is a natural, and both hands stand
     natural_from: int = 8
+    #: the banker may give up the bank between coups
     banker_may_pass: bool = True
+    #: a banker who keeps the bank keeps it whole: the previous bank and its winnings,
+    #: up to the table maximum (otherwise the banker may put up another amount)
     keep_whole_bank: bool = False
     #: after a tie the banker keeps the bank (the source: only a banker who has won
     #: keeps the deal, "otherwise it passes on"; many casinos keep it)
     tie_keeps_bank: bool = False
+    #: the Ace ranks highest (not lowest) in the draw for the first banker
     ace_high_in_draw: bool = False
+    #: the banker draws as the casino tableau says, with no choice of its own
     banker_forced_by_tableau: bool = False
+    #: the banker's draw by its total and the player's third card (with
+    #: banker_forced_by_tableau)
     tableau: Tableau = field(default_factory=Tableau)
 
     RANGES: ClassVar[Mapping[str, Between]] = {

@@ -109,6 +109,29 @@ def _worked_out(
     return rules, found
 
 
+def _lab_games(request: Request) -> list[GameInfo]:
+    """The games the lab works on: the house games this server deals, then the games
+    between seats (their figures are the solved coup's)."""
+    svc = services(request)
+    house = [g for g in GAMES.values() if g.kind == "house" and g.id in svc.rules]
+    return house + [g for g in GAMES.values() if g.kind == "seats"]
+
+
+def _lab_game(request: Request, game_id: str) -> GameInfo:
+    """A game of the lab (404 otherwise)."""
+    for game in _lab_games(request):
+        if game.id == game_id:
+            return game
+    house_game(request, game_id)  # says why not
+    raise ApiError(404, f"the lab has no game {game_id!r}")
+
+
+def _lab_rules(request: Request, game: GameInfo) -> Any:
+    """The rules this server plays ``game`` by: a variant starts from them."""
+    svc = services(request)
+    return svc.chemmy.rules if game.kind == "seats" else svc.rules[game.id]
+
+
 @router.get("/lab", include_in_schema=False)
 def lab_page(
     request: Request, game: Annotated[str | None, Query(max_length=40)] = None
@@ -116,16 +139,16 @@ def lab_page(
     person = person_or_none(request)
     if person is None:
         return _must_sign_in(request)
-    svc = services(request)
-    games = [g for g in GAMES.values() if g.kind == "house" and g.id in svc.rules]
-    chosen = house_game(request, game) if game is not None else games[0]
-    rules = svc.rules[chosen.id]
+    games = _lab_games(request)
+    chosen = _lab_game(request, game) if game is not None else games[0]
+    rules = _lab_rules(request, chosen)
     return _page(
         request,
         "lab.html",
         person,
         games=games,
         game=chosen,
+        seats=chosen.kind == "seats",
         fields=rule_fields(rules),
     )
 
@@ -138,9 +161,9 @@ def work_out(
     person: Annotated[Person, Depends(changing)],
 ) -> dict[str, Any]:
     """Both variants' rules and exact house edges ("computing" until known: ask again)."""
-    game = house_game(request, game_id)
+    game = _lab_game(request, game_id)
     svc = services(request)
-    default = svc.rules[game.id]
+    default = _lab_rules(request, game)
     sides: dict[str, Any] = {}
     means: dict[str, Any] = {}
     for label, values in (("a", ask.a), ("b", ask.b)):
@@ -168,9 +191,10 @@ def par_sheet(
     """A variant's PAR sheet ("computing" until it is worked out: ask again), the same
     sheet as ``cardroom report`` writes: one HTML page (``html``) or a PDF (``pdf``, in
     base64; "failed" with the reason where WeasyPrint cannot lay it out)."""
-    game = house_game(request, game_id)
+    game = _lab_game(request, game_id)
     svc = services(request)
-    _, sheet = _worked_out(svc.par_sheets, game.id, svc.rules[game.id], ask.values, "the variant")
+    default = _lab_rules(request, game)
+    _, sheet = _worked_out(svc.par_sheets, game.id, default, ask.values, "the variant")
     answer: dict[str, Any] = {"game": game.id, "status": sheet.status}
     if sheet.message:
         answer["error"] = sheet.message
