@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from cardroom.core.cards import Card, CardError, Deck
+from cardroom.core.cards import JOKER, RANKS, Card, CardError, Deck, Rank, Suit
 from cardroom.core.events import Reshuffled
 from cardroom.core.rules import Between, Ref, brief, check_ranges, read_number
 
@@ -105,6 +105,10 @@ class ShoeRules:
     #: rounds dealt from one shuffle before the next (as well as the reshuffle point in
     #: cards, whichever comes first); 0: no limit
     reshuffle_after_rounds: int = 0
+    #: the shoe's cards of each rank, Ace to King (13 counts), instead of four per deck;
+    #: each rank's cards are spread over the suits in turn (spades, hearts, diamonds,
+    #: clubs); the Jokers stay jokers_per_deck for each deck; empty: whole decks
+    cards_per_rank: tuple[int, ...] = ()
 
     RANGES: ClassVar[Mapping[str, Between]] = {
         "decks": Between(1, MAX_DECKS),
@@ -128,6 +132,7 @@ class ShoeRules:
     )
 
     def __post_init__(self) -> None:
+        _check_ranks(self.cards_per_rank)
         if self.cut_card is not None and self.reshuffle_fraction is not None:
             raise ValueError(
                 "reshuffle_fraction: give a cut_card or a reshuffle_fraction, not both"
@@ -142,7 +147,7 @@ class ShoeRules:
 
     @property
     def size(self) -> int:
-        return self.decks * (52 + self.jokers_per_deck)
+        return _size(self.decks, self.jokers_per_deck, self.cards_per_rank)
 
     # -- in a rules file ---------------------------------------------------------------
     @staticmethod
@@ -157,7 +162,13 @@ class ShoeRules:
         """
         decks = data.get("decks", default.decks)
         jokers = data.get("jokers_per_deck", default.jokers_per_deck)
-        size = decks * (52 + jokers) if _whole(decks) and _whole(jokers) else 0
+        ranks = data.get("cards_per_rank", default.cards_per_rank)
+        size = 0
+        if _whole(decks) and _whole(jokers):
+            try:
+                size = _size(decks, jokers, _check_ranks(ranks))
+            except ValueError:
+                size = 0  # the check on cards_per_rank reports it
         if "reshuffle_fraction" in data:
             data["reshuffle_fraction"] = _share(data["reshuffle_fraction"])
         elif not ({"reshuffle_after", "cut_card"} & data.keys()):
@@ -199,21 +210,76 @@ class ShoeRules:
                 else:
                     share = self.reshuffle_fraction or Fraction(self.reshuffle_after, self.size)
                     out["reshuffle_fraction"] = str(share)
-            elif key == "reshuffle_after_rounds" and not value:
-                continue  # no limit: a file leaves it out, as before there was one
+            elif key in ("reshuffle_after_rounds", "cards_per_rank") and not value:
+                continue  # no limit, whole decks: a file leaves them out, as before
             elif key not in self.RESHUFFLE_KEYS:
                 out[key] = value
         return out
 
     def cards(self) -> tuple[Card, ...]:
-        return _shoe_cards(self.decks, self.jokers_per_deck)
+        return _shoe_cards(self.decks, self.jokers_per_deck, self.cards_per_rank)
+
+    @property
+    def whole_decks(self) -> bool:
+        """Is the shoe whole decks (no ``cards_per_rank``)?"""
+        return not self.cards_per_rank
+
+    def rank_counts(self, decks: int | None = None) -> dict[Rank, int]:
+        """The shoe's cards per rank (Jokers included); ``decks`` asks for that many
+        whole decks instead, which a shoe of ``cards_per_rank`` refuses (ValueError)."""
+        if decks is not None and not self.whole_decks:
+            raise ValueError(
+                "decks: these rules give the shoe's cards_per_rank; it is not whole decks"
+            )
+        if decks is not None:
+            if decks < 1:
+                raise ValueError("decks: a shoe needs at least one deck")
+            return {r: decks * (self.jokers_per_deck if r is Rank.JOKER else 4) for r in Rank}
+        counts = Counter(card.rank for card in self.cards())
+        return {r: counts[r] for r in Rank}
+
+
+#: the most cards of one rank a shoe may hold
+MAX_PER_RANK = 4 * MAX_DECKS
+
+
+def _check_ranks(ranks: Any) -> tuple[int, ...]:
+    """A ``cards_per_rank`` as given: nothing, or 13 whole counts (ValueError otherwise)."""
+    words = (
+        f"must be 13 whole numbers (Ace to King) between 0 and {MAX_PER_RANK}, at least one above 0"
+    )
+    if not isinstance(ranks, tuple | list):
+        raise ValueError(f"cards_per_rank: {words}")
+    if not ranks:
+        return ()
+    if (
+        len(ranks) != 13
+        or not all(_whole(n) and 0 <= n <= MAX_PER_RANK for n in ranks)
+        or not any(ranks)
+    ):
+        raise ValueError(f"cards_per_rank: {words}, not {brief(list(ranks))}")
+    return tuple(ranks)
+
+
+def _size(decks: int, jokers_per_deck: int, ranks: tuple[int, ...]) -> int:
+    ordinary = sum(ranks) if ranks else 52 * decks
+    return ordinary + decks * jokers_per_deck
 
 
 @functools.lru_cache(maxsize=64)
-def _shoe_cards(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+def _shoe_cards(decks: int, jokers_per_deck: int, ranks: tuple[int, ...] = ()) -> tuple[Card, ...]:
     """A shoe's cards, unshuffled: made once per size (a web server sets a shoe up for
-    every round, and cards are frozen values)."""
-    return Deck.shoe(decks, jokers_per_deck)
+    every round, and cards are frozen values).  With ``ranks``, that many cards of each
+    rank (Ace to King), dealt round the suits in turn, then the Jokers."""
+    if not ranks:
+        return Deck.shoe(decks, jokers_per_deck)
+    suits = tuple(Suit)
+    ordinary = tuple(
+        Card(rank, suits[i % 4])
+        for rank, count in zip(RANKS, ranks, strict=True)
+        for i in range(count)
+    )
+    return ordinary + (JOKER,) * (decks * jokers_per_deck)
 
 
 def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
@@ -237,6 +303,8 @@ def check_in_shoe(cards: Iterable[Card], rules: ShoeRules) -> None:
             raise CardError(f"{card.code} is not in this game's shoe: it has no Jokers")
         if count > have:
             decks = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+            if not rules.whole_decks:
+                decks = f"{rules.size} cards"
             raise CardError(
                 f"{card.code} comes {count} times, but the shoe of {decks} holds only {have}"
             )

@@ -72,6 +72,14 @@ def shoe_sentence(rules: GameRules, round_word: str = "round") -> str:
             f"; it is also reshuffled once {limit} {round_word}{'s' if limit != 1 else ''} "
             "have been dealt from one shuffle, whichever comes first"
         )
+    if not shoe.whole_decks:
+        names = ("Aces", *(f"{n}s" for n in range(2, 11)), "Jacks", "Queens", "Kings")
+        held = ", ".join(f"{n} {name}" for n, name in zip(shoe.cards_per_rank, names, strict=True))
+        jokers_held = shoe.decks * shoe.jokers_per_deck
+        decks = f"{held}" + (
+            f" and {jokers_held} Joker{'s' if jokers_held != 1 else ''}" if jokers_held else ""
+        )
+        jokers = ""
     text = f"The shoe holds {decks}{jokers} ({shoe.size} cards); {when}"
     if shoe.burn_by_first_card:
         text += "; after each shuffle the first card is turned and as many burnt as it counts"

@@ -95,11 +95,8 @@ def _normalise(counts: Counts) -> tuple[int, ...]:
 
 def shoe_composition(rules: BaccaratRules, decks: int | None = None) -> tuple[int, ...]:
     """A full shoe's cards per rank (in :data:`RANK_ORDER`); ``decks`` overrides the rules."""
-    decks = rules.shoe.decks if decks is None else decks
-    if decks < 1:
-        raise ValueError("decks: a shoe needs at least one deck")
-    jokers = rules.shoe.jokers_per_deck * decks
-    return tuple(jokers if rank is Rank.JOKER else 4 * decks for rank in RANK_ORDER)
+    counts = rules.shoe.rank_counts(decks)
+    return tuple(counts[rank] for rank in RANK_ORDER)
 
 
 @lru_cache(maxsize=64)
@@ -287,7 +284,10 @@ def analyze_baccarat(rules: BaccaratRules, game: str, decks: int | None = None) 
     decks = rules.shoe.decks if decks is None else decks
     plural = "deck" if decks == 1 else "decks"
     jokers = counts[RANK_ORDER.index(Rank.JOKER)]
-    shoe = f"{decks} {plural} of 52 cards" + (f" and {jokers} Jokers (0 points)" if jokers else "")
+    shoe = f"{decks} {plural} of 52 cards"
+    if not rules.shoe.whole_decks:
+        shoe = f"{sum(counts) - jokers} cards of the ranks the rules give"
+    shoe += f" and {jokers} Jokers (0 points)" if jokers else ""
     first = f"the first coup from a full shoe: {shoe}; burnt cards are unseen and change nothing"
     return GameReport(
         game=report.game,

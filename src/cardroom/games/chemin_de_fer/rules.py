@@ -93,6 +93,11 @@ class ChemmyRules:
     def __post_init__(self) -> None:
         if self.shoe.jokers_per_deck:
             raise ValueError("shoe.jokers_per_deck: must be 0: chemin de fer has no Jokers")
+        if not self.shoe.whole_decks:
+            raise ValueError(
+                "shoe.cards_per_rank: chemin de fer's shoe is whole decks (its solved coup "
+                "is counted by decks)"
+            )
         check_ranges(self)
         if self.banker_forced_by_tableau and self.tableau.natural_from != self.natural_from:
             raise ValueError(

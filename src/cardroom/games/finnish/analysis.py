@@ -109,12 +109,7 @@ class DrawOdds:
 
     @classmethod
     def of_shoe(cls, shoe: ShoeRules) -> DrawOdds:
-        return cls.of_counts(
-            {
-                rank: shoe.decks * (shoe.jokers_per_deck if rank is Rank.JOKER else 4)
-                for rank in RANK_ORDER
-            }
-        )
+        return cls.of_counts(shoe.rank_counts())
 
     @classmethod
     def of_counts(cls, counts: Mapping[Rank, int]) -> DrawOdds:
@@ -690,10 +685,7 @@ def effects_of_removal(
     This is the first-order effect a card counter uses; it is not the finite-shoe
     effect (which needs the finite-shoe analysis this module does not build).
     """
-    counts = {
-        rank: shoe.decks * (shoe.jokers_per_deck if rank is Rank.JOKER else 4)
-        for rank in RANK_ORDER
-    }
+    counts = shoe.rank_counts()
     base = analyze(DrawOdds.of_counts(counts))
     result: dict[str, dict[Rank, Fraction]] = {wager: {} for wager in base.wagers}
     for rank in RANK_ORDER:

@@ -49,6 +49,7 @@ the Chinese remainder theorem (:mod:`cardroom.analysis.modular`).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -117,11 +118,18 @@ class ShoeMakeup:
 
     @classmethod
     def of_rules(cls, shoe: ShoeRules, decks: int | None = None) -> ShoeMakeup:
-        """The rules' shoe (``decks`` overrides the number of decks)."""
+        """The rules' shoe (``decks`` overrides the number of decks), its cards per rank
+        and suit as the shoe holds them."""
+        if decks is None and not shoe.whole_decks:
+            cards = Counter((card.rank, card.suit) for card in shoe.cards())
+            counts = shoe.rank_counts()
+            return cls(
+                tuple(counts[rank] for rank in RANK_ORDER),
+                tuple(tuple(cards[(rank, suit)] for suit in SUITS) for rank in RANK_ORDER[:13]),
+            )
         decks = shoe.decks if decks is None else decks
-        if decks < 1:
-            raise ValueError("decks: a shoe needs at least one deck")
-        return cls((4 * decks,) * 13 + (shoe.jokers_per_deck * decks,), ((decks,) * 4,) * 13)
+        counts = shoe.rank_counts(decks)  # refuses decks for a shoe of cards_per_rank
+        return cls(tuple(counts[rank] for rank in RANK_ORDER), ((decks,) * 4,) * 13)
 
     @classmethod
     def of_counts(
