@@ -78,6 +78,7 @@ VARIANTS: list[dict[str, Any]] = [
         "jo_jo_27": False,
         "ace_king_27": False,
         "equal_initial_27s": "push",
+        "both_27": "dealer_wins",
         "bonus": BonusTable(poker_hands="27"),
     },
 ]

@@ -161,6 +161,13 @@ def test_a_player_s_27_waits_for_the_dealer_s_in_a_stalemate() -> None:
     # against any other dealer's total the 27 still wins (with its bonus)
     assert outcome_of(27, 24, both_27="stalemate") == "player"
     assert outcome_of(27, 27, both_27="stalemate") == "push"
+    # or the dealer's 27 wins
+    dealer = play(Finnish27Rules(both_27="dealer_wins"))
+    assert dealer.outcome == "dealer" and len(dealer.hands["dealer"]) == 3
+    assert outcome_of(27, 27, both_27="dealer_wins") == "dealer"
+    assert outcome_of(27, 24, both_27="dealer_wins") == "player"
+    words = " ".join(finnish27_text(Finnish27Rules(both_27="dealer_wins")).sentences)
+    assert "a dealer's 27 wins, any other total loses to it" in words
 
 
 def test_bad_choices_are_refused_naming_the_field() -> None:

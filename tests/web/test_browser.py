@@ -239,7 +239,10 @@ def test_21_24_27_with_the_keyboard_alone_reloaded_and_in_two_tabs(page: Page) -
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"  # the focus shows
     for _ in range(30):  # Enter deals again and again: focus stays on Deal after a round
+        before = page.locator("#table").get_attribute("data-round") or ""
         page.keyboard.press("Enter")
+        # the new round on the table (not the last one's state, still shown a moment)
+        expect(page.locator("#table")).not_to_have_attribute("data-round", before)
         if finished_or_asking(page) == "awaiting_action":
             break
         assert focused(page) == "deal"

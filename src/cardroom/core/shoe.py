@@ -252,11 +252,13 @@ def _check_ranks(ranks: Any) -> tuple[int, ...]:
         raise ValueError(f"cards_per_rank: {words}")
     if not ranks:
         return ()
-    if (
-        len(ranks) != 13
-        or not all(_whole(n) and 0 <= n <= MAX_PER_RANK for n in ranks)
-        or not any(ranks)
-    ):
+    for i, n in enumerate(ranks):
+        if not (_whole(n) and 0 <= n <= MAX_PER_RANK):
+            raise ValueError(
+                f"cards_per_rank[{i}]: must be a whole number between 0 and {MAX_PER_RANK}, "
+                f"not {brief(n)}"
+            )
+    if len(ranks) != 13 or not any(ranks):
         raise ValueError(f"cards_per_rank: {words}, not {brief(list(ranks))}")
     return tuple(ranks)
 

@@ -220,10 +220,11 @@ def _play_sentence(rules: Finnish27Rules) -> str:
             f"Exactly 27 wins at once; over {rules.player_loses_over} loses at once. "
             f"Otherwise {dealer}"
         )
+    his = "wins" if rules.both_27 == "dealer_wins" else "makes a stalemate (a push)"
     return (
         f"Over {rules.player_loses_over} loses at once. Otherwise {dealer} A player's 27 "
-        "(not an initial 27) waits for the dealer's hand: a dealer's 27 makes a stalemate "
-        "(a push), any other total loses to it."
+        f"(not an initial 27) waits for the dealer's hand: a dealer's 27 {his}, any other "
+        "total loses to it."
     )
 
 

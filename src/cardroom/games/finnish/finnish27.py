@@ -355,8 +355,9 @@ class Finnish27Rules:
     #: a dealer's final 28 against any player total but 27: "normal" (the rules above),
     #: "stalemate" (a push) or "dealer_wins"
     dealer_28: str = "normal"
-    #: a player's 27 that is not an initial 27: "by_rules" (it wins at once) or
-    #: "stalemate" (the dealer plays; his 27 makes a push, anything else loses)
+    #: a player's 27 that is not an initial 27: "by_rules" (it wins at once),
+    #: "stalemate" (the dealer plays; his 27 makes a push, anything else loses) or
+    #: "dealer_wins" (the dealer plays; his 27 wins, as any 27 of his is a win)
     both_27: str = "by_rules"
     #: the house's collection per 100 staked on every wager, taken off the stake
     #: before the deal: the rest of the stake is the wager that plays
@@ -370,7 +371,7 @@ class Finnish27Rules:
         "dealer_over": ("player_wins", "push_if_as_close", "dealer_wins_if_closer"),
         "both_over": ("by_distance", "push", "player_loses"),
         "dealer_28": ("normal", "stalemate", "dealer_wins"),
-        "both_27": ("by_rules", "stalemate"),
+        "both_27": ("by_rules", "stalemate", "dealer_wins"),
     }
     #: the switches of older rules files, read as a choice field: (field, if true, if false)
     ALIASES: ClassVar[Mapping[str, tuple[str, str, str]]] = {
@@ -498,6 +499,8 @@ def compare(player: Total, dealer: Total, rules: Finnish27Rules | None = None) -
     totals = {"player": player.value, "dealer": dealer.value}
     if rules.both_27 == "stalemate" and player.value == dealer.value == TARGET:
         return "push", Why("both_27_stalemate", totals)
+    if rules.both_27 == "dealer_wins" and player.value == dealer.value == TARGET:
+        return "dealer", Why("both_27_dealer_wins", totals)
     if rules.dealer_28 != "normal" and dealer.value == TARGET + 1 and player.value != TARGET:
         if rules.dealer_28 == "stalemate":
             return "push", Why("dealer_28_stalemate", totals)

@@ -87,6 +87,7 @@ RULE_WORDS: dict[str, Template] = {
     "dealer_28_stalemate": "dealer's 28 is a stalemate against player {player}",
     "dealer_28_wins": "dealer's 28 beats player {player}",
     "both_27_stalemate": "both hands are 27: a stalemate",
+    "both_27_dealer_wins": "both hands are 27: the dealer's wins",
     "player_closer": "player {player} is closer to 27 than dealer {dealer}",
     "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
     "equally_close": "{player} and {dealer} are equally close: {winner} on ties",

@@ -506,6 +506,7 @@ function present(data) {
 async function show(data) {
   if (!round || round.id !== data.id) clearTable();
   round = data;
+  table.dataset.round = data.id; // which round the table shows (for scripts and tests)
   setState("dealing");
   if (data.state === "awaiting_action" || shown < data.events.length) {
     // the stakes in play stand on the spots and on the table (also after a reload, in
