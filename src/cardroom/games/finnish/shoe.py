@@ -212,6 +212,8 @@ class Finnish27Bonus:
         total = np.zeros((n, lanes), np.uint64)
         total_f = np.zeros(n)
         workers = os.cpu_count() or 1
+        no_flush = np.zeros((len(hands), 4, modulus.lanes), np.uint64)
+        no_flush_f = np.zeros((len(hands), 4))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             cuts = [n * i // (4 * workers) for i in range(4 * workers + 1)]
             outputs = (plain, sf, sf_f, total, total_f)
@@ -220,28 +222,10 @@ class Finnish27Bonus:
                 pool.submit(poker_shoe.poker_batch, *tables, first, stop, *outputs)
                 for first, stop in itertools.pairwise(cuts)
             ]
+            # meanwhile (the batches release the interpreter): the hands without a flush
+            self._no_flush(hands, suits, no_flush, no_flush_f)
             for job in jobs:
                 job.result()
-        no_flush = np.zeros((len(hands), 4, modulus.lanes), np.uint64)
-        no_flush_f = np.zeros((len(hands), 4))
-        patterns: dict[tuple[Any, ...], tuple[np.ndarray, float]] = {}
-        sizes = hands.sum(axis=1)
-        tops = hands.max(axis=1)
-        for i, row in enumerate(hands.tolist()):
-            held = [(x, tuple(suits[r])) for r, x in enumerate(row) if x]
-            pattern = tuple(sorted(held))
-            for jokers in range(4):
-                if sizes[i] + jokers < 5 or tops[i] + jokers >= 5:
-                    continue
-                seen = (pattern, jokers)
-                known = patterns.get(seen)
-                if known is None:
-                    known = patterns[seen] = poker_shoe.no_flush_count(
-                        np.array([x for x, _ in pattern], np.int64),
-                        np.array([c for _, c in pattern], np.int64).reshape(len(pattern), 4),
-                        5 - jokers, modulus.p, modulus.q, modulus.r2,
-                    )  # fmt: skip
-                no_flush[i, jokers], no_flush_f[i, jokers] = known
         key_of = np.full(len(PokerCategory), -1, np.int64)
         for category, key in POKER_BONUS.items():
             if poker.pays(key):
@@ -255,6 +239,33 @@ class Finnish27Bonus:
         self._groups: list[tuple[str | None, ...]] = []
         self._dealer_of_group: list[list[Card]] = []
         self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def _no_flush(
+        self, hands: np.ndarray, suits: np.ndarray, out: np.ndarray, out_f: np.ndarray
+    ) -> None:
+        """For each hand of five cards or more with 0-3 Jokers (and no five of a kind),
+        its suit assignments without a flush, counted once per pattern of (count, the
+        shoe's suits of that rank)."""
+        modulus = self.modulus
+        suit_rows = [tuple(row) for row in suits.tolist()]
+        sizes = hands.sum(axis=1).tolist()
+        tops = hands.max(axis=1).tolist()
+        patterns: dict[tuple[Any, ...], tuple[np.ndarray, float]] = {}
+        for i, row in enumerate(hands.tolist()):
+            asked = [j for j in range(4) if sizes[i] + j >= 5 and tops[i] + j < 5]
+            if not asked:
+                continue
+            pattern = tuple(sorted((x, suit_rows[r]) for r, x in enumerate(row) if x))
+            for jokers in asked:
+                seen = (pattern, jokers)
+                known = patterns.get(seen)
+                if known is None:
+                    known = patterns[seen] = poker_shoe.no_flush_count(
+                        np.array([x for x, _ in pattern], np.int64),
+                        np.array([c for _, c in pattern], np.int64).reshape(len(pattern), 4),
+                        5 - jokers, modulus.p, modulus.q, modulus.r2,
+                    )  # fmt: skip
+                out[i, jokers], out_f[i, jokers] = known
 
     def group(self, dealer: DealerStart) -> int:
         cards = [sample_card(dealer.pair[0]), sample_card(dealer.pair[1])]
