@@ -45,11 +45,16 @@ Values = Annotated[
 ]
 
 
-class ParAsk(BaseModel):
-    """One variant whose PAR sheet to work out, as an HTML page or a PDF."""
+class VariantAsk(BaseModel):
+    """One variant of a game's rules: the form's values."""
 
     model_config = ConfigDict(extra="forbid")
     values: Values = Field(default_factory=dict)
+
+
+class ParAsk(VariantAsk):
+    """One variant whose PAR sheet to work out, as an HTML page or a PDF."""
+
     format: Literal["html", "pdf"] = "html"
 
 
@@ -213,7 +218,7 @@ def par_sheet(
 def open_table(
     request: Request,
     game_id: str,
-    ask: ParAsk,
+    ask: VariantAsk,
     person: Annotated[Person, Depends(changing)],
 ) -> dict[str, Any]:
     """Keep a variant (read from the form's values, 422 if it cannot be) and give the
