@@ -58,6 +58,9 @@ def test_a_variant_deals_at_its_own_rules_beside_the_house_table(web: Web) -> No
     page = ann.http.get(f"/play/{GAME}?variant={variant}")
     assert page.status_code == 200
     assert f'data-variant="{variant}"' in page.text and "tie_pays = 9" in page.text
+    # the history names the variant's round as such; the house's rounds as before
+    history = ann.http.get("/history").text
+    assert f"#{data['id']}</a> · Punto banco · lab variant {variant[:8]}" in history
     # another person at the same variant: a table of their own
     bob = web.person("Bob")
     assert bob.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 0

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.disclosure import paytable, rules_text
 from cardroom.app.scoreboards import NO_WINNER
-from cardroom.app.variants import UnknownVariant, table_key
+from cardroom.app.variants import UnknownVariant, split_key, table_key
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.app.words import wager_label, wager_name
 from cardroom.core.rules import rules_to_toml
@@ -380,6 +380,8 @@ def _round_items(svc: Any, rounds: list[Any], balance: Any) -> list[dict[str, An
     items = []
     for stored in rounds:
         data = views.stored_round_json(stored, balance, tables)
+        ref = stored.table_ref or ""
+        data["variant"] = split_key(ref.removeprefix("web:"))[1] if ref.startswith("web:") else None
         data["signed"] = {w: _signed(Fraction(n)) for w, n in data["net"].items()}
         data["signed_total"] = (
             None if data["total_net"] is None else _signed(Fraction(data["total_net"]))
@@ -395,7 +397,10 @@ def _round_title(data: dict[str, Any]) -> str:
         number = f" · coup {coup['number']}" if coup.get("number") else ""
         return f"Chemin de fer · {coup['table']}{number}"
     game = GAMES.get(data["game"])
-    return game.name if game is not None else str(data["game"])
+    name = game.name if game is not None else str(data["game"])
+    if data.get("variant"):
+        name += f" · lab variant {data['variant'][:8]}"
+    return name
 
 
 @router.get("/history")
