@@ -870,6 +870,9 @@ def count_rounds(
     big = sweep.player.big_tables(modulus)
     group = bonus.group if bonus else _no_group
     chosen_passes = [c for c in passes(prepared, group) if len(sweep.runs[c.table].counts)]
+    # the longest first, so that the threads end together (a pass's time follows the
+    # dealer's states it expands, then the player's hands it sweeps)
+    chosen_passes.sort(key=lambda c: _pass_cost(sweep, c), reverse=True)
     with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         jobs = [pool.submit(_pass, sweep, chosen, bonus, big) for chosen in chosen_passes]
         for job in jobs:
@@ -905,6 +908,13 @@ def count_rounds(
     if min(results.values()) < 0:
         raise ArithmeticError("a count came out negative")
     return Counts(results, prepared.longest, denominator, floats)
+
+
+def _pass_cost(sweep: Sweep, chosen: Pass) -> int:
+    """A rough measure of a pass's time, to start the longest passes first."""
+    prepared = sweep.prepared
+    dealer = sum(len(prepared.draws[prepared.dealers[i].draws].keys) for i in chosen.dealers)
+    return 20 * dealer + len(sweep.runs[chosen.table].counts)
 
 
 def _pass(
