@@ -202,6 +202,10 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator("#bead-plate .mark")).to_have_count(1)
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(ARTIFACTS / "lab-variant-table-1280x800.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(ARTIFACTS / "lab-variant-table-390x844.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size(DESKTOP)
     page.goto(f"/play/{GAME}")  # the house's own table: no round dealt there
     expect(page.locator("#table")).to_have_attribute("data-ready", "true")
     expect(page.locator("#bead-plate .mark")).to_have_count(0)
