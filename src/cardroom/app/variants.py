@@ -17,7 +17,6 @@ history and replays need nothing of this module.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import threading
 from collections import OrderedDict
@@ -28,6 +27,7 @@ from sqlalchemy import Connection, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from cardroom.app.par import rules_digest
 from cardroom.core.rules import load_rules_text, rules_to_toml
 from cardroom.games import GameInfo
 from cardroom.storage.db import Database
@@ -53,8 +53,9 @@ class UnknownVariant(LookupError):
 
 
 def variant_id(toml: str) -> str:
-    """A variant's id: the start of the SHA-256 of its rules file."""
-    return hashlib.sha256(toml.encode("utf-8")).hexdigest()[:20]
+    """A variant's id: the start of the SHA-256 of its rules file (the digest a PAR
+    sheet states)."""
+    return rules_digest(toml)[:20]
 
 
 def table_key(game_id: str, variant: str | None) -> str:
@@ -88,7 +89,7 @@ class Variants:
             conn.execute(insert(rule_variants).values(row).on_conflict_do_nothing())
 
         self.db.run(work)
-        self._keep((game.id, found), load_rules_text(game.default_rules(), toml, "the variant"))
+        self._keep((game.id, found), rules)
         return found
 
     def rules(self, game: GameInfo, variant: str) -> Any:

@@ -44,7 +44,13 @@ from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import Event, Reshuffled
 from cardroom.core.money import format_amount
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
-from cardroom.core.shoe import CardSource, ShoeExhausted, StackedShoe, draw_or_reshuffle
+from cardroom.core.shoe import (
+    CardSource,
+    ShoeExhausted,
+    StackedShoe,
+    draw_or_reshuffle,
+    reshuffle_if_due,
+)
 from cardroom.games import GameInfo, get_game
 from cardroom.games.base import (
     PLAYER_SEAT,
@@ -162,6 +168,13 @@ class HouseTable:
         return isinstance(self.source, StackedShoe) and self.source.remaining == 0
 
     # -- a round ------------------------------------------------------------------------
+    def _shuffle_if_due(self) -> Reshuffled | None:
+        """The reshuffle a new round starts with, if its shoe's point has come (the
+        round is counted against the shoe's round limit either way)."""
+        shuffled: list[Reshuffled] = []
+        reshuffle_if_due(self.source, shuffled.append)
+        return shuffled[0] if shuffled else None
+
     def place_bets(
         self, bets: Mapping[str, Fraction | int | str], idempotency_key: str | None = None
     ) -> HouseRound:
@@ -190,10 +203,7 @@ class HouseTable:
         balance = self.wallet.balance(self.account_id)
         if total > balance:
             raise OverBalance(_over_balance(total, balance))
-        shuffled: Reshuffled | None = None
-        if self.source.needs_reshuffle:
-            shuffled = self.source.shuffle(self.source.next_cause)
-        self.source.begin_round()
+        shuffled = self._shuffle_if_due()
         live = HouseRound(0, engine, reshuffled=shuffled)
         live.shoe = [[card.code for card in self._upcoming()]]
         state = self._state(live, stakes)
@@ -236,10 +246,7 @@ class HouseTable:
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
-        shuffled: Reshuffled | None = None
-        if self.source.needs_reshuffle:
-            shuffled = self.source.shuffle(self.source.next_cause)
-        self.source.begin_round()
+        shuffled = self._shuffle_if_due()
         live = HouseRound(0, engine, reshuffled=shuffled)
         upcoming = self._upcoming()  # written out only if the round is saved in progress
         if shuffled is not None:

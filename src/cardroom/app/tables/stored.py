@@ -66,7 +66,15 @@ from cardroom.storage.db import Fast
 from cardroom.storage.errors import StorageConflict
 from cardroom.storage.schema import accounts, house_tables
 
-__all__ = ["NotYours", "Played", "StoredTables", "TableState", "UnknownVariant", "table_ref"]
+__all__ = [
+    "NotYours",
+    "Played",
+    "StoredTables",
+    "TableState",
+    "UnknownVariant",
+    "table_key_of",
+    "table_ref",
+]
 
 
 class NotYours(LookupError):
@@ -79,8 +87,9 @@ def table_ref(key: str) -> str:
     return f"web:{key}"
 
 
-def _key_of(stored: StoredRound) -> str:
-    """The table key of the table a round was dealt at."""
+def table_key_of(stored: StoredRound) -> str:
+    """The table key of the table a round was dealt at (its game's id for a round not
+    dealt at a web table)."""
     ref = stored.table_ref
     if ref is not None and ref.startswith("web:"):
         return ref.removeprefix("web:")
@@ -232,16 +241,15 @@ class StoredTables:
         first = self._own(account_id, round_id)
 
         def work(conn: Connection) -> Played:
-            row = self._read(conn, account_id, _key_of(first))
+            row = self._read(conn, account_id, table_key_of(first))
             stored = self._own(account_id, round_id)  # (as it is now, under the lock)
             if stored.status != "in_progress":
                 raise IllegalAction("the round is over: nothing is asked")
-            game = get_game(stored.game)
-            table, live = self._restore(row, stored, game)
+            table, live = self._restore(row, stored)
             if not isinstance(live.to_move(), Turn):
                 raise IllegalAction("no decision is asked now")
             table.act(live, action)
-            self._write(conn, account_id, _key_of(stored), row, table, live)
+            self._write(conn, account_id, table_key_of(stored), row, table, live)
             balance = live.balance if live.balance is not None else self._balance(account_id)
             return Played(balance, live=live, reshuffle_due=table.reshuffle_due and live.is_over)
 
@@ -256,11 +264,11 @@ class StoredTables:
             return Played(self.wallet.balance(account_id), stored=stored)
 
         def work(conn: Connection) -> Played:
-            row = self._read(conn, account_id, _key_of(stored))
+            row = self._read(conn, account_id, table_key_of(stored))
             again = self._own(account_id, round_id)
             if again.status != "in_progress":  # finished meanwhile, in another request
                 return Played(self._balance(account_id), stored=again)
-            _, live = self._restore(row, again, get_game(again.game))
+            _, live = self._restore(row, again)
             balance = live.balance if live.balance is not None else self._balance(account_id)
             return Played(balance, live=live)
 
@@ -315,7 +323,11 @@ class StoredTables:
         """The round an idempotency key opened, as it stands now (:class:`KeyReused` if
         it was opened with other bets, or at another table)."""
         stored = self.wallet.round(round_id)
-        if stored.game != game.id or _key_of(stored) != here or dict(stored.stakes) != dict(stakes):
+        if (
+            stored.game != game.id
+            or table_key_of(stored) != here
+            or dict(stored.stakes) != dict(stakes)
+        ):
             raise KeyReused(
                 f"this idempotency key opened round {stored.id} with other bets: "
                 "use a new key for new bets"
@@ -323,7 +335,7 @@ class StoredTables:
         balance = self._balance(account_id)
         if stored.status == "in_progress" and stored.game in self.rules:
             row = self._read(conn, account_id, here, lock=False)
-            _, live = self._restore(row, stored, game)
+            _, live = self._restore(row, stored)
             return Played(balance, live=live, new=False)
         return Played(balance, stored=stored, new=False)
 
@@ -376,11 +388,11 @@ class StoredTables:
         table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
         return table
 
-    def _restore(
-        self, row: _Row, stored: StoredRound, game: GameInfo
-    ) -> tuple[HouseTable, HouseRound]:
+    def _restore(self, row: _Row, stored: StoredRound) -> tuple[HouseTable, HouseRound]:
         """The round in play, set up again; its table deals on from the table's shoe."""
-        shoe = self._shoe(row, self.rules_for(_key_of(stored))) if row.cards is not None else None
+        shoe = (
+            self._shoe(row, self.rules_for(table_key_of(stored))) if row.cards is not None else None
+        )
         table, live = restore_round(self.wallet, stored, source=shoe)
         table.rounds_played = row.rounds_played
         table.beads, table.bead_shoe = list(row.beads), row.bead_shoe

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.disclosure import paytable, rules_text
 from cardroom.app.scoreboards import NO_WINNER
+from cardroom.app.tables.stored import table_key_of
 from cardroom.app.variants import UnknownVariant, split_key, table_key
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.app.words import wager_label, wager_name
@@ -380,8 +381,7 @@ def _round_items(svc: Any, rounds: list[Any], balance: Any) -> list[dict[str, An
     items = []
     for stored in rounds:
         data = views.stored_round_json(stored, balance, tables)
-        ref = stored.table_ref or ""
-        data["variant"] = split_key(ref.removeprefix("web:"))[1] if ref.startswith("web:") else None
+        data["variant"] = split_key(table_key_of(stored))[1]
         data["signed"] = {w: _signed(Fraction(n)) for w, n in data["net"].items()}
         data["signed_total"] = (
             None if data["total_net"] is None else _signed(Fraction(data["total_net"]))
