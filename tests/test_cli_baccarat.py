@@ -325,7 +325,9 @@ def test_the_bead_plate_follows_the_shoe_and_starts_again_after_a_reshuffle(
     assert "`s` bead plate" in out and "s beads" in out
     assert "The bead plate is empty" in out  # `s` before the first round
     assert "The shoe is reshuffled (reshuffle point reached; shoe 2)" in out
-    assert "cut card out: the next round starts a new shoe" in out
+    # a shoe reshuffled after so many cards dealt, not by a cut card: the plate says so
+    assert "reshuffle point reached: the next round starts a new shoe" in out
+    assert "cut card out" not in out
     shown = plates(out)
     after_rounds, command = shown[:-1], shown[-1]
     assert len(after_rounds) == count(bank) == 8
@@ -537,3 +539,14 @@ def test_rounds_stops_at_a_short_line() -> None:
     assert result.exit_code == 2
     assert len(result.stdout.splitlines()) == 1
     assert result.stderr == "error: line 2: the round needs more cards than the 3 given\n"
+
+
+def test_a_round_limit_is_said_on_the_plate_and_in_the_reshuffle(
+    bank: Path, tmp_path: Path
+) -> None:
+    rules = write(tmp_path / "two.toml", "[shoe]\nreshuffle_after_rounds = 2\n")
+    result = play(bank, "punto-banco", "--seed", "3", "--rules", str(rules), input="p 10\n\n\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "the shoe's rounds all dealt: the next round starts a new shoe" in out
+    assert "The shoe is reshuffled (the shoe's rounds were all dealt; shoe 2)" in out

@@ -131,6 +131,11 @@ class ChemmyPlay(TableSession):
     terminal is passed to them, and cleared before it goes back.
     """
 
+    @property
+    def _reshuffle_cause(self) -> str | None:
+        """Why the next coup starts from a new shoe, if it does."""
+        return self.source.next_cause if self.source.needs_reshuffle else None
+
     round_word = "coup"
 
     def __init__(
@@ -425,7 +430,7 @@ class ChemmyPlay(TableSession):
                     ]
                 )
             elif word in BEAD_WORDS:
-                self.show_beads(self.beads, self.bead_shoe, self.source.needs_reshuffle)
+                self.show_beads(self.beads, self.bead_shoe, self._reshuffle_cause)
             else:
                 self.problem(
                     f"{line.strip()!r}: press Enter for the next coup (s bead plate, q leave)"
@@ -654,7 +659,7 @@ class ChemmyPlay(TableSession):
                         self.help(help_rows)
                         continue
                     if beads and word in BEAD_WORDS:
-                        self.show_beads(self.beads, self.bead_shoe, self.source.needs_reshuffle)
+                        self.show_beads(self.beads, self.bead_shoe, self._reshuffle_cause)
                         continue
                     if word in QUIT_WORDS:
                         why = "q"
@@ -796,7 +801,7 @@ class ChemmyPlay(TableSession):
             self.beads.append(outcome)
             self.say(
                 self.bead_board(
-                    self.beads, self.bead_shoe, self.source.needs_reshuffle, COMPACT_BEAD_COLUMNS
+                    self.beads, self.bead_shoe, self._reshuffle_cause, COMPACT_BEAD_COLUMNS
                 )
             )
         self.say("")

@@ -62,6 +62,10 @@ def reset_command(path: Path, person: str | None = None) -> str:
     return command
 
 
+#: why the next round starts a new shoe, on the bead plate (by the reshuffle's cause)
+_DUE_WORDS = {"cut_card": "cut card out", "round_limit": "the shoe's rounds all dealt"}
+
+
 class TableSession:
     """What every sitting at a table shares: the terminal, the wallet's file, the shoe, the
     bead plate of the games that keep one, and the signals that end a session."""
@@ -137,7 +141,7 @@ class TableSession:
         if self.delay > 0:
             time.sleep(self.delay)
 
-    def show_beads(self, beads: list[str], shoe: int | None, due: bool) -> None:
+    def show_beads(self, beads: list[str], shoe: int | None, due: str | None) -> None:
         if not beads:
             self.say(
                 f"  The bead plate is empty: no {self.round_word} has been played from this "
@@ -153,9 +157,14 @@ class TableSession:
         )
 
     def bead_board(
-        self, beads: list[str], shoe: int | None, due: bool, max_columns: int | None = None
+        self, beads: list[str], shoe: int | None, due: str | None, max_columns: int | None = None
     ) -> Text:
-        note = f"cut card out: the next {self.round_word} starts a new shoe" if due else ""
+        """This shoe's bead plate; ``due``: why the next round starts a new shoe (the
+        reshuffle's cause), if it does."""
+        note = ""
+        if due:
+            why = _DUE_WORDS.get(due, "reshuffle point reached")
+            note = f"{why}: the next {self.round_word} starts a new shoe"
         return render.bead_board(beads, shoe, note=note, max_columns=max_columns)
 
     def show_recovered(self, records: list[RoundRecord], label: str = "Your") -> None:
@@ -343,7 +352,7 @@ class PlaySession(TableSession):
                 continue
             if self.keeps_beads and word in BEAD_WORDS:
                 table = self.table
-                self.show_beads(table.beads, table.bead_shoe, table.reshuffle_due)
+                self.show_beads(table.beads, table.bead_shoe, table.reshuffle_cause)
                 continue
             if not line:
                 if self.last_bet is None:
@@ -422,7 +431,7 @@ class PlaySession(TableSession):
                 table = self.table
                 self.say(
                     self.bead_board(
-                        table.beads, table.bead_shoe, table.reshuffle_due, COMPACT_BEAD_COLUMNS
+                        table.beads, table.bead_shoe, table.reshuffle_cause, COMPACT_BEAD_COLUMNS
                     )
                 )
             self.say("")

@@ -163,6 +163,12 @@ class HouseTable:
         return self.source.shuffles > 0 and self.source.needs_reshuffle
 
     @property
+    def reshuffle_cause(self) -> str | None:
+        """Why the next round starts from a new shoe (a :class:`Reshuffled` cause:
+        ``cut_card``, ``reshuffle_point``, ``round_limit``), or None if it does not."""
+        return self.source.next_cause if self.reshuffle_due else None
+
+    @property
     def exhausted(self) -> bool:
         """A stacked shoe with no cards left: no round can be dealt."""
         return isinstance(self.source, StackedShoe) and self.source.remaining == 0
