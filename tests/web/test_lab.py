@@ -190,6 +190,7 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
 
     # variant B at a table of its own: a round dealt at its rules, and its page says so
     page.locator("#a-shoe\\.decks").fill("8")
+    page.locator("#b-shoe\\.reshuffle_after_rounds").fill("1")  # a new shoe every round
     page.get_by_role("button", name="Play variant B at a table of its own").click()
     expect(page).to_have_url(re.compile(rf"/play/{GAME}\?variant=[0-9a-f]{{20}}$"))
     expect(page.locator("#variant-rules pre")).to_contain_text("tie_pays = 9")
@@ -200,6 +201,10 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(table).to_have_attribute("data-state", "finished")
     expect(page.locator("#bead-plate .mark")).to_have_count(1)
+    expect(page.locator("#reshuffle")).to_have_text(
+        "⟳ This shoe's rounds have all been dealt: the next round starts from a freshly "
+        "shuffled shoe."
+    )
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(ARTIFACTS / "lab-variant-table-1280x800.png"))
     page.set_viewport_size(PHONE)

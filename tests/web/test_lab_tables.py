@@ -130,10 +130,14 @@ def test_a_variant_s_round_limit_reshuffles_its_table(web: Web) -> None:
     variant = open_variant(ann, {"shoe.reshuffle_after_rounds": "3"})
     path = f"/api/variants/{GAME}/{variant}/table"
     for n in range(1, 4):
-        assert bet(ann, variant, {"player": "10"}).status_code == 201
+        dealt = bet(ann, variant, {"player": "10"})
+        assert dealt.status_code == 201
+        cause = "round_limit" if n == 3 else None
+        round_ = dealt.json()
+        assert round_["reshuffle_due"] == (n == 3) and round_["reshuffle_cause"] == cause
         state = ann.http.get(path).json()
         assert state["shoe"] == 1 and len(state["bead_plate"]) == n
-        assert state["reshuffle_due"] == (n == 3)
+        assert state["reshuffle_due"] == (n == 3) and state["reshuffle_cause"] == cause
     fourth = bet(ann, variant, {"player": "10"}).json()
     shuffled = [e for e in fourth["events"] if e["event"] == "reshuffled"]
     assert [(e["shoe"], e["cause"]) for e in shuffled] == [(2, "round_limit")]

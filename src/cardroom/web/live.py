@@ -76,6 +76,7 @@ class LiveTables:
             "game": game.id,
             "balance": views.money(state.balance),
             "reshuffle_due": state.reshuffle_due,
+            "reshuffle_cause": state.reshuffle_cause,
             "rounds_played": state.rounds_played,
             "round_in_play": state.round_in_play,
             **views.beads_json(state.beads, state.bead_shoe, pairs),
@@ -122,7 +123,9 @@ def _pairs_dealt(record: Mapping[str, Any]) -> list[str]:
 def _json(played: Played) -> dict[str, Any]:
     if played.live is not None:
         data = views.live_round_json(played.live.engine.game, played.live, played.balance)
-        data["reshuffle_due"] = played.reshuffle_due if played.live.is_over else False
+        over = played.live.is_over
+        data["reshuffle_due"] = played.reshuffle_due if over else False
+        data["reshuffle_cause"] = played.reshuffle_cause if over else None
         return data
     assert played.stored is not None
     return views.stored_round_json(played.stored, played.balance)

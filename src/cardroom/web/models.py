@@ -300,6 +300,8 @@ CardCode = Annotated[
     ),
 ]
 DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+#: why a shoe is shuffled again before the next round (the causes a table can be due)
+ReshuffleCause = Literal["cut_card", "reshuffle_point", "round_limit"]
 
 
 class PointsOut(BaseModel):
@@ -477,6 +479,9 @@ class HouseTable(BaseModel):
     game: str
     balance: Money
     reshuffle_due: bool = Field(description="the next round starts from a new shoe")
+    reshuffle_cause: ReshuffleCause | None = Field(
+        default=None, description="why the next round starts from a new shoe"
+    )
     rounds_played: int
     round_in_play: int | None = Field(description="the round waiting for your decision")
     shoe: int | None = Field(description="which shuffle the scoreboards are of")
@@ -564,6 +569,9 @@ class RoundOut(BaseModel):
     notes: list[str]
     reshuffle_due: bool | None = Field(
         default=None, description="a round just finished: the next starts from a new shoe"
+    )
+    reshuffle_cause: ReshuffleCause | None = Field(
+        default=None, description="with reshuffle_due: why the next round starts from a new shoe"
     )
     played_at: DateTime | None = Field(default=None, description="a round from the history")
     cards: list[CardCode] | None = Field(

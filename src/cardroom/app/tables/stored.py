@@ -104,6 +104,9 @@ class TableState:
     balance: Fraction
     shuffles: int
     reshuffle_due: bool
+    #: why the next round starts from a new shoe (``cut_card``, ``reshuffle_point``,
+    #: ``round_limit``), or None
+    reshuffle_cause: str | None
     rounds_played: int
     round_in_play: int | None
     beads: tuple[str, ...]
@@ -121,6 +124,8 @@ class Played:
     stored: StoredRound | None = None
     new: bool = True
     reshuffle_due: bool = False
+    #: with ``reshuffle_due``: why (a :class:`~cardroom.core.events.Reshuffled` cause)
+    reshuffle_cause: str | None = None
 
 
 @dataclass
@@ -217,7 +222,12 @@ class StoredTables:
             live = table.deal_round(bets, key, checked=True, engine=fresh)
             self._write(conn, account_id, here, row, table, live)
             assert live.balance is not None
-            return Played(live.balance, live=live, reshuffle_due=table.reshuffle_due)
+            return Played(
+                live.balance,
+                live=live,
+                reshuffle_due=table.reshuffle_due,
+                reshuffle_cause=table.reshuffle_cause,
+            )
 
         try:
             return self.db.run(work)
@@ -251,7 +261,13 @@ class StoredTables:
             table.act(live, action)
             self._write(conn, account_id, table_key_of(stored), row, table, live)
             balance = live.balance if live.balance is not None else self._balance(account_id)
-            return Played(balance, live=live, reshuffle_due=table.reshuffle_due and live.is_over)
+            over = live.is_over
+            return Played(
+                balance,
+                live=live,
+                reshuffle_due=table.reshuffle_due and over,
+                reshuffle_cause=table.reshuffle_cause if over else None,
+            )
 
         return self.db.run(work)
 
@@ -285,11 +301,13 @@ class StoredTables:
         def work(conn: Connection) -> TableState:
             row = self._read(conn, account_id, here, lock=False)
             shoe = self._shoe(row, rules)
+            due = shoe.shuffles > 0 and shoe.needs_reshuffle
             return TableState(
                 game=game.id,
                 balance=self.wallet.balance(account_id),
                 shuffles=row.shuffles,
-                reshuffle_due=shoe.shuffles > 0 and shoe.needs_reshuffle,
+                reshuffle_due=due,
+                reshuffle_cause=shoe.next_cause if due else None,
                 rounds_played=row.rounds_played,
                 round_in_play=row.round_id,
                 beads=tuple(row.beads) if row.bead_shoe == row.shuffles else (),

@@ -233,6 +233,7 @@ def table(
 #: The keys of :class:`models.RoundOut` a round may leave out, as the model writes them.
 ROUND_DEFAULTS = {
     "reshuffle_due": None,
+    "reshuffle_cause": None,
     "played_at": None,
     "cards": None,
     "decisions": None,

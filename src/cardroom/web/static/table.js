@@ -24,6 +24,12 @@ const status = $("status");
 const result = $("result");
 const inPlay = $("in-play");
 const log = $("log");
+// why the next round starts from a new shoe, as the API's reshuffle_cause says it
+const DUE_WORDS = {
+  cut_card: "The cut card has come out",
+  reshuffle_point: "The shoe's reshuffle point is reached",
+  round_limit: "This shoe's rounds have all been dealt",
+};
 const balance = $("balance");
 const dealButton = $("deal");
 const rebetButton = $("rebet");
@@ -614,7 +620,7 @@ function settle(data) {
   setBalance(data.balance);
   if (data.reshuffle_due) {
     const notice = $("reshuffle");
-    notice.textContent = "⟳ The cut card has come out: the next round starts from a freshly shuffled shoe.";
+    notice.textContent = `⟳ ${DUE_WORDS[data.reshuffle_cause] || DUE_WORDS.reshuffle_point}: the next round starts from a freshly shuffled shoe.`;
     notice.hidden = false;
   }
   // the result, said once in the live region: what happened, then what it did to you
