@@ -123,6 +123,14 @@ OPTIONS: dict[str, Finnish27Rules] = {
         bonus=BonusTable(poker_minimum="two_pair", poker_hands="27")
     ),
     "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
+    "27s of six to nine cards paid": Finnish27Rules(
+        bonus=BonusTable(
+            six_card_27=Fraction(5),
+            seven_card_27=Fraction(10),
+            eight_card_27=Fraction(25),
+            nine_card_27=Fraction(50),
+        )
+    ),
 }
 
 

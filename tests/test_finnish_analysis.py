@@ -117,7 +117,8 @@ class RanksRound(Finnish27Round):
 
 def _capped(cards: list[Card]) -> tuple[Rank, ...]:
     ordinary = [card.rank for card in cards if card.rank is not Rank.JOKER]
-    jokers = min(len(cards) - len(ordinary), 4)
+    # four Jokers make five of a kind; past nine cards no 27 is paid by its number of cards
+    jokers = min(len(cards) - len(ordinary), max(4, 10 - len(ordinary)))
     return tuple(sorted(ordinary, key=RANK_ORDER.index)) + (Rank.JOKER,) * jokers
 
 
@@ -143,8 +144,11 @@ def _suit_split(
     ordinary = [r for r in ranks if r is not Rank.JOKER]
     jokers = len(ranks) - len(ordinary)
     if len(ordinary) >= 6:
-        split = category_counts(ordinary, jokers)
         total = finnish_total([Card(r, Suit.SPADES) for r in ordinary]).value
+        by_count = None if poker is None else poker.card_award(len(ranks), total)
+        if by_count is not None:
+            return {by_count: Fraction(1)}
+        split = category_counts(ordinary, jokers)
         out: dict[str | None, Fraction] = {}
         for c, n in split.items():
             key = POKER_BONUS.get(c)

@@ -15,6 +15,7 @@ figures).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -83,6 +84,17 @@ VARIANTS: list[dict[str, Any]] = [
     },
 ]
 IDS = ["no-jo-jo", "jo-jo-only", "joanca-only"]
+#: every 27 of six to nine cards paid by its number of cards (two of them in table minimums)
+CARDS_27 = {
+    "both_27": "stalemate",
+    "bonus": BonusTable(
+        six_card_27=Fraction(5),
+        seven_card_27=Fraction(10),
+        eight_card_27=Fraction(25),
+        nine_card_27=Fraction(50),
+        flat=("eight_card_27", "nine_card_27"),
+    ),
+}
 
 
 def dealt(rules: Finnish27Rules, cards: str) -> Finnish27Round:
@@ -205,6 +217,32 @@ def test_the_poker_award_may_need_a_category_and_a_total() -> None:
         BonusTable(poker_hands="all")
 
 
+def test_a_27_of_six_to_nine_cards_may_pay_by_its_number_of_cards() -> None:
+    """Jokers counted, in place of the hand's poker award; only a 27, only where paid."""
+    rules = Finnish27Rules(**CARDS_27)
+    six = dealt(rules, "2s 9s 3h 9h 4d 5c 6s 7h Kd")  # a straight of six cards; dealer 31
+    assert (six.outcome, six.bonus_key, six.net["player"]) == ("player", "six_card_27", 60)
+    seven = dealt(rules, "2s 9s 3h 9h Jo 4d 5c 6s 7h Kd")
+    assert (seven.bonus_key, seven.net["player"]) == ("seven_card_27", 110)
+    assert dealt(Finnish27Rules(), "2s 9s 3h 9h 4d 5c 6s 7h").bonus_key == "straight"
+
+    def award(cards: str) -> str | None:
+        return find_bonus(parse_cards(cards), [], poker=rules.bonus)
+
+    assert award("Jo Jo 2s 3h 4d 5c 6s 7h") == "eight_card_27"
+    assert award("Jo Jo Jo 2s 3h 4d 5c 6s 7h") == "nine_card_27"
+    assert award("Jo Jo Jo Jo 2s 3h 4d 5c 6s 7h") == "five_of_a_kind"  # ten cards
+    assert award("2s 3h 4d 5c 7s 5h") == "pair"  # 26
+    assert award("4s 5h 6d 7c 5s") == "pair"  # a 27 of five cards
+    table = BonusTable(seven_card_27=Fraction(10))
+    assert find_bonus(parse_cards("2s 3h 4d 5c 6s 7h"), [], poker=table) == "straight"
+    assert rules_to_toml(Finnish27Rules()) == rules_to_toml(Finnish27Rules(bonus=BonusTable()))
+    assert "six_card_27 = 5" in rules_to_toml(rules)
+    assert load_rules_text(Finnish27Rules(), rules_to_toml(rules)) == rules
+    words = " ".join(finnish27_text(rules).sentences)
+    assert "A winning 27 of six to nine cards (Jokers counted)" in words
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -258,7 +296,7 @@ def test_the_rules_page_says_each_option() -> None:
 
 
 # -- the exact analyses against the engine --------------------------------------------------
-@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("variant", [*VARIANTS, CARDS_27], ids=[*IDS, "cards-27"])
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> None:
     """Every outcome, and every line of the player wager's wins."""
     rules = Finnish27Rules(**variant)
@@ -286,13 +324,19 @@ def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> No
 
 @pytest.mark.parametrize(
     ("variant", "shoe"),
-    [*((variant, POKER_SHOE) for variant in VARIANTS), (VARIANTS[1], NINES_SHOE)],
-    ids=[*(f"poker-{name}" for name in IDS), f"nines-{IDS[1]}"],
+    [
+        *((variant, POKER_SHOE) for variant in VARIANTS),
+        (VARIANTS[1], NINES_SHOE),
+        (CARDS_27, POKER_SHOE),
+    ],
+    ids=[*(f"poker-{name}" for name in IDS), f"nines-{IDS[1]}", "poker-cards-27"],
 )
 def test_the_real_shoe_matches_the_engine_walk_line_by_line(
     variant: dict[str, Any], shoe: Any
 ) -> None:
-    check_lines_against_the_walk(Finnish27Rules(**variant), shoe)
+    lines = check_lines_against_the_walk(Finnish27Rules(**variant), shoe)
+    if variant is CARDS_27:  # this shoe has 27s of six, seven and eight cards
+        assert sum("-card 27" in name for name in lines) == 3
 
 
 def test_each_option_moves_the_exact_figures_as_it_says() -> None:
@@ -314,16 +358,25 @@ def test_each_option_moves_the_exact_figures_as_it_says() -> None:
 
 
 # -- the simulation -------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("variant", [*VARIANTS, CARDS_27], ids=[*IDS, "cards-27"])
 def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]) -> None:
     replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)
 
 
 def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
-    """The first variant dealt from two decks: the exact figures off the top of the shoe,
-    and 60,000 rounds each dealt from a fresh shoe within 4 standard errors of them."""
+    """The first variant (with its 27s of six and seven cards paid) dealt from two decks:
+    the exact figures off the top of the shoe, and 60,000 rounds each dealt from a fresh
+    shoe within 4 standard errors of them."""
     compile_once()
-    rules = Finnish27Rules(**VARIANTS[0], shoe=ShoeRules(decks=2, reshuffle_after=1))
+    cards_27 = CARDS_27["bonus"]
+    assert isinstance(cards_27, BonusTable)
+    bonus = replace(
+        VARIANTS[0]["bonus"],
+        **{key: getattr(cards_27, key) for key in ("six_card_27", "seven_card_27")},
+    )
+    rules = Finnish27Rules(
+        **{**VARIANTS[0], "bonus": bonus}, shoe=ShoeRules(decks=2, reshuffle_after=1)
+    )
     report = analyze_finnish27_shoe(rules)
     result = run("finnish27", rules, 60_000, seed=27)
     for i, wager in enumerate(result.wager_ids):

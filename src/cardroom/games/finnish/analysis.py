@@ -41,7 +41,7 @@ chance, since they change neither the total nor the other ranks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from itertools import product
@@ -54,6 +54,7 @@ from cardroom.core.money import format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action
 from cardroom.games.finnish.finnish27 import (
+    CARD_27_KEYS,
     POKER_BONUS,
     BonusTable,
     Finnish27Rules,
@@ -235,6 +236,10 @@ _ACE_INDEX = _ORDINARY.index(Rank.ACE)
 Counts = tuple[int, ...]
 
 
+#: the numbers of cards a 27 may be paid by
+CARDS_27: tuple[int, ...] = tuple(sorted(CARD_27_KEYS))
+
+
 @dataclass
 class _Finishes:
     """Where the player's hands end, for one way of playing (one hit/stand row).
@@ -249,6 +254,10 @@ class _Finishes:
     mass: dict[Total, Fraction]
     poker: dict[Total, dict[str, Fraction]]
     short: dict[Total, dict[tuple[Rank, ...], Fraction]]
+    #: hands of 27 (hard or soft) by their number of cards (six to nine, Jokers
+    #: counted): the chance of each, and of each poker key among them (part of ``poker``)
+    by_count: dict[Total, dict[int, Fraction]] = field(default_factory=dict)
+    poker_by_count: dict[tuple[Total, int], dict[str, Fraction]] = field(default_factory=dict)
 
 
 @cache
@@ -261,8 +270,10 @@ def _player_finishes(
     odds: DrawOdds,
     starts: Mapping[Start, Fraction],
     hits: Callable[[Total], bool],
+    by_count: bool = False,
 ) -> _Finishes:
-    """Play every player start to its end, tracking the ranks of the hand.
+    """Play every player start to its end, tracking the ranks of the hand (and, with
+    ``by_count``, the hands of 27 by their number of cards).
 
     A Joker hit changes neither the total nor the ranks that are not Jokers, so
     the walk runs over ordinary cards only (each with its share of the ordinary
@@ -294,6 +305,9 @@ def _player_finishes(
     poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
     short_acc: dict[tuple[Total, int, int, tuple[Rank, ...]], int] = {}
     mass_acc: dict[tuple[Total, int], int] = {}
+    # hands of 27 of six to nine cards: (hits, hit Jokers) -> weight, and with a poker key
+    count_acc: dict[tuple[Total, int, int], int] = {}
+    count_poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
     hitting: dict[Total, bool] = {}
     k = 0
     while level:
@@ -311,6 +325,12 @@ def _player_finishes(
                 continue
             mass_acc[(total, k)] = mass_acc.get((total, k), 0) + w
             m = k + 2 - j0
+            if by_count and total.value == TARGET:
+                for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
+                    count_acc[(total, k, j)] = count_acc.get((total, k, j), 0) + w
+                    for name, n in _poker_split(counts, j0 + j):
+                        ckey = (total, k, j0, j, name)
+                        count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
             for j in range(4 if k else 1):
                 if m + j0 + j <= 4:
                     key = (total, k, j, _short_ranks(counts, j0 + j))
@@ -345,6 +365,14 @@ def _player_finishes(
     for (total, k, j, ranks), w in short_acc.items():
         short = finishes.short.setdefault(total, {})
         short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
+    for (total, k, j), w in count_acc.items():
+        of_total = finishes.by_count.setdefault(total, {})
+        n = k + 2 + j
+        of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
+    for (total, k, j0, j, name), w in count_poker_acc.items():
+        row = finishes.poker_by_count.setdefault((total, k + 2 + j), {})
+        suits = Fraction(w, 4 ** (k + 2 - j0))
+        row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
     return finishes
 
 
@@ -477,7 +505,9 @@ def analyze_finnish27(
             continue
         row = tuple(play(total, dealer.total) for total in totals)
         if row not in rows:
-            rows[row] = _player_finishes(odds, starts, _against(play, dealer.total))
+            rows[row] = _player_finishes(
+                odds, starts, _against(play, dealer.total), rules.bonus.card_27s
+            )
         finishes_of[dealer] = rows[row]
 
     for dealer, pd in dealers.items():
@@ -503,7 +533,17 @@ def analyze_finnish27(
                     continue
                 win = pd * r
                 plain = mass
-                for key, q in finishes.poker.get(total, {}).items():
+                poker = dict(finishes.poker.get(total, {}))
+                # 27s paid by their number of cards, not by poker
+                for n, q in finishes.by_count.get(total, {}).items():
+                    key = rules.bonus.card_award(n, total.value)
+                    if key is None:
+                        continue
+                    add("player", key, win * q)
+                    plain -= q
+                    for name, part in finishes.poker_by_count.get((total, n), {}).items():
+                        poker[name] -= part
+                for key, q in poker.items():
                     if rules.bonus.poker_award(key, total.value) is None:
                         continue  # below the least category paid, or a hand that does not qualify
                     add("player", key, win * q)

@@ -204,9 +204,16 @@ def _poker_words(bonus: BonusTable) -> str:
         words.append("only on a hand of exactly 27")
     elif bonus.poker_hands == "under_28":
         words.append("only on a hand of 27 or less")
+    cards = ""
+    if bonus.card_27s:
+        cards = (
+            " A winning 27 of six to nine cards (Jokers counted) that the table pays by its "
+            "number of cards takes that award instead of its poker award."
+        )
     if not words:
-        return ""
-    return " A hand of five cards or more earns its poker award " + " and ".join(words) + "."
+        return cards
+    poker = " A hand of five cards or more earns its poker award " + " and ".join(words) + "."
+    return poker + cards
 
 
 def _play_sentence(rules: Finnish27Rules) -> str:

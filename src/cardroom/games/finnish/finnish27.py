@@ -101,6 +101,13 @@ POKER_KEYS: tuple[str, ...] = (
 )
 #: which winning hands may earn the poker bonus: any, a total of 27, or not over 27
 POKER_HANDS: tuple[str, ...] = ("any", "27", "under_28")
+#: the awards for a winning 27 of six to nine cards, by its number of cards (Jokers counted)
+CARD_27_KEYS: Mapping[int, str] = {
+    6: "six_card_27",
+    7: "seven_card_27",
+    8: "eight_card_27",
+    9: "nine_card_27",
+}
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,15 @@ class BonusTable:
     nines_suited_vs_dealer_nines: Fraction = field(
         default=Fraction(999), metadata={"kind": "multiple"}
     )
+    #: a winning 27 of exactly six cards, Jokers counted (it takes the place of the
+    #: hand's poker award); 0: none
+    six_card_27: Fraction = Fraction(0)
+    #: a winning 27 of exactly seven cards (in place of the poker award); 0: none
+    seven_card_27: Fraction = Fraction(0)
+    #: a winning 27 of exactly eight cards (in place of the poker award); 0: none
+    eight_card_27: Fraction = Fraction(0)
+    #: a winning 27 of exactly nine cards (in place of the poker award); 0: none
+    nine_card_27: Fraction = Fraction(0)
     #: the awards paid as that many times the table minimum, not as odds on the stake
     flat: tuple[str, ...] = (
         "nines_mixed",
@@ -201,6 +217,10 @@ class BonusTable:
         "five_of_a_kind": "Five of a kind",
         "joanca": "Joanca",
         "nines_suited_vs_dealer_nines": "9-9-9 same suit against dealer's 9-9",
+        "six_card_27": "6-card 27",
+        "seven_card_27": "7-card 27",
+        "eight_card_27": "8-card 27",
+        "nine_card_27": "9-card 27",
     }
     #: every bonus is odds on the stake (or table minimums) up to 1000; the source's flat
     #: awards up to 10,000 table minimums
@@ -224,8 +244,9 @@ class BonusTable:
         """A file leaves out ``joanca`` and ``flat`` at the source's values (so the file
         of the defaults reads as it did before they existed)."""
         out = dict(data)
-        if not self.joanca:
-            out.pop("joanca", None)
+        for key in ("joanca", *CARD_27_KEYS.values()):
+            if not getattr(self, key):
+                out.pop(key, None)
         if not self.nines_vs_dealer_by_suit:
             out.pop("nines_vs_dealer_by_suit", None)
             out.pop("nines_suited_vs_dealer_nines", None)
@@ -239,8 +260,8 @@ class BonusTable:
     def pays(self, key: str) -> bool:
         """Is ``key`` an award this table has (the Joanca's when it pays, the suited
         9-9-9 against the dealer's 9-9 when it is apart)?"""
-        if key == "joanca":
-            return bool(self.joanca)
+        if key == "joanca" or key in CARD_27_KEYS.values():
+            return bool(getattr(self, key))
         if key == "nines_suited_vs_dealer_nines":
             return self.nines_vs_dealer_by_suit
         if key in POKER_KEYS:
@@ -260,6 +281,19 @@ class BonusTable:
         if key is None or not self.pays(key) or not self.poker_qualifies(total):
             return None
         return key
+
+    def card_award(self, cards: int, total: int) -> str | None:
+        """The award of a winning hand of ``cards`` cards and this ``total`` for its
+        number of cards (a 27 of six to nine cards, where the table pays it), or None."""
+        key = CARD_27_KEYS.get(cards)
+        if key is None or total != TARGET or not getattr(self, key):
+            return None
+        return key
+
+    @property
+    def card_27s(self) -> bool:
+        """Does any 27 of six to nine cards earn an award of its own?"""
+        return any(getattr(self, key) for key in CARD_27_KEYS.values())
 
     def is_flat(self, key: str) -> bool:
         """Is the award ``key`` paid in table minimums?"""
@@ -540,7 +574,8 @@ def find_bonus(
     another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
     ``joker_second`` only with the Joker second; three Nines of one suit against the
     dealer's 9-9 earn their own award only with ``nines_by_suit``; a hand of five cards
-    or more its poker category's, as the bonus table ``poker`` allows (any, without)."""
+    or more its poker category's, as the bonus table ``poker`` allows (any, without),
+    unless it is a 27 of six to nine cards that ``poker`` pays by its number of cards."""
     count = len(player)
     if count == 2:
         kind = initial_27(player, True, joker_second)
@@ -566,10 +601,13 @@ def find_bonus(
             return "nines_suited" if len(suits) == 1 else "nines_mixed"
         return None
     if count >= 5:
-        key = POKER_BONUS.get(best_category(player))
         if poker is not None:
-            return poker.poker_award(key, finnish_total(player).value)
-        return key
+            total = finnish_total(player).value
+            by_count = poker.card_award(count, total)
+            if by_count is not None:
+                return by_count
+            return poker.poker_award(POKER_BONUS.get(best_category(player)), total)
+        return POKER_BONUS.get(best_category(player))
     return None
 
 

@@ -29,6 +29,7 @@ from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
 from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.finnish27 import (
+    CARD_27_KEYS,
     POKER_BONUS,
     BonusTable,
     Finnish27Round,
@@ -180,6 +181,11 @@ class Finnish27Kernel:
         poker_ok = np.array(
             [rules.bonus.poker_qualifies(_total_of(i).value) for i in range(size)], np.bool_
         )
+        # by number of cards: the award of a winning 27 of that many cards (0: none)
+        card27 = np.zeros(10, np.int64)
+        for count, key in CARD_27_KEYS.items():
+            if rules.bonus.pays(key):
+                card27[count] = bonus_of[key]
         bonus2 = np.zeros((14, 14), np.int64)
         for a in range(14):
             for b in range(14):
@@ -218,6 +224,7 @@ class Finnish27Kernel:
             "settle": settle,
             "poker": poker,
             "poker_ok": poker_ok,
+            "card27": card27,
             "bonus2": bonus2,
             "named": named,
         }
@@ -236,11 +243,11 @@ class Finnish27Kernel:
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
-            t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["bonus2"], t["named"],
-            equal27, rules.player_initial_27_wins, rules.both_27 == "by_rules",
-            rules.player_loses_over, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
-            shoe.reshuffle_after_rounds,
-            rounds, session, net, cells, sessions, record, rec_cell,
+            t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
+            t["bonus2"], t["named"], equal27, rules.player_initial_27_wins,
+            rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
+            shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
+            session, net, cells, sessions, record, rec_cell,
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
         return result, rec_cell
@@ -381,11 +388,11 @@ def hand_category(
 def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
-    settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, bonus2: np.ndarray,
-    named: np.ndarray, equal27: int, player27_wins: bool, win27: bool, loses_over: int, burn: int,
-    burn_by_first_card: bool, reshuffle_after: int, round_limit: int, rounds: int, session: int,
-    net: np.ndarray,
-    cells: np.ndarray, sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
+    settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, card27: np.ndarray,
+    bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, win27: bool,
+    loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
+    round_limit: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
+    sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     size = base.shape[0]
     cards = base.copy()
@@ -459,6 +466,8 @@ def _play27(
         if outcome == 0:
             if n == 2:
                 bonus = bonus2[ranks[p1], ranks[p2]]
+            elif n < card27.shape[0] and card27[n] and player // 2 == 27:
+                bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3 or (n >= 5 and poker_ok[player]):
                 bonus = _bonus(
                     hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask

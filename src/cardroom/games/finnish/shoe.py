@@ -59,6 +59,8 @@ from cardroom.games.finnish.finnish27 import (
 from cardroom.games.finnish.hands import TARGET, TargetRow, TargetTable, Total, initial_27
 from cardroom.games.finnish.poker import PokerCategory
 from cardroom.games.finnish.shoe_count import (
+    COUNTED_CARDS,
+    JOKERS_HELD,
     SUITS,
     Counts,
     DealerHands,
@@ -75,6 +77,7 @@ from cardroom.games.finnish.shoe_count import (
     count_rounds,
     deals,
     mont_tables,
+    no_card_awards,
     ordinary_counts,
     prepare,
     sample_card,
@@ -196,6 +199,15 @@ class Finnish27Bonus:
         #: the poker awards: the least category paid, and the hands that qualify
         poker = poker or BonusTable()
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
+        self.card27 = no_card_awards()
+        #: the Jokers a hand holds, as its tables count them: up to "four or more" (five
+        #: of a kind), or one by one to "ten or more" where 27s are paid by their cards
+        self.held = JOKERS_HELD if poker.card_27s else 5
+        for ti in range(len(self.card27)):
+            for cards in range(COUNTED_CARDS):
+                key = poker.card_award(cards, total_of(ti).value)
+                if key is not None:
+                    self.card27[ti, cards] = BONUS_KEYS.index(key)
         prepared = sweep.prepared
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
@@ -291,13 +303,13 @@ class Finnish27Bonus:
 
     def jokers(self, dealer_jokers: int) -> tuple[np.ndarray, np.ndarray]:
         """``[jp, hits, jt]``: the chance that a hand dealt ``jp`` Jokers that drew
-        ``hits`` ordinary cards holds ``jt`` Jokers (4: four or more).  After the deal
+        ``hits`` ordinary cards holds ``jt`` Jokers (the last: that many or more).  After the deal
         the Jokers and ordinary cards left lie in random order, so the Jokers drawn
         before the hand's last ordinary card follow the negative hypergeometric law."""
         kmax = self.sweep.kmax
         lanes = self.modulus.lanes
-        table = np.zeros((3, kmax + 1, 5, lanes), np.uint64)
-        table_f = np.zeros((3, kmax + 1, 5))
+        table = np.zeros((3, kmax + 1, self.held, lanes), np.uint64)
+        table_f = np.zeros((3, kmax + 1, self.held))
         for jp in range(3):
             jokers = self.shoe.jokers - jp - dealer_jokers
             ordinary = self.shoe.ordinary - (2 - jp) - (2 - dealer_jokers)
@@ -306,7 +318,7 @@ class Finnish27Bonus:
             for hits in range(kmax + 1):
                 if hits > ordinary:
                     continue
-                chances = [Fraction(0)] * 5
+                chances = [Fraction(0)] * self.held
                 for j in range(jokers + 1):
                     if hits == 0:
                         p = Fraction(j == 0)
@@ -315,7 +327,7 @@ class Finnish27Bonus:
                             comb(j + hits - 1, j) * comb(jokers - j + ordinary - hits, jokers - j),
                             comb(jokers + ordinary, jokers),
                         )
-                    chances[min(jp + j, 4)] += p
+                    chances[min(jp + j, self.held - 1)] += p
                 for jt, p in enumerate(chances):
                     if p:
                         table[jp, hits, jt] = self.modulus.residues(p)

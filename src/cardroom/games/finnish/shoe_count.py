@@ -204,8 +204,21 @@ def total_of(index: int) -> Total:
 
 def totals_where(keep: Callable[[Total], bool]) -> np.ndarray:
     """Per total index (every total a hand can reach), whether ``keep`` holds."""
-    size = 2 * 4 * _LOW_LIMIT + 2
-    return np.array([keep(total_of(i)) for i in range(size)], np.bool_)
+    return np.array([keep(total_of(i)) for i in range(TOTAL_INDICES)], np.bool_)
+
+
+#: how many total indices there are (every total a hand can reach, hard and soft)
+TOTAL_INDICES = 2 * 4 * _LOW_LIMIT + 2
+#: the Jokers a hand holds, as the bonus tables count them: 0 to 9, and 10 or more
+JOKERS_HELD = 11
+#: hands of up to this many cards may be paid by their number of cards
+COUNTED_CARDS = 10
+
+
+def no_card_awards() -> np.ndarray:
+    """``[total index, cards]`` -> the award of a winning hand of that total and number
+    of cards paid by its number of cards (-1: none), for a table without any."""
+    return np.full((TOTAL_INDICES, COUNTED_CARDS), -1, np.int64)
 
 
 @lru_cache(maxsize=1)
@@ -822,6 +835,8 @@ class BonusSource(Protocol):
     categories: int
     #: by total index: may a hand of that total earn the poker bonus?
     poker_ok: np.ndarray
+    #: by total index and number of cards: the award paid by its number of cards, or -1
+    card27: np.ndarray
 
     def group(self, dealer: DealerStart) -> int: ...
 
@@ -928,12 +943,15 @@ def _pass(
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = (
             bonus.tables(chosen)
         )
-        five, categories, poker_ok = bonus.five, bonus.categories, bonus.poker_ok
+        five, categories, poker_ok, card27 = (
+            bonus.five, bonus.categories, bonus.poker_ok, bonus.card27
+        )  # fmt: skip
     else:
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = _no_bonus(
             sweep.kmax, modulus.lanes
         )
         five, categories, poker_ok = 0, 0, totals_where(lambda total: True)
+        card27 = no_card_awards()
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
     invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
@@ -945,9 +963,10 @@ def _pass(
         run.counts, run.sizes, run.totals, run.ways, run.rows, sweep.player.sub_ptr,
         sweep.player.sub_id, sweep.player.sub_c, big[0], big[1], len(sweep.dealer.universe),
         run.spec.immediate, run.spec.nb, run.spec.bp, run.spec.coef, nhg, nhg_f, cat_key,
-        cat_val, cat_f, short_row, short_key, short_val, short_f, five, poker_ok, categories, g_ids,
-        g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank, s_count, s_w, s_w_f,
-        shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f, jpk_ok, sweep.ints,
+        cat_val, cat_f, short_row, short_key, short_val, short_f, five, poker_ok, card27,
+        categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
+        s_count, s_w, s_w_f, shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f,
+        jpk_ok, sweep.ints,
         modulus.p, modulus.q, modulus.r2, 0, len(run.counts),
     )  # fmt: skip
     return out, out_f, won
@@ -962,7 +981,8 @@ def _no_bonus(kmax: int, lanes: int) -> tuple[
     np.ndarray, np.ndarray,
 ]:  # fmt: skip
     return (
-        np.zeros((3, kmax + 1, 5, lanes), np.uint64), np.zeros((3, kmax + 1, 5)),
+        np.zeros((3, kmax + 1, JOKERS_HELD, lanes), np.uint64),
+        np.zeros((3, kmax + 1, JOKERS_HELD)),
         np.full((1, 4, 4), -1, np.int64), np.zeros((1, 4, 4, lanes), np.uint64),
         np.zeros((1, 4, 4)), np.full(1, -1, np.int64), np.full((1, 4, 4), -1, np.int64),
         np.zeros((1, 4, 4, lanes), np.uint64), np.zeros((1, 4, 4)),

@@ -763,8 +763,8 @@ def hands_pass(
     big_c: np.ndarray, big_f: np.ndarray, nu: int, immediate: np.ndarray, nb: np.ndarray,
     bp: np.ndarray, coef: np.ndarray, nhg: np.ndarray, nhg_f: np.ndarray, cat_key: np.ndarray,
     cat_val: np.ndarray, cat_f: np.ndarray, short_row: np.ndarray, short_key: np.ndarray,
-    short_val: np.ndarray, short_f: np.ndarray, five: int, poker_ok: np.ndarray, ncat: int,
-    g_ids: np.ndarray, g_ptr: np.ndarray,
+    short_val: np.ndarray, short_f: np.ndarray, five: int, poker_ok: np.ndarray, card27: np.ndarray,
+    ncat: int, g_ids: np.ndarray, g_ptr: np.ndarray,
     g_final: np.ndarray, g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int,
     s_rank: np.ndarray, s_count: np.ndarray, s_w: np.ndarray, s_w_f: np.ndarray,
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
@@ -781,10 +781,12 @@ def hands_pass(
     ``immediate[ti]`` is the channel of a hand of total ``ti`` that the dealer does not
     play against, or -1.  A winning hand's bonus (``ncat`` > 0): with ``jp``
     Jokers among its first two cards and ``hits`` ordinary cards drawn, it holds
-    ``jt`` Jokers in all with chance ``nhg[jp, hits, jt]`` (``jt = 4``: four or more,
-    five of a kind, bonus ``five``); its bonuses are then ``cat_key/cat_val/cat_f[row,
-    jt]`` (hands of five cards or more: each hand's place ``x_row`` among all hands),
-    or ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
+    ``jt`` Jokers in all with chance ``nhg[jp, hits, jt]`` (the last: that many or
+    more).  A hand of ``size + jt`` cards that ``card27[ti, size + jt]`` pays by its
+    number of cards takes that award; else four Jokers or more make five of a kind
+    (bonus ``five``); else its bonuses are ``cat_key/cat_val/cat_f[row, jt]`` (hands
+    of five cards or more: each hand's place ``x_row`` among all hands), or
+    ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
     cards or more earns its poker bonus only where ``poker_ok[ti]`` (by its total).
     """
     lanes = p.shape[0]
@@ -863,13 +865,21 @@ def hands_pass(
             for lane in range(lanes):
                 won[lane] = mont_mul(res[0, lane], w[jp, lane], p[lane], q[lane])
             won_f = res_f[0] * w_f[jp]
-            for jt in range(jp, 5):
+            for jt in range(jp, nhg.shape[2]):
                 if nhg_f[jp, hits, jt] == 0.0:
                     continue
                 for lane in range(lanes):
                     chance[lane] = mont_mul(won[lane], nhg[jp, hits, jt, lane], p[lane], q[lane])
                 chance_f = won_f * nhg_f[jp, hits, jt]
-                if jt == 4:
+                if size + jt < card27.shape[1] and card27[ti, size + jt] >= 0:
+                    key = card27[ti, size + jt]  # paid by its number of cards
+                    for lane in range(lanes):
+                        bonus[chunk, key, lane] = add_mod(
+                            bonus[chunk, key, lane], chance[lane], p[lane]
+                        )
+                    bonus_f[chunk, key] += chance_f
+                    continue
+                if jt >= 4:
                     # four Jokers or more with an ordinary card: five of a kind
                     if not poker_ok[ti]:
                         continue
