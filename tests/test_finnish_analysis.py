@@ -37,7 +37,7 @@ from cardroom.games.finnish.finnish27 import (
     Finnish27Rules,
     find_bonus,
 )
-from cardroom.games.finnish.hands import Total, finnish_total
+from cardroom.games.finnish.hands import FinnishRound, Total, finnish_total
 from cardroom.games.finnish.poker_odds import category_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
@@ -126,7 +126,9 @@ def bonus_leaf(rnd: Round) -> Hashable:
     if rnd.outcome != "player":
         return (rnd.outcome,)
     dealer = tuple(card.rank for card in rnd.hands["dealer"][:2])
-    return ("player", _capped(rnd.hands["player"]), dealer)
+    assert isinstance(rnd, FinnishRound)
+    # the total, which is not its cards' where a Joker is wild
+    return ("player", _capped(rnd.hands["player"]), dealer, rnd.total("player").value)
 
 
 def _suit_split(
@@ -134,9 +136,10 @@ def _suit_split(
     dealer: tuple[Rank, ...],
     nines_by_suit: bool = False,
     poker: BonusTable | None = None,
+    total: int | None = None,
 ) -> dict[str | None, Fraction]:
     """Each bonus over every suit assignment, through the engine's find_bonus (the
-    poker awards as the bonus table ``poker`` allows them).
+    poker awards as the bonus table ``poker`` allows them, for a hand of ``total``).
 
     The dealer's cards are passed for hands of up to four cards (9-9-9 against
     the dealer's 9-9); hands of six ordinary cards or more go through
@@ -144,7 +147,8 @@ def _suit_split(
     ordinary = [r for r in ranks if r is not Rank.JOKER]
     jokers = len(ranks) - len(ordinary)
     if len(ordinary) >= 6:
-        total = finnish_total([Card(r, Suit.SPADES) for r in ordinary]).value
+        if total is None:
+            total = finnish_total([Card(r, Suit.SPADES) for r in ordinary]).value
         by_count = None if poker is None else poker.card_award(len(ranks), total)
         if by_count is not None:
             return {by_count: Fraction(1)}
@@ -156,7 +160,7 @@ def _suit_split(
                 key = poker.poker_award(key, total)
             out[key] = out.get(key, Fraction(0)) + Fraction(n, 4 ** len(ordinary))
         return out
-    return _enumerated(ranks, dealer if len(ranks) <= 4 else (), nines_by_suit, poker)
+    return _enumerated(ranks, dealer if len(ranks) <= 4 else (), nines_by_suit, poker, total)
 
 
 @cache
@@ -165,6 +169,7 @@ def _enumerated(
     dealer: tuple[Rank, ...],
     nines_by_suit: bool = False,
     poker: BonusTable | None = None,
+    total: int | None = None,
 ) -> dict[str | None, Fraction]:
     ordinary = [r for r in ranks if r is not Rank.JOKER]
     jokers = len(ranks) - len(ordinary)
@@ -173,7 +178,7 @@ def _enumerated(
     everything = list(product(tuple(Suit), repeat=len(ordinary)))
     for suits in everything:
         cards = [Card(r, s) for r, s in zip(ordinary, suits, strict=True)] + [JOKER] * jokers
-        key = find_bonus(cards, dealt, nines_by_suit=nines_by_suit, poker=poker)
+        key = find_bonus(cards, dealt, nines_by_suit=nines_by_suit, poker=poker, total=total)
         counts[key] = counts.get(key, Fraction(0)) + Fraction(1, len(everything))
     return counts
 

@@ -84,6 +84,13 @@ VARIANTS: list[dict[str, Any]] = [
     },
 ]
 IDS = ["no-jo-jo", "jo-jo-only", "joanca-only"]
+#: Jokers wild anywhere, with 27s paid by their number of cards and a 27 that waits for
+#: the dealer (whose Joker makes him 27 too)
+WILD = {
+    "jokers_wild": True,
+    "both_27": "stalemate",
+    "bonus": BonusTable(six_card_27=Fraction(5), poker_hands="27"),
+}
 #: every 27 of six to nine cards paid by its number of cards (two of them in table minimums)
 CARDS_27 = {
     "both_27": "stalemate",
@@ -208,7 +215,8 @@ def test_the_poker_award_may_need_a_category_and_a_total() -> None:
     ]
     # a category below the least has no line of its own in the reports
     rules = Finnish27Rules(bonus=BonusTable(poker_minimum="straight"))
-    lines = [line.name for line in analyze_finnish27(rules).wagers["player"].lines]
+    small = DrawOdds.of_counts(SHOES[0])  # (the lines are the table's, whatever the shoe)
+    lines = [line.name for line in analyze_finnish27(rules, odds=small).wagers["player"].lines]
     assert not any("Pair" in name or "Three of a kind" in name for name in lines)
     assert any("Straight 3:1" in name for name in lines)
     words = " ".join(finnish27_text(Finnish27Rules(bonus=BonusTable(poker_hands="27"))).sentences)
@@ -241,6 +249,31 @@ def test_a_27_of_six_to_nine_cards_may_pay_by_its_number_of_cards() -> None:
     assert load_rules_text(Finnish27Rules(), rules_to_toml(rules)) == rules
     words = " ".join(finnish27_text(rules).sentences)
     assert "A winning 27 of six to nine cards (Jokers counted)" in words
+
+
+def test_a_joker_may_be_wild_anywhere() -> None:
+    """A Joker drawn after the deal makes its hand 27 and stops it; the dealer's too;
+    only where every two-card Joker hand is an initial 27."""
+    rules = Finnish27Rules(jokers_wild=True)
+    player = dealt(rules, "2s 9s 3h 9h Jo")  # 5, then a Joker: 27, a win at once
+    assert player.points()["player"].value == 27 and len(player.hands["player"]) == 3
+    assert player.outcome == "player" and player.net["player"] == 10
+    assert dealt(Finnish27Rules(), "2s 9s 3h 9h Jo 4d 5c 6s 7h").points()["player"].value == 27
+    waits = Finnish27Rules(**WILD)
+    both = dealt(waits, "2s 9s 3h 5h Jo Jo")  # the dealer's 14, then his Joker: 27
+    assert both.points()["dealer"].value == 27 and both.outcome == "push"
+    beaten = dealt(waits, "Ks 9s Qh 5h Jo")  # the player's 25 stands; the dealer's Joker
+    assert beaten.outcome == "dealer" and beaten.points()["dealer"].value == 27
+    # a poker hand of a wild 27 qualifies as a 27, and a 6-card one pays as such
+    six = dealt(waits, "2s 9s 3h 9h 4d 5c 6s Jo Kd")
+    assert (six.bonus_key, len(six.hands["player"])) == ("six_card_27", 6)
+    words = " ".join(finnish27_text(rules).sentences)
+    assert "From the third card on a Joker is wild" in words
+    for bad in ({"jo_jo_27": False}, {"joanca_27": False}, {"joanca_joker_second": True}):
+        with pytest.raises(ValueError, match=r"^jokers_wild: every hand holding a Joker"):
+            Finnish27Rules(jokers_wild=True, **bad)
+    with pytest.raises(ValueError, match=r"^jokers_wild: the real shoe's count"):
+        analyze_finnish27_shoe(rules)
 
 
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
@@ -296,7 +329,9 @@ def test_the_rules_page_says_each_option() -> None:
 
 
 # -- the exact analyses against the engine --------------------------------------------------
-@pytest.mark.parametrize("variant", [*VARIANTS, CARDS_27], ids=[*IDS, "cards-27"])
+@pytest.mark.parametrize(
+    "variant", [*VARIANTS, CARDS_27, WILD], ids=[*IDS, "cards-27", "jokers-wild"]
+)
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> None:
     """Every outcome, and every line of the player wager's wins."""
     rules = Finnish27Rules(**variant)
@@ -312,7 +347,9 @@ def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> No
         if len(ranks) == 2 and ranks.count(Rank.JOKER) == 1 and pays_joanca(rules):
             split: dict[str | None, Fraction] = {"joanca": Fraction(1)}
         else:
-            split = _suit_split(ranks, leaf[2], rules.bonus.nines_vs_dealer_by_suit, rules.bonus)
+            split = _suit_split(
+                ranks, leaf[2], rules.bonus.nines_vs_dealer_by_suit, rules.bonus, leaf[3]
+            )
         for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"
             expected[name] = expected.get(name, Fraction(0)) + p * q
@@ -358,7 +395,9 @@ def test_each_option_moves_the_exact_figures_as_it_says() -> None:
 
 
 # -- the simulation -------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", [*VARIANTS, CARDS_27], ids=[*IDS, "cards-27"])
+@pytest.mark.parametrize(
+    "variant", [*VARIANTS, CARDS_27, WILD], ids=[*IDS, "cards-27", "jokers-wild"]
+)
 def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]) -> None:
     replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)
 
@@ -379,6 +418,21 @@ def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     )
     report = analyze_finnish27_shoe(rules)
     result = run("finnish27", rules, 60_000, seed=27)
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, report.wagers[wager].expected)
+        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+def test_simulation_of_wild_jokers_agrees_with_the_exact_figures_with_replacement() -> None:
+    """The real shoe's count refuses wild Jokers, so the simulation is held against the
+    analysis with replacement: 40,000 rounds, each from a fresh shoe of 448 cards and 32
+    Jokers (whose draws differ from drawing with replacement by far less than the
+    standard error; seven odd ranks keep the analysis short)."""
+    odd = (64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64)
+    shoe = ShoeRules(decks=16, cards_per_rank=odd, reshuffle_after=1)
+    rules = Finnish27Rules(**WILD, shoe=shoe)
+    report = analyze_finnish27(rules)
+    result = run("finnish27", rules, 40_000, seed=2711)
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, report.wagers[wager].expected)
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)

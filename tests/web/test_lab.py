@@ -294,3 +294,21 @@ def test_every_field_of_every_game_says_what_it_means() -> None:
         "two Jokers as the first two cards (Jo Jo) are an initial 27"
     )
     assert fields["shoe.decks"].words == "the number of 52-card decks in the shoe"
+
+
+def test_a_variant_the_real_shoe_cannot_count_says_so(web: Web) -> None:
+    """Wild Jokers in finnish27: the lab's edges come back as the analyser's one-line
+    refusal, not a wrong figure."""
+    ann = web.person("Ann")
+    wild = {"jokers_wild": "true"}
+    ask = {"a": wild, "b": {**wild, "both_27": "stalemate"}}
+    assert ann.post("/api/lab/finnish27", ask).status_code == 200
+    web.edges.wait(timeout=300)
+    answer = ann.post("/api/lab/finnish27", ask)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    for side in ("a", "b"):
+        assert data[side]["status"] == "failed"
+        assert data[side]["error"].startswith("jokers_wild: the real shoe's count")
+        assert "\n" not in data[side]["error"]
+    assert all(row["b"] is None and row["difference"] is None for row in data["rows"])

@@ -205,7 +205,13 @@ def simulate(
             plan = batches(rounds_wanted, session_rounds or 0)
             show_bar = not as_json and sys.stdout.isatty() and len(plan) > 1
             bar = simulation_view.progress_bar() if show_bar else None
-            means = _exact_column(game.id, game_rules, strategy_name) if exact else {}
+            means: dict[str, Fraction] = {}
+            missing = ""  # why there is no exact column, where the analyser cannot count it
+            if exact:
+                try:
+                    means = _exact_column(game.id, game_rules, strategy_name)
+                except ValueError as err:
+                    missing = f"no exact column: {err}"
             result = _simulate(
                 game.id, played, rounds_wanted, seed, count, session_rounds or 0,
                 strategy_name, backend, address, bar,
@@ -218,7 +224,7 @@ def simulate(
             print("error: interrupted: the run was cut short, so there are no figures",
                   file=sys.stderr, flush=True)  # fmt: skip
             raise typer.Exit(130) from None
-        note = game.exact_note(game_rules) if means else ""
+        note = game.exact_note(game_rules) if means else missing
         if fresh_shoe:
             note = "every round from a full, freshly shuffled shoe" + (f"; {note}" if note else "")
     if as_json:

@@ -93,12 +93,18 @@ class Edges:
         return data
 
 
+def _said(err: Exception) -> str:
+    """An error as the page says it: an analyser's refusal (a ValueError, which names
+    the rule it cannot count) as it is, anything else with its kind."""
+    return str(err) if type(err) is ValueError else f"{type(err).__name__}: {err}"
+
+
 def _child(conn: Any, compute: Compute, game_id: str, rules: GameRules) -> None:
     """In the child process: compute and send the figures (or the error) back."""
     try:
         result: Any = ("ok", dict(compute(game_id, rules)))
     except Exception as err:  # the message goes back to the page
-        result = ("error", f"{type(err).__name__}: {err}")
+        result = ("error", _said(err))
     conn.send(result)
     conn.close()
 
@@ -174,7 +180,7 @@ class HouseEdges:
                 return Edges("ready", dict(self.compute(game_id, rules)))
             except Exception as err:
                 log.exception("the house edges of %s could not be computed", game_id)
-                return Edges("failed", message=f"{type(err).__name__}: {err}")
+                return Edges("failed", message=_said(err))
         context = multiprocessing.get_context("spawn")
         receive, send = context.Pipe(duplex=False)
         child = context.Process(

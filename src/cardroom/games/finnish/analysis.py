@@ -153,10 +153,14 @@ def _geometric(stay: Fraction) -> Fraction:
 class DealerDraw:
     """The dealer's final totals from each two-card start (memoised)."""
 
-    def __init__(self, odds: DrawOdds, hard_below: int, soft_below: int) -> None:
+    def __init__(
+        self, odds: DrawOdds, hard_below: int, soft_below: int, wild: bool = False
+    ) -> None:
         self.odds = odds
         self.hard_below = hard_below
         self.soft_below = soft_below
+        #: a Joker drawn makes the hand 27 and ends it (else it passes, counting 0)
+        self.wild = wild
         self.memo: dict[tuple[int, bool], dict[Total, Fraction]] = {}
 
     def finals(self, low: int, ace: bool) -> dict[Total, Fraction]:
@@ -171,6 +175,9 @@ class DealerDraw:
             result[total] = Fraction(1)
         else:
             loop = _geometric(self.odds.joker)
+            if self.wild and self.odds.joker:
+                loop = Fraction(1)
+                result[Total(TARGET, False)] = self.odds.joker
             for points, is_ace, p in self.odds.points():
                 for final, q in self.finals(low + points, ace or is_ace).items():
                     result[final] = result.get(final, Fraction(0)) + p * q * loop
@@ -271,9 +278,14 @@ def _player_finishes(
     starts: Mapping[Start, Fraction],
     hits: Callable[[Total], bool],
     by_count: bool = False,
+    wild: bool = False,
 ) -> _Finishes:
     """Play every player start to its end, tracking the ranks of the hand (and, with
     ``by_count``, the hands of 27 by their number of cards).
+
+    With ``wild`` a Joker hit makes the hand 27 and ends it: a hand that took ``k``
+    ordinary hits then holds no hit Joker (chance ``(1-pJ)**k``), and every hand
+    still hitting ends as a 27 with one Joker more (``pJ`` of its chance).
 
     A Joker hit changes neither the total nor the ranks that are not Jokers, so
     the walk runs over ordinary cards only (each with its share of the ordinary
@@ -308,6 +320,8 @@ def _player_finishes(
     # hands of 27 of six to nine cards: (hits, hit Jokers) -> weight, and with a poker key
     count_acc: dict[tuple[Total, int, int], int] = {}
     count_poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
+    # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
+    wild_acc: dict[tuple[int, Counts], int] = {}
     hitting: dict[Total, bool] = {}
     k = 0
     while level:
@@ -318,6 +332,8 @@ def _player_finishes(
             if hit is None:
                 hit = hitting[total] = hits(total)
             if hit:
+                if wild:
+                    wild_acc[(k, counts)] = wild_acc.get((k, counts), 0) + w
                 for i, step in enumerate(weights):
                     if step:
                         child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
@@ -350,13 +366,17 @@ def _player_finishes(
 
     def jokers(k: int, j: int) -> Fraction:
         """The chance of j hit Jokers (-1: four or more) among k ordinary hits."""
+        if wild:  # a Joker would have ended the hand
+            return (1 - p_joker) ** k if j == 0 else Fraction(0)
         if j < 0:
             return 1 - sum((jokers(k, i) for i in range(4)), Fraction(0))
         return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
 
     finishes = _Finishes({}, {}, {})
     for (total, k), w in mass_acc.items():
-        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k)
+        # (with Jokers wild, only the hands that drew no Joker end here)
+        natural = jokers(k, 0) if wild else 1
+        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k) * natural
     for (total, k, j0, j, name), w in poker_acc.items():
         # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
         row = finishes.poker.setdefault(total, {})
@@ -373,7 +393,41 @@ def _player_finishes(
         row = finishes.poker_by_count.setdefault((total, k + 2 + j), {})
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
+    if wild_acc:
+        _wild_finishes(finishes, wild_acc, scale, p_joker, by_count)
     return finishes
+
+
+def _wild_finishes(
+    finishes: _Finishes,
+    wild_acc: Mapping[tuple[int, Counts], int],
+    scale: Callable[[int], Fraction],
+    p_joker: Fraction,
+    by_count: bool,
+) -> None:
+    """Add the hands a wild Joker ended (each a 27 of its ranks and one Joker) to
+    ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
+    (none of them a Joker), by its ranks."""
+    total = Total(TARGET, False)
+    for (k, counts), w in wild_acc.items():
+        p = w * scale(k) * (1 - p_joker) ** k * p_joker
+        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + p
+        cards = k + 3  # the two dealt, k ordinary hits and the Joker
+        if cards <= 4:
+            short = finishes.short.setdefault(total, {})
+            ranks = _short_ranks(counts, 1)
+            short[ranks] = short.get(ranks, Fraction(0)) + p
+            continue
+        poker = finishes.poker.setdefault(total, {})
+        split = _poker_split(counts, 1)
+        for name, n in split:
+            poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4 ** (k + 2))
+        if by_count and cards in CARDS_27:
+            of_total = finishes.by_count.setdefault(total, {})
+            of_total[cards] = of_total.get(cards, Fraction(0)) + p
+            row = finishes.poker_by_count.setdefault((total, cards), {})
+            for name, n in split:
+                row[name] = row.get(name, Fraction(0)) + p * Fraction(n, 4 ** (k + 2))
 
 
 def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
@@ -460,7 +514,9 @@ def analyze_finnish27(
         raise ValueError("stake: the table minimum and the stake must be positive")
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or rules.strategy.hits
-    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    dealer_draw = DealerDraw(
+        odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below, rules.jokers_wild
+    )
     starts = _starts(odds, rules.initial_27s, rules.joanca_joker_second)
 
     # (outcome, bonus key or None) -> chance
@@ -506,7 +562,7 @@ def analyze_finnish27(
         row = tuple(play(total, dealer.total) for total in totals)
         if row not in rows:
             rows[row] = _player_finishes(
-                odds, starts, _against(play, dealer.total), rules.bonus.card_27s
+                odds, starts, _against(play, dealer.total), rules.bonus.card_27s, rules.jokers_wild
             )
         finishes_of[dealer] = rows[row]
 
@@ -650,7 +706,9 @@ def best_finnish27_table(
     rules = rules or Finnish27Rules()
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     given = rules.strategy.hits
-    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    dealer_draw = DealerDraw(
+        odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below, rules.jokers_wild
+    )
     table: dict[Total, dict[Total, bool]] = {}
     for start in _starts(odds, rules.initial_27s, rules.joanca_joker_second):
         if start.kind is not None or start.total in table:
@@ -806,7 +864,9 @@ def solve_21_24_27(
     """
     rules = rules or TwentyOne2427Rules()
     odds = odds or DrawOdds.of_shoe(rules.shoe)
-    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    dealer_draw = DealerDraw(
+        odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below, rules.jokers_wild
+    )
     cells: list[StrategyCell] = []
     seen: set[Total] = set()
     for start in _starts(odds, rules.initial_27s, rules.joanca_joker_second):
@@ -867,7 +927,9 @@ def analyze_21_24_27(
     rules = rules or TwentyOne2427Rules()
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
-    dealer_draw = DealerDraw(odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below)
+    dealer_draw = DealerDraw(
+        odds, rules.dealer_hits_hard_below, rules.dealer_hits_soft_below, rules.jokers_wild
+    )
     starts = _starts(odds, rules.initial_27s, rules.joanca_joker_second)
     outcomes = {"player": Fraction(0), "dealer": Fraction(0), "push": Fraction(0)}
     lines: dict[str, Fraction] = {}

@@ -105,8 +105,9 @@ def initial_27_words(rules: Finnish27Rules) -> str:
             f"{name_of('joanca')}; two: {name_of('jo_jo')}); Ace and King make a "
             f"{name_of('finnish_27')}. An initial 27 wins at once; if both hands have one, "
             f"{name_of('jo_jo')} beats {name_of('finnish_27')} beats {name_of('joanca')}, and "
-            f"equal ones go to the {rules.equal_initial_27s}. From the third card on a Joker "
-            "counts 0." + _joanca_pays(rules)
+            f"equal ones go to the {rules.equal_initial_27s}."
+            + _later_jokers(rules)
+            + _joanca_pays(rules)
         )
     if rules.initial_27s == ACE_KING_ONLY and not rules.player_initial_27_wins:
         return f"Ace and King make a {name_of('finnish_27')}, which wins at once. Jokers count 0."
@@ -142,10 +143,20 @@ def initial_27_words(rules: Finnish27Rules) -> str:
             " and so it does from the third card on."
         )
     elif rules.jokers_make_27:
-        text += " From the third card on a Joker counts 0."
+        text += _later_jokers(rules)
     else:
         text += " Jokers count 0."
     return text + _joanca_pays(rules)
+
+
+def _later_jokers(rules: Finnish27Rules) -> str:
+    """What a Joker drawn after the deal does."""
+    if rules.jokers_wild:
+        return (
+            " From the third card on a Joker is wild: the hand that draws it is 27 at once "
+            "and stops there."
+        )
+    return " From the third card on a Joker counts 0."
 
 
 def _joanca_pays(rules: Finnish27Rules) -> str:

@@ -370,6 +370,9 @@ class Finnish27Rules:
     #: a Joker and another card are a Joanca only when the Joker is the second card (a
     #: Joker first, then another card, play as that card's total)
     joanca_joker_second: bool = False
+    #: Jokers wild anywhere: a Joker drawn after the deal makes its hand 27 at once (the
+    #: hand stops there; a Joker among the first two cards is the initial 27 it is)
+    jokers_wild: bool = False
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"
     #: the player's initial 27 beats the dealer's, whatever their ranks
@@ -417,6 +420,7 @@ class Finnish27Rules:
     QUIET: ClassVar[tuple[str, ...]] = (
         "ace_king_27",
         "joanca_joker_second",
+        "jokers_wild",
         "player_initial_27_wins",
         "both_over",
         "dealer_28",
@@ -446,6 +450,14 @@ class Finnish27Rules:
             raise ValueError(
                 "joanca_joker_second: says where a Joanca's Joker must be, but there is no "
                 "Joanca with joanca_27 = false"
+            )
+        if self.jokers_wild and (
+            not (self.jo_jo_27 and self.joanca_27) or self.joanca_joker_second
+        ):
+            raise ValueError(
+                "jokers_wild: every hand holding a Joker is 27, so two Jokers and a Joker "
+                "with another card must be initial 27s in either order (jo_jo_27 and "
+                "joanca_27 true, joanca_joker_second false)"
             )
         if not self.ace_king_27 and self.player_table == NINE_RULES:
             # the source's table has no row for a dealer's soft 27 (Ace + King is always
@@ -569,13 +581,15 @@ def find_bonus(
     nines_by_suit: bool = False,
     joker_second: bool = False,
     poker: BonusTable | None = None,
+    total: int | None = None,
 ) -> str | None:
     """The bonus key a winning player hand earns, if any (at most one); a Joker and
     another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
     ``joker_second`` only with the Joker second; three Nines of one suit against the
     dealer's 9-9 earn their own award only with ``nines_by_suit``; a hand of five cards
     or more its poker category's, as the bonus table ``poker`` allows (any, without),
-    unless it is a 27 of six to nine cards that ``poker`` pays by its number of cards."""
+    unless it is a 27 of six to nine cards that ``poker`` pays by its number of cards.
+    ``total`` is the hand's total where it is not its cards' (a Joker wild)."""
     count = len(player)
     if count == 2:
         kind = initial_27(player, True, joker_second)
@@ -602,7 +616,7 @@ def find_bonus(
         return None
     if count >= 5:
         if poker is not None:
-            total = finnish_total(player).value
+            total = finnish_total(player).value if total is None else total
             by_count = poker.card_award(count, total)
             if by_count is not None:
                 return by_count
@@ -694,6 +708,7 @@ class Finnish27Round(FinnishRound):
             self.rules.bonus.nines_vs_dealer_by_suit,
             self.rules.joanca_joker_second,
             self.rules.bonus,
+            self.total("player").value,
         )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]

@@ -290,6 +290,11 @@ class DealerDraw(Protocol):
         ...
 
     @property
+    def jokers_wild(self) -> bool:
+        """Does a Joker drawn after the deal make its hand 27 at once?"""
+        ...
+
+    @property
     def dealer_hits_hard_below(self) -> int: ...
 
     @property
@@ -313,6 +318,7 @@ class FinnishRound(Round):
         self._dealer_rules = dealer
         self.initial_27s = dealer.initial_27s
         self.joker_second = dealer.joanca_joker_second
+        self.jokers_wild = dealer.jokers_wild
         self._phase = "deal"
         self._hit_pending = False
         self.initial: dict[str, Initial27 | None] = {"player": None, "dealer": None}
@@ -345,10 +351,10 @@ class FinnishRound(Round):
         mine: Hashable = (
             tuple(sorted(card.rank.number for card in player))
             if self.PLAYER_RANKS_MATTER
-            else (finnish_total(player), len(player) > 2)
+            else (self.total("player"), len(player) > 2)
         )
         first_two = tuple(sorted(card.rank.number for card in dealer[:2]))
-        return (self._phase, self._hit_pending, mine, first_two, finnish_total(dealer))
+        return (self._phase, self._hit_pending, mine, first_two, self.total("dealer"))
 
     @property
     def dealer_initial(self) -> Total:
@@ -356,8 +362,12 @@ class FinnishRound(Round):
         return finnish_total(self.hands["dealer"][:2])
 
     def total(self, hand: str) -> Total:
-        """A hand's total; an initial 27 counts 27."""
-        total = finnish_total(self.hands[hand])
+        """A hand's total; an initial 27 counts 27, and so does a hand that drew a Joker
+        after the deal where Jokers are wild."""
+        cards = self.hands[hand]
+        if self.jokers_wild and any(card.rank is Rank.JOKER for card in cards[2:]):
+            return Total(TARGET, False)
+        total = finnish_total(cards)
         if self.initial[hand] is not None and total.value != TARGET:
             return Total(TARGET, False)
         return total
@@ -384,7 +394,7 @@ class FinnishRound(Round):
         cards.append(card)
         points: Points | None = None
         if len(cards) > 1:
-            total = finnish_total(cards)
+            total = self.total(hand)
             points = Points(total.value, total.soft)
             named = None
             if len(cards) == 2:

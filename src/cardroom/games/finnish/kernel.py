@@ -64,6 +64,9 @@ OUTCOMES = ("player", "dealer", "push")
 SPADES = tuple(Suit).index(Suit.SPADES)
 BONUS_KEYS: tuple[str, ...] = tuple(BonusTable.LABELS)
 BONUSES = len(BONUS_KEYS) + 1
+#: the rank index of a Joker (``ranks[card]``), and the total index of a hard 27
+JOKER_RANK = 13
+WILD_27 = 2 * 27
 #: totals are table indices ``value * 2 + soft``; lows up to this are tabled
 MAX_LOW = 100
 #: a player's hand stops being followed past this low total (never reached in play)
@@ -244,7 +247,7 @@ class Finnish27Kernel:
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
-            t["bonus2"], t["named"], equal27, rules.player_initial_27_wins,
+            t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
             session, net, cells, sessions, record, rec_cell,
@@ -389,7 +392,8 @@ def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, card27: np.ndarray,
-    bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, win27: bool,
+    bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, wild: bool,
+    win27: bool,
     loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
     round_limit: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
     sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
@@ -439,6 +443,9 @@ def _play27(
                 pos += 1
                 hand[n] = card
                 n += 1
+                if wild and ranks[card] == JOKER_RANK:
+                    player = WILD_27  # a Joker wild: 27, and the hand stops
+                    break
                 low += points[card]
                 ace = ace or ranks[card] == 0
                 player = totals[low, int(ace)]
@@ -456,6 +463,9 @@ def _play27(
                         break
                     card = cards[pos]
                     pos += 1
+                    if wild and ranks[card] == JOKER_RANK:
+                        dealer = WILD_27
+                        break
                     dlow += points[card]
                     dace = dace or ranks[card] == 0
                     dealer = totals[dlow, int(dace)]

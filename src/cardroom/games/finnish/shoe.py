@@ -122,6 +122,12 @@ def shoe_model(shoe: ShoeMakeup, longest: int | None = None) -> str:
 # -- finnish27 ---------------------------------------------------------------------------
 def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
     """finnish27's rules as the count reads them, from the engine's own functions."""
+    if rules.jokers_wild:
+        raise ValueError(
+            "jokers_wild: the real shoe's count passes a Joker drawn after the deal through "
+            "and cannot count one that ends its hand; the analysis with cards drawn with "
+            "replacement (analyze --infinite) counts it"
+        )
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]

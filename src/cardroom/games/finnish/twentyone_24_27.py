@@ -203,6 +203,11 @@ class TwentyOne2427Rules:
         """A Joker makes its 27 in either place (the option is finnish27's)."""
         return False
 
+    @property
+    def jokers_wild(self) -> bool:
+        """A Joker drawn after the deal counts 0 (the option is finnish27's)."""
+        return False
+
 
 def compare(
     player: Total, dealer: Total, rules: TwentyOne2427Rules | None = None
