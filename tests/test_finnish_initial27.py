@@ -23,6 +23,7 @@ import pytest
 
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import Rank, parse_cards
+from cardroom.core.events import Outcome
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
@@ -90,6 +91,13 @@ WILD = {
     "jokers_wild": True,
     "both_27": "stalemate",
     "bonus": BonusTable(six_card_27=Fraction(5), poker_hands="27"),
+}
+#: a Charlie of five cards (so the walks reach it), Jokers that count 0 in a start, and
+#: 27s of five to nine cards paid
+CHARLIE = {
+    "charlie": 5,
+    "jo_jo_27": False,
+    "bonus": BonusTable(six_card_27=Fraction(5), nine_card_27=Fraction(50)),
 }
 #: every 27 of six to nine cards paid by its number of cards (two of them in table minimums)
 CARDS_27 = {
@@ -276,6 +284,24 @@ def test_a_joker_may_be_wild_anywhere() -> None:
         analyze_finnish27_shoe(rules)
 
 
+def test_a_hand_of_so_many_cards_under_28_may_win_at_once() -> None:
+    """A Charlie: Jokers counted, before the dealer plays, only 27 or less."""
+    rules = Finnish27Rules(charlie=5)
+    five = dealt(rules, "2s 9s 3h 9h 4d Jo 5c")  # 2 3 4 Jo 5: 14 in five cards
+    assert five.outcome == "player" and len(five.hands["dealer"]) == 2
+    assert [e.why.rule for e in five.events if isinstance(e, Outcome)] == ["charlie"]
+    assert dealt(Finnish27Rules(), "2s 9s 3h 9h 4d Jo 5c 6s 7h").bonus_key == "straight"
+    over = dealt(Finnish27Rules(charlie=5, player_loses_over=27), "2s 9s 3h 9h 4d 9c Kd")
+    assert over.outcome == "dealer" and len(over.hands["player"]) == 5  # 31 in five cards
+    words = " ".join(finnish27_text(Finnish27Rules(charlie=9)).sentences)
+    assert "A player's hand of 9 cards (Jokers counted) of 27 or less wins at once" in words
+    for bad in (1, 4, 13, -1):
+        with pytest.raises(ValueError, match=r"^charlie: "):
+            Finnish27Rules(charlie=bad)
+    with pytest.raises(ValueError, match=r"^charlie: the real shoe's count"):
+        analyze_finnish27_shoe(rules)
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -330,7 +356,9 @@ def test_the_rules_page_says_each_option() -> None:
 
 # -- the exact analyses against the engine --------------------------------------------------
 @pytest.mark.parametrize(
-    "variant", [*VARIANTS, CARDS_27, WILD], ids=[*IDS, "cards-27", "jokers-wild"]
+    "variant",
+    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}],
+    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9"],
 )
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> None:
     """Every outcome, and every line of the player wager's wins."""
@@ -396,7 +424,9 @@ def test_each_option_moves_the_exact_figures_as_it_says() -> None:
 
 # -- the simulation -------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "variant", [*VARIANTS, CARDS_27, WILD], ids=[*IDS, "cards-27", "jokers-wild"]
+    "variant",
+    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}],
+    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9"],
 )
 def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]) -> None:
     replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)
@@ -433,6 +463,18 @@ def test_simulation_of_wild_jokers_agrees_with_the_exact_figures_with_replacemen
     rules = Finnish27Rules(**WILD, shoe=shoe)
     report = analyze_finnish27(rules)
     result = run("finnish27", rules, 40_000, seed=2711)
+    for i, wager in enumerate(result.wager_ids):
+        figures = result.wager(i, report.wagers[wager].expected)
+        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+def test_simulation_of_a_charlie_agrees_with_the_exact_figures_with_replacement() -> None:
+    """As for wild Jokers: the kernel's Charlies against the analysis with replacement."""
+    odd = (64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64)
+    shoe = ShoeRules(decks=16, cards_per_rank=odd, reshuffle_after=1)
+    rules = Finnish27Rules(**{**CHARLIE, "charlie": 6}, shoe=shoe)
+    report = analyze_finnish27(rules)
+    result = run("finnish27", rules, 40_000, seed=2712)
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, report.wagers[wager].expected)
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)

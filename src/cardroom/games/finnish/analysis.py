@@ -265,6 +265,8 @@ class _Finishes:
     #: counted): the chance of each, and of each poker key among them (part of ``poker``)
     by_count: dict[Total, dict[int, Fraction]] = field(default_factory=dict)
     poker_by_count: dict[tuple[Total, int], dict[str, Fraction]] = field(default_factory=dict)
+    #: with a Charlie: the hands that are one (each a win at once), apart
+    charlie: _Finishes | None = None
 
 
 @cache
@@ -396,6 +398,96 @@ def _player_finishes(
     if wild_acc:
         _wild_finishes(finishes, wild_acc, scale, p_joker, by_count)
     return finishes
+
+
+def _player_finishes_by_cards(
+    odds: DrawOdds,
+    starts: Mapping[Start, Fraction],
+    hits: Callable[[Total], bool],
+    charlie: int,
+    wild: bool = False,
+) -> _Finishes:
+    """:func:`_player_finishes` where a hand of ``charlie`` cards of 27 or less wins at
+    once (a Charlie): the hand's number of cards matters, so its Jokers are drawn one
+    by one with the other cards (no hand passes ``charlie`` cards, so the walk ends).
+    The Charlies are kept apart, in ``charlie``; the hands of 27 are kept by their
+    number of cards as well.  With ``wild`` a Joker drawn makes the hand 27 at once.
+    """
+    every = [odds.odds[RANK_ORDER.index(r)] for r in _ORDINARY] + [odds.joker]
+    unit = lcm(*(q.denominator for q in every))
+    weights = [int(q * unit) for q in every]
+    start_unit = lcm(*(p.denominator for p in starts.values()))
+
+    # (ordinary counts, Jokers held) -> integer weight, one level per card drawn
+    level: dict[tuple[Counts, int], int] = {}
+    for start, p in starts.items():
+        if start.kind is not None:
+            continue
+        held = [0] * len(_ORDINARY)
+        for rank in start.ranks:
+            if rank is not Rank.JOKER:
+                held[_ORDINARY.index(rank)] += 1
+        first = (tuple(held), start.ranks.count(Rank.JOKER))
+        level[first] = level.get(first, 0) + int(p * start_unit)
+
+    plain, charlies = _Finishes({}, {}, {}), _Finishes({}, {}, {})
+    hitting: dict[Total, bool] = {}
+    drawn = 0
+    while level:
+        nxt: dict[tuple[Counts, int], int] = {}
+        scale = Fraction(1, start_unit * unit**drawn)
+        for (counts, jokers), w in level.items():
+            cards = sum(counts) + jokers
+            wild_27 = wild and drawn > 0 and jokers > 0
+            total = Total(TARGET, False) if wild_27 else _counts_total(counts)
+            if cards == charlie and total.value <= TARGET:
+                _finish(charlies, total, counts, jokers, w * scale)
+                continue
+            hit = False
+            if not wild_27 and cards < charlie:
+                known = hitting.get(total)
+                if known is None:
+                    known = hitting[total] = hits(total)
+                hit = known
+            if not hit:
+                _finish(plain, total, counts, jokers, w * scale)
+                continue
+            for i, step in enumerate(weights):
+                if not step:
+                    continue
+                if i == len(_ORDINARY):
+                    child = (counts, jokers + 1)
+                else:
+                    child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), jokers)
+                nxt[child] = nxt.get(child, 0) + w * step
+        level = nxt
+        drawn += 1
+    plain.charlie = charlies
+    return plain
+
+
+def _finish(finishes: _Finishes, total: Total, counts: Counts, jokers: int, p: Fraction) -> None:
+    """Add a hand that ends on ``total`` holding these cards, with chance ``p``: its
+    ranks (four cards or fewer), its poker keys (five or more) and, for a 27, its number
+    of cards."""
+    finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + p
+    ordinary = sum(counts)
+    cards = ordinary + jokers
+    if cards <= 4:
+        short = finishes.short.setdefault(total, {})
+        ranks = _short_ranks(counts, jokers)
+        short[ranks] = short.get(ranks, Fraction(0)) + p
+        return
+    split = _poker_split(counts, jokers)
+    poker = finishes.poker.setdefault(total, {})
+    for name, n in split:
+        poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
+    if total.value == TARGET and cards in CARDS_27:
+        of_total = finishes.by_count.setdefault(total, {})
+        of_total[cards] = of_total.get(cards, Fraction(0)) + p
+        row = finishes.poker_by_count.setdefault((total, cards), {})
+        for name, n in split:
+            row[name] = row.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
 
 
 def _wild_finishes(
@@ -552,6 +644,32 @@ def analyze_finnish27(
             return {"dealer": Fraction(1)}
         return against_dealer(dealer, player)
 
+    def won(
+        finishes: _Finishes, total: Total, mass: Fraction, win: Fraction, dealer: Start
+    ) -> None:
+        """The hands of ``finishes`` ending on ``total`` (``mass``) win with chance
+        ``win``: each with its bonus."""
+        plain = mass
+        poker = dict(finishes.poker.get(total, {}))
+        # 27s paid by their number of cards, not by poker
+        for n, q in finishes.by_count.get(total, {}).items():
+            key = rules.bonus.card_award(n, total.value)
+            if key is None:
+                continue
+            add("player", key, win * q)
+            plain -= q
+            for name, part in finishes.poker_by_count.get((total, n), {}).items():
+                poker[name] -= part
+        for key, q in poker.items():
+            if rules.bonus.poker_award(key, total.value) is None:
+                continue  # below the least category paid, or a hand that does not qualify
+            add("player", key, win * q)
+            plain -= q
+        for ranks, q in finishes.short.get(total, {}).items():
+            short_wins(ranks, dealer, win * q)
+            plain -= q
+        add("player", None, win * plain)
+
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
     rows: dict[tuple[bool, ...], _Finishes] = {}
@@ -561,9 +679,15 @@ def analyze_finnish27(
             continue
         row = tuple(play(total, dealer.total) for total in totals)
         if row not in rows:
-            rows[row] = _player_finishes(
-                odds, starts, _against(play, dealer.total), rules.bonus.card_27s, rules.jokers_wild
-            )
+            against = _against(play, dealer.total)
+            if rules.charlie:
+                rows[row] = _player_finishes_by_cards(
+                    odds, starts, against, rules.charlie, rules.jokers_wild
+                )
+            else:
+                rows[row] = _player_finishes(
+                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild
+                )
         finishes_of[dealer] = rows[row]
 
     for dealer, pd in dealers.items():
@@ -587,27 +711,10 @@ def analyze_finnish27(
                 if outcome != "player":
                     add(outcome, None, pd * mass * r)
                     continue
-                win = pd * r
-                plain = mass
-                poker = dict(finishes.poker.get(total, {}))
-                # 27s paid by their number of cards, not by poker
-                for n, q in finishes.by_count.get(total, {}).items():
-                    key = rules.bonus.card_award(n, total.value)
-                    if key is None:
-                        continue
-                    add("player", key, win * q)
-                    plain -= q
-                    for name, part in finishes.poker_by_count.get((total, n), {}).items():
-                        poker[name] -= part
-                for key, q in poker.items():
-                    if rules.bonus.poker_award(key, total.value) is None:
-                        continue  # below the least category paid, or a hand that does not qualify
-                    add("player", key, win * q)
-                    plain -= q
-                for ranks, q in finishes.short.get(total, {}).items():
-                    short_wins(ranks, dealer, win * q)
-                    plain -= q
-                add("player", None, win * plain)
+                won(finishes, total, mass, pd * r, dealer)
+        if finishes.charlie is not None:  # each a win at once
+            for total, mass in finishes.charlie.mass.items():
+                won(finishes.charlie, total, mass, pd, dealer)
     return _finnish27_report(rules, results, minimum, stake, label)
 
 

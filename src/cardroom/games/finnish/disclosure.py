@@ -233,16 +233,22 @@ def _play_sentence(rules: Finnish27Rules) -> str:
         f"the dealer hits hard totals below {rules.dealer_hits_hard_below} and soft totals "
         f"below {rules.dealer_hits_soft_below}."
     )
+    charlie = (
+        f"A player's hand of {rules.charlie} cards (Jokers counted) of 27 or less wins at "
+        "once (a Charlie). "
+        if rules.charlie
+        else ""
+    )
     if rules.both_27 == "by_rules":
         return (
-            f"Exactly 27 wins at once; over {rules.player_loses_over} loses at once. "
+            f"{charlie}Exactly 27 wins at once; over {rules.player_loses_over} loses at once. "
             f"Otherwise {dealer}"
         )
     his = "wins" if rules.both_27 == "dealer_wins" else "makes a stalemate (a push)"
     return (
-        f"Over {rules.player_loses_over} loses at once. Otherwise {dealer} A player's 27 "
-        f"(not an initial 27) waits for the dealer's hand: a dealer's 27 {his}, any other "
-        "total loses to it."
+        f"{charlie}Over {rules.player_loses_over} loses at once. Otherwise {dealer} A "
+        f"player's 27 (not an initial 27) waits for the dealer's hand: a dealer's 27 {his}, "
+        "any other total loses to it."
     )
 
 

@@ -373,6 +373,9 @@ class Finnish27Rules:
     #: Jokers wild anywhere: a Joker drawn after the deal makes its hand 27 at once (the
     #: hand stops there; a Joker among the first two cards is the initial 27 it is)
     jokers_wild: bool = False
+    #: a player's hand of this many cards (Jokers counted) of 27 or less wins at once,
+    #: before the dealer plays (a "Charlie"); 0: none
+    charlie: int = 0
     #: who wins when both initial 27s rank equal: "dealer" or "push"
     equal_initial_27s: str = "dealer"
     #: the player's initial 27 beats the dealer's, whatever their ranks
@@ -421,6 +424,7 @@ class Finnish27Rules:
         "ace_king_27",
         "joanca_joker_second",
         "jokers_wild",
+        "charlie",
         "player_initial_27_wins",
         "both_over",
         "dealer_28",
@@ -436,6 +440,7 @@ class Finnish27Rules:
         "dealer_hits_soft_below": TOTAL_LIMIT,
         "player_loses_over": Between(TARGET, 99),
         "fee_per_100": FEE,
+        "charlie": Between(0, 12, note="cards; 0: none, else 5 or more"),
     }
 
     def __post_init__(self) -> None:
@@ -451,6 +456,8 @@ class Finnish27Rules:
                 "joanca_joker_second: says where a Joanca's Joker must be, but there is no "
                 "Joanca with joanca_27 = false"
             )
+        if 0 < self.charlie < 5:
+            raise ValueError(f"charlie: 0 (none) or a hand of 5 to 12 cards, not {self.charlie}")
         if self.jokers_wild and (
             not (self.jo_jo_27 and self.joanca_27) or self.joanca_joker_second
         ):
@@ -675,6 +682,10 @@ class Finnish27Round(FinnishRound):
 
     def _player_turn(self) -> None:
         player, dealer = self.total("player"), self.dealer_initial
+        cards = len(self.hands["player"])
+        if cards == self.rules.charlie and player.value <= TARGET:
+            self._win("player", Why.of("charlie", cards=cards, total=player.value))
+            return
         row = self.rules.strategy.row_for(dealer)
         target = row.target(player, dealer)
         facts = {"total": player.points, "target": target, **row.facts()}

@@ -248,6 +248,7 @@ class Finnish27Kernel:
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
             t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
+            rules.charlie,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
             session, net, cells, sessions, record, rec_cell,
@@ -393,7 +394,7 @@ def _play27(
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, card27: np.ndarray,
     bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, wild: bool,
-    win27: bool,
+    charlie: int, win27: bool,
     loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
     round_limit: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
     sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
@@ -449,10 +450,13 @@ def _play27(
                 low += points[card]
                 ace = ace or ranks[card] == 0
                 player = totals[low, int(ace)]
-            if hits[dealer_initial, player]:
-                break  # the shoe ran out mid-round (never with the real rules)
+                if n == charlie:
+                    break  # a Charlie if 27 or less, over 27 if not
             value = player // 2
-            if value == 27 and win27:
+            charlied = n == charlie and value <= 27
+            if hits[dealer_initial, player] and not charlied:
+                break  # the shoe ran out mid-round (never with the real rules)
+            if charlied or (value == 27 and win27):
                 outcome = 0
             elif value > loses_over:
                 outcome = 1

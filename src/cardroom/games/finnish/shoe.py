@@ -122,6 +122,12 @@ def shoe_model(shoe: ShoeMakeup, longest: int | None = None) -> str:
 # -- finnish27 ---------------------------------------------------------------------------
 def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
     """finnish27's rules as the count reads them, from the engine's own functions."""
+    if rules.charlie:
+        raise ValueError(
+            "charlie: the real shoe's count passes Jokers drawn after the deal through, so "
+            "it does not follow a hand's number of cards; the analysis with cards drawn "
+            "with replacement (analyze --infinite) counts it"
+        )
     if rules.jokers_wild:
         raise ValueError(
             "jokers_wild: the real shoe's count passes a Joker drawn after the deal through "

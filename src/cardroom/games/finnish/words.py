@@ -74,6 +74,7 @@ RULE_WORDS: dict[str, Template] = {
     "must_stand_soft_above_dealer": "must stand on a soft total above the dealer's {dealer}",
     "free_against_equal": "free to choose with {player} against the dealer's equal {dealer}",
     "player_27": "player's hand totals exactly 27",
+    "charlie": "player's {cards} cards total {total}: a Charlie wins",
     "player_over": "player's {total} is over {limit}",
     "player_busts": "player busts with {total}",
     "dealer_busts": "dealer busts with {total}",
