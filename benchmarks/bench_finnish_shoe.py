@@ -67,7 +67,7 @@ def phases() -> None:
     lap("deal, player's and dealer's hand tables")
     sweep = Sweep.build(prepared)
     lap("dealer's whole hands, player's sub-multisets")
-    bonus = Finnish27Bonus(sweep)
+    bonus = Finnish27Bonus(prepared)
     lap("bonus: poker categories with suits from the shoe")
     chosen = passes(prepared, bonus.group)
     tables = [sweep.dealer_table(c) for c in chosen]

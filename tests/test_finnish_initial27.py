@@ -26,7 +26,12 @@ from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Outcome
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules
-from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
+from cardroom.games.finnish.analysis import (
+    DrawOdds,
+    analyze_finnish27,
+    best_finnish27_table,
+    table_hits,
+)
 from cardroom.games.finnish.disclosure import finnish27_text
 from cardroom.games.finnish.finnish27 import (
     ACE_KING_ROW,
@@ -478,3 +483,32 @@ def test_simulation_of_a_charlie_agrees_with_the_exact_figures_with_replacement(
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, report.wagers[wager].expected)
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+def test_the_best_table_knows_wild_jokers_and_refuses_a_charlie() -> None:
+    """With wild Jokers the best table's search counts a Joker as a 27 that stops the
+    hand: no single decision changed at the edge of a row does better on the player
+    wager's even-money part.  A Charlie, which hangs on the number of cards as well as
+    the total, is refused in one line."""
+    odds = DrawOdds.of_counts(SHOES[0])
+    rules = Finnish27Rules(jokers_wild=True)
+    table = best_finnish27_table(rules, odds)
+
+    def even(hits: Any) -> Fraction:
+        wager = analyze_finnish27(rules, odds=odds, hits=hits).wagers["player"]
+        return sum(
+            (line.probability * (1 if line.payout > 0 else line.payout) for line in wager.lines),
+            Fraction(0),
+        )
+
+    best = even(table_hits(table))
+    assert best >= even(None)
+    for dealer, decisions in list(table.items())[:6]:  # (six rows: a second each)
+        hitting = [total for total, hit in decisions.items() if hit]
+        if not hitting:
+            continue
+        edge = max(hitting, key=lambda t: (t.value, t.soft))  # the last total it hits
+        flipped = {**table, dealer: {**decisions, edge: False}}
+        assert even(table_hits(flipped)) <= best, (dealer, edge)
+    with pytest.raises(ValueError, match=r"^charlie: the best table"):
+        best_finnish27_table(Finnish27Rules(charlie=9), odds)

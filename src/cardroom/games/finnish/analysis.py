@@ -811,6 +811,11 @@ def best_finnish27_table(
     hitting and standing are worth exactly the same, the rules' own decision is kept.
     """
     rules = rules or Finnish27Rules()
+    if rules.charlie:
+        raise ValueError(
+            "charlie: the best table is worked out from the totals alone, and a Charlie "
+            "depends on the hand's number of cards as well"
+        )
     odds = odds or DrawOdds.of_shoe(rules.shoe)
     given = rules.strategy.hits
     dealer_draw = DealerDraw(
@@ -853,7 +858,10 @@ def best_finnish27_table(
                 hit = Fraction(0)
                 for points, is_ace, p in odds.points():
                     hit += p * best(low + points, ace or is_ace)
-                hit *= _geometric(odds.joker)
+                if rules.jokers_wild:  # a Joker makes 27 and stops the hand
+                    hit += odds.joker * stand(Total(TARGET, False))
+                else:  # a Joker passes
+                    hit *= _geometric(odds.joker)
                 # an exact tie keeps the rules' own decision
                 decisions[total] = hit > value or (hit == value and given(total, dealer))
                 value = max(value, hit)

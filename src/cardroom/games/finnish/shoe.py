@@ -76,6 +76,7 @@ from cardroom.games.finnish.shoe_count import (
     _total_indices,
     count_rounds,
     deals,
+    finished_hands,
     mont_tables,
     no_card_awards,
     ordinary_counts,
@@ -200,12 +201,15 @@ class Finnish27Bonus:
 
     def __init__(
         self,
-        sweep: Sweep,
+        prepared: Prepared,
         mixture: SuitMixture | None = None,
         nines_by_suit: bool = False,
         poker: BonusTable | None = None,
     ) -> None:
-        self.sweep = sweep
+        #: the finished player hands, in the order of the sweep's (its ``player.counts``)
+        self.hands = hands = finished_hands(prepared)
+        #: the most ordinary cards a finished hand holds (the sweep's ``kmax``)
+        self.kmax = int(hands.sum(axis=1).max(initial=2))
         #: three Nines of one suit against the dealer's 9-9 have their own award
         self.nines_by_suit = nines_by_suit
         #: the poker awards: the least category paid, and the hands that qualify
@@ -220,13 +224,11 @@ class Finnish27Bonus:
                 key = poker.card_award(cards, total_of(ti).value)
                 if key is not None:
                     self.card27[ti, cards] = BONUS_KEYS.index(key)
-        prepared = sweep.prepared
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
         self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
         if len({_canonical(split) for _, split in self.mixture}) != 1:
             raise ValueError("suits: a mixture of shoes whose suits are not alike")
-        hands = sweep.player.counts
         suits = np.array(self.mixture[0][1], np.int64)
         symmetric = bool(np.all(suits == suits[:, :1]))
         n, lanes = len(hands), modulus.lanes
@@ -318,7 +320,7 @@ class Finnish27Bonus:
         ``hits`` ordinary cards holds ``jt`` Jokers (the last: that many or more).  After the deal
         the Jokers and ordinary cards left lie in random order, so the Jokers drawn
         before the hand's last ordinary card follow the negative hypergeometric law."""
-        kmax = self.sweep.kmax
+        kmax = self.kmax
         lanes = self.modulus.lanes
         table = np.zeros((3, kmax + 1, self.held, lanes), np.uint64)
         table_f = np.zeros((3, kmax + 1, self.held))
@@ -349,7 +351,7 @@ class Finnish27Bonus:
     def short(self, dealer: list[Card]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Bonuses of hands of two to four cards (``short_row`` per hand, -1 for longer
         ones), against a dealer start with these two cards."""
-        hands = self.sweep.player.counts
+        hands = self.hands
         sizes = hands.sum(axis=1)
         rows = np.nonzero(sizes <= 4)[0]
         lanes = self.modulus.lanes
@@ -439,8 +441,13 @@ def count_finnish27(
     """Every round of finnish27 dealt off the top of ``shoe``, counted exactly (bonus
     keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`)."""
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
-    sweep = Sweep.build(prepared)
-    bonus = Finnish27Bonus(sweep, mixture, rules.bonus.nines_vs_dealer_by_suit, rules.bonus)
+    # the bonus's tables need only the finished hands: they are counted beside the sweep
+    # (both release the interpreter for most of their time)
+    by_suit = rules.bonus.nines_vs_dealer_by_suit
+    with ThreadPoolExecutor(max_workers=1) as side:
+        job = side.submit(Finnish27Bonus, prepared, mixture, by_suit, rules.bonus)
+        sweep = Sweep.build(prepared)
+        bonus = job.result()
     return count_rounds(sweep, bonus, BONUS_KEYS)
 
 

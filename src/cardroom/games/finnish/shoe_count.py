@@ -631,6 +631,23 @@ class DealerHands:
         return cls(counts, ways, finals, hits, universe, keys, vals)
 
 
+def _unique_hands(
+    prepared: Prepared, chosen: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chosen states of every table, each hand once (by key), and each chosen
+    state's place among them."""
+    keys = np.concatenate([h.keys[f] for h, f in zip(prepared.hands, chosen, strict=True)])
+    rows = np.concatenate([h.counts[f] for h, f in zip(prepared.hands, chosen, strict=True)])
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return np.ascontiguousarray(rows[first]), inverse
+
+
+def finished_hands(prepared: Prepared) -> np.ndarray:
+    """Every finished player hand of every table, once: the rows of the sweep's
+    :attr:`PlayerHands.counts`, in their order."""
+    return _unique_hands(prepared, [h.draws == 0 for h in prepared.hands])[0]
+
+
 @dataclass
 class PlayerHands:
     """Every finished player hand of every table (each once), with its sub-multisets
@@ -651,10 +668,7 @@ class PlayerHands:
         if chosen is None:
             chosen = [h.draws == 0 for h in prepared.hands]
         finished = list(chosen)
-        keys = np.concatenate([h.keys[f] for h, f in zip(prepared.hands, finished, strict=True)])
-        rows = np.concatenate([h.counts[f] for h, f in zip(prepared.hands, finished, strict=True)])
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        counts = np.ascontiguousarray(rows[first])
+        counts, inverse = _unique_hands(prepared, finished)
         ptr, ids, weights = kernel.sub_multisets(
             counts, prepared.tables.radix, dealer.index_keys, dealer.index_vals
         )
