@@ -224,6 +224,17 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     expect(page.locator('#lab-edges tr[data-wager="banker"] td').nth(2)).to_contain_text("%")
     page.screenshot(path=str(ARTIFACTS / "lab-chemin-de-fer-1280x800.png"))
 
+    # a variant the real shoe's count refuses: its line says why, and it has no figures
+    page.goto("/lab?game=finnish27")
+    for side in ("a", "b"):
+        page.locator(f"#{side}-jokers_wild").fill("true")
+    page.get_by_role("button", name="Work out the edges").click()
+    expect(page.locator("#lab-edges")).to_have_attribute("data-status", "ready", timeout=120_000)
+    expect(page.locator("#lab-status")).to_contain_text(
+        "variant A: jokers_wild: the real shoe's count passes a Joker"
+    )
+    expect(page.locator("#lab-edges")).to_be_hidden()  # no figures on either side
+
 
 def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
     ann = web.person("Ann")

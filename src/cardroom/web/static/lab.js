@@ -18,10 +18,12 @@ function values(side) {
   return out;
 }
 
-function cell(figure) {
+function cell(figure, ready) {
   const td = document.createElement("td");
   if (!figure) {
-    td.textContent = "…";
+    // still being worked out, or none: the analyser refused the variant (said above)
+    td.textContent = ready ? "—" : "…";
+    if (ready) td.title = "no exact figure: see the line above the table";
     return td;
   }
   const span = document.createElement("span");
@@ -40,7 +42,7 @@ function show(data) {
     const th = document.createElement("th");
     th.scope = "row";
     th.textContent = row.wager.replaceAll("_", " ");
-    tr.append(th, cell(row.a), cell(row.b), cell(row.difference));
+    tr.append(th, cell(row.a, data.ready), cell(row.b, data.ready), cell(row.difference, data.ready));
     return tr;
   });
   table.tBodies[0].replaceChildren(...rows);
