@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from cardroom.analysis.report import GameReport
 from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Outcome
@@ -451,38 +452,36 @@ def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     rules = Finnish27Rules(
         **{**VARIANTS[0], "bonus": bonus}, shoe=ShoeRules(decks=2, reshuffle_after=1)
     )
-    report = analyze_finnish27_shoe(rules)
-    result = run("finnish27", rules, 60_000, seed=27)
+    agrees(analyze_finnish27_shoe(rules), rules, 60_000, 27)
+
+
+def agrees(report: GameReport, rules: Finnish27Rules, rounds: int, seed: int) -> None:
+    """A simulation of ``rounds`` lies within 4 standard errors of ``report``'s edges."""
+    result = run("finnish27", rules, rounds, seed=seed)
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, report.wagers[wager].expected)
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+#: a shoe of seven odd ranks, 64 cards each, and 32 Jokers, fresh every round: its draws
+#: differ from drawing with replacement by far less than a standard error of 40,000
+#: rounds, and the analysis with replacement of so few ranks is short
+ODD_SHOE = ShoeRules(
+    decks=16, cards_per_rank=(64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64), reshuffle_after=1
+)
 
 
 def test_simulation_of_wild_jokers_agrees_with_the_exact_figures_with_replacement() -> None:
     """The real shoe's count refuses wild Jokers, so the simulation is held against the
-    analysis with replacement: 40,000 rounds, each from a fresh shoe of 448 cards and 32
-    Jokers (whose draws differ from drawing with replacement by far less than the
-    standard error; seven odd ranks keep the analysis short)."""
-    odd = (64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64)
-    shoe = ShoeRules(decks=16, cards_per_rank=odd, reshuffle_after=1)
-    rules = Finnish27Rules(**WILD, shoe=shoe)
-    report = analyze_finnish27(rules)
-    result = run("finnish27", rules, 40_000, seed=2711)
-    for i, wager in enumerate(result.wager_ids):
-        figures = result.wager(i, report.wagers[wager].expected)
-        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+    analysis with replacement (40,000 rounds from :data:`ODD_SHOE`)."""
+    rules = Finnish27Rules(**WILD, shoe=ODD_SHOE)
+    agrees(analyze_finnish27(rules), rules, 40_000, 2711)
 
 
 def test_simulation_of_a_charlie_agrees_with_the_exact_figures_with_replacement() -> None:
     """As for wild Jokers: the kernel's Charlies against the analysis with replacement."""
-    odd = (64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64, 0, 64)
-    shoe = ShoeRules(decks=16, cards_per_rank=odd, reshuffle_after=1)
-    rules = Finnish27Rules(**{**CHARLIE, "charlie": 6}, shoe=shoe)
-    report = analyze_finnish27(rules)
-    result = run("finnish27", rules, 40_000, seed=2712)
-    for i, wager in enumerate(result.wager_ids):
-        figures = result.wager(i, report.wagers[wager].expected)
-        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+    rules = Finnish27Rules(**{**CHARLIE, "charlie": 6}, shoe=ODD_SHOE)
+    agrees(analyze_finnish27(rules), rules, 40_000, 2712)
 
 
 def test_the_best_table_knows_wild_jokers_and_refuses_a_charlie() -> None:

@@ -275,6 +275,22 @@ def _counts_total(counts: Counts) -> Total:
     return total_from(low, counts[_ACE_INDEX] > 0)
 
 
+def _first_level(starts: Mapping[Start, Fraction], unit: int) -> dict[tuple[Counts, int], int]:
+    """The starts a hand is played from (no initial 27), as (ordinary cards per rank,
+    Jokers) with their chances in whole ``1/unit``."""
+    level: dict[tuple[Counts, int], int] = {}
+    for start, p in starts.items():
+        if start.kind is not None:
+            continue
+        held = [0] * len(_ORDINARY)
+        for rank in start.ranks:
+            if rank is not Rank.JOKER:
+                held[_ORDINARY.index(rank)] += 1
+        first = (tuple(held), start.ranks.count(Rank.JOKER))
+        level[first] = level.get(first, 0) + int(p * unit)
+    return level
+
+
 def _player_finishes(
     odds: DrawOdds,
     starts: Mapping[Start, Fraction],
@@ -304,16 +320,7 @@ def _player_finishes(
     start_unit = lcm(*(p.denominator for p in starts.values()))
 
     # (counts, Jokers in the start) -> integer weight, one level per ordinary hit
-    level: dict[tuple[Counts, int], int] = {}
-    for start, p in starts.items():
-        if start.kind is not None:
-            continue
-        held = [0] * len(_ORDINARY)
-        for rank in start.ranks:
-            if rank is not Rank.JOKER:
-                held[_ORDINARY.index(rank)] += 1
-        first = (tuple(held), start.ranks.count(Rank.JOKER))
-        level[first] = level.get(first, 0) + int(p * start_unit)
+    level = _first_level(starts, start_unit)
 
     # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight
     poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
@@ -419,16 +426,7 @@ def _player_finishes_by_cards(
     start_unit = lcm(*(p.denominator for p in starts.values()))
 
     # (ordinary counts, Jokers held) -> integer weight, one level per card drawn
-    level: dict[tuple[Counts, int], int] = {}
-    for start, p in starts.items():
-        if start.kind is not None:
-            continue
-        held = [0] * len(_ORDINARY)
-        for rank in start.ranks:
-            if rank is not Rank.JOKER:
-                held[_ORDINARY.index(rank)] += 1
-        first = (tuple(held), start.ranks.count(Rank.JOKER))
-        level[first] = level.get(first, 0) + int(p * start_unit)
+    level = _first_level(starts, start_unit)
 
     plain, charlies = _Finishes({}, {}, {}), _Finishes({}, {}, {})
     hitting: dict[Total, bool] = {}
