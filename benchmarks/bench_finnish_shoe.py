@@ -123,6 +123,7 @@ OPTIONS: dict[str, Finnish27Rules] = {
         bonus=BonusTable(poker_minimum="two_pair", poker_hands="27")
     ),
     "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
+    "Jokers as bugs in the poker award": Finnish27Rules(bonus=BonusTable(poker_jokers="bug")),
     "27s of six to nine cards paid": Finnish27Rules(
         bonus=BonusTable(
             six_card_27=Fraction(5),

@@ -44,6 +44,7 @@ from cardroom.games.finnish.finnish27 import (
     pays_joanca,
 )
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
+from cardroom.games.finnish.shoe_count import ShoeMakeup
 from cardroom.simulation.runner import run
 from tests.test_finnish_analysis import (
     BONUS_SHOES,
@@ -105,6 +106,16 @@ CHARLIE = {
     "jo_jo_27": False,
     "bonus": BonusTable(six_card_27=Fraction(5), nine_card_27=Fraction(50)),
 }
+#: Jokers as bugs in the poker award, with a Jo Jo played as a total (so hands hold two
+#: Jokers from the start)
+BUGS = {"jo_jo_27": False, "bonus": BonusTable(poker_jokers="bug", five_of_a_kind=Fraction(20))}
+#: a shoe with four Jokers, so that a hand may hold four bugs: with an Ace five of a
+#: kind, without a straight flush
+BUGS_SHOE = ShoeMakeup.of_counts(
+    {Rank.ACE: 1, Rank.FOUR: 3, Rank.FIVE: 1, Rank.NINE: 2, Rank.KING: 2, Rank.JOKER: 4},
+    {Rank.ACE: (1, 0, 0, 0), Rank.FOUR: (3, 0, 0, 0), Rank.FIVE: (1, 0, 0, 0),
+     Rank.NINE: (1, 1, 0, 0), Rank.KING: (1, 1, 0, 0)},
+)  # fmt: skip
 #: every 27 of six to nine cards paid by its number of cards (two of them in table minimums)
 CARDS_27 = {
     "both_27": "stalemate",
@@ -308,6 +319,31 @@ def test_a_hand_of_so_many_cards_under_28_may_win_at_once() -> None:
         analyze_finnish27_shoe(rules)
 
 
+def test_the_poker_award_s_jokers_may_be_bugs() -> None:
+    """A bug is an Ace, or any card that completes a straight, a flush or a straight
+    flush: so no five of a kind but of Aces, and no pair made of a bug but of Aces."""
+    bugs = BonusTable(poker_jokers="bug")
+
+    def award(cards: str, table: BonusTable = bugs) -> str | None:
+        return find_bonus(parse_cards(cards), [], poker=table)
+
+    assert award("Jo 9s 9h 4d 2c") == "pair"  # the bug an Ace
+    assert award("Jo 9s 9h 4d 2c", BonusTable()) == "three_of_a_kind"
+    assert award("Jo Ks Kh 4d 4c") == "two_pair"
+    assert award("Jo As Ah 4d 4c") == "full_house"
+    assert award("Jo 2s 3h 4d 5c") == "straight"
+    assert award("Jo 2s 3s 4s 9s") == "flush"
+    assert award("Jo Jo Jo Jo Ks") == "straight_flush"
+    assert award("Jo Jo Jo Jo As") == "five_of_a_kind"
+    assert award("Jo Jo 9s 9h 4d") == "two_pair"
+    assert award("Jo Jo 9s 9h 4d", BonusTable()) == "four_of_a_kind"
+    words = " ".join(finnish27_text(Finnish27Rules(bonus=bugs)).sentences)
+    assert "with each Joker a bug (an Ace, or a card that completes a straight" in words
+    assert load_rules_text(Finnish27Rules(), '[bonus]\npoker_jokers = "bug"\n').bonus == bugs
+    with pytest.raises(RulesError, match=r'poker_jokers.*"wild" or "bug"'):
+        load_rules_text(Finnish27Rules(), '[bonus]\npoker_jokers = "semi"\n')
+
+
 def test_without_ace_king_the_source_table_gains_a_row() -> None:
     rules = Finnish27Rules(ace_king_27=False)
     assert rules.player_table == (*NINE_RULES, ACE_KING_ROW)
@@ -363,8 +399,8 @@ def test_the_rules_page_says_each_option() -> None:
 # -- the exact analyses against the engine --------------------------------------------------
 @pytest.mark.parametrize(
     "variant",
-    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}],
-    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9"],
+    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}, BUGS],
+    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9", "bugs"],
 )
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> None:
     """Every outcome, and every line of the player wager's wins."""
@@ -399,8 +435,9 @@ def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> No
         *((variant, POKER_SHOE) for variant in VARIANTS),
         (VARIANTS[1], NINES_SHOE),
         (CARDS_27, POKER_SHOE),
+        (BUGS, BUGS_SHOE),
     ],
-    ids=[*(f"poker-{name}" for name in IDS), f"nines-{IDS[1]}", "poker-cards-27"],
+    ids=[*(f"poker-{name}" for name in IDS), f"nines-{IDS[1]}", "poker-cards-27", "poker-bugs"],
 )
 def test_the_real_shoe_matches_the_engine_walk_line_by_line(
     variant: dict[str, Any], shoe: Any
@@ -408,6 +445,8 @@ def test_the_real_shoe_matches_the_engine_walk_line_by_line(
     lines = check_lines_against_the_walk(Finnish27Rules(**variant), shoe)
     if variant is CARDS_27:  # this shoe has 27s of six, seven and eight cards
         assert sum("-card 27" in name for name in lines) == 3
+    if variant is BUGS:  # four bugs without an Ace, and with one
+        assert {"win + Straight flush 7:1", "win + Five of a kind 20:1"} <= lines.keys()
 
 
 def test_each_option_moves_the_exact_figures_as_it_says() -> None:
@@ -431,8 +470,8 @@ def test_each_option_moves_the_exact_figures_as_it_says() -> None:
 # -- the simulation -------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "variant",
-    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}],
-    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9"],
+    [*VARIANTS, CARDS_27, WILD, CHARLIE, {**CHARLIE, "charlie": 9}, BUGS],
+    ids=[*IDS, "cards-27", "jokers-wild", "charlie-5", "charlie-9", "bugs"],
 )
 def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]) -> None:
     replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)

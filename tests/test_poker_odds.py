@@ -23,11 +23,13 @@ from cardroom.games.finnish.poker_odds import category_counts
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
 
 
-def brute_force(ranks: tuple[Rank, ...], jokers: int) -> dict[PokerCategory, int]:
+def brute_force(
+    ranks: tuple[Rank, ...], jokers: int, bug: bool = False
+) -> dict[PokerCategory, int]:
     found: Counter[PokerCategory] = Counter()
     for suits in product(tuple(Suit), repeat=len(ranks)):
         cards = [Card(r, s) for r, s in zip(ranks, suits, strict=True)] + [JOKER] * jokers
-        found[best_category(cards)] += 1
+        found[best_category(cards, bug)] += 1
     return dict(found)
 
 
@@ -51,24 +53,28 @@ def ranks_of(text: str) -> tuple[Rank, ...]:
         ("7 7 7 7 7", 0),  # five of a kind, suits do not matter
         ("K K", 3),
         ("8", 4),
+        ("A", 4),  # four bugs: five Aces with an Ace, a straight flush without
+        ("A K K", 2),
     ],
 )
 def test_counts_match_brute_force(hand: str, jokers: int) -> None:
     ranks = ranks_of(hand)
-    counts = category_counts(ranks, jokers)
-    assert counts == brute_force(ranks, jokers)
-    assert sum(counts.values()) == 4 ** len(ranks)
+    for bug in (False, True):  # Jokers wild, and Jokers as bugs (an Ace, or completing)
+        counts = category_counts(ranks, jokers, bug)
+        assert counts == brute_force(ranks, jokers, bug), bug
+        assert sum(counts.values()) == 4 ** len(ranks)
 
 
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.sampled_from(ORDINARY[:9]), min_size=2, max_size=6),
     st.integers(min_value=0, max_value=3),
+    st.booleans(),
 )
-def test_random_hands_match_brute_force(ranks: list[Rank], jokers: int) -> None:
+def test_random_hands_match_brute_force(ranks: list[Rank], jokers: int, bug: bool) -> None:
     if len(ranks) + jokers < 5:
         jokers = 5 - len(ranks)
-    assert category_counts(ranks, jokers) == brute_force(tuple(ranks), jokers)
+    assert category_counts(ranks, jokers, bug) == brute_force(tuple(ranks), jokers, bug)
 
 
 def test_long_hands_are_counted_without_enumeration() -> None:

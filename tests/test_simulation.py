@@ -240,7 +240,8 @@ def test_simulation_agrees_with_the_exact_analysis(game_id: str) -> None:
 
 
 def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
-    """The compiled evaluator against the engine's on random hands with Jokers."""
+    """The compiled evaluator against the engine's on random hands with Jokers (wild,
+    and bugs)."""
     from cardroom.games.finnish.poker import best_category
     from cardroom.simulation.common import card_of
 
@@ -250,8 +251,9 @@ def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
         codes = rng.integers(0, 53, n)
         cards = [card_of(int(c)) for c in codes]
         scratch = np.zeros(15, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
-        category = hand_category(codes.astype(np.int8), n, *scratch)
-        assert category == best_category(cards)
+        for bug in (False, True):  # Jokers wild, and Jokers as bugs
+            category = hand_category(codes.astype(np.int8), n, *scratch, bug)
+            assert category == best_category(cards, bug), (cards, bug)
 
 
 def test_ray_backend_gives_the_local_results() -> None:

@@ -297,6 +297,7 @@ def _player_finishes(
     hits: Callable[[Total], bool],
     by_count: bool = False,
     wild: bool = False,
+    bug: bool = False,
 ) -> _Finishes:
     """Play every player start to its end, tracking the ranks of the hand (and, with
     ``by_count``, the hands of 27 by their number of cards).
@@ -353,7 +354,7 @@ def _player_finishes(
             if by_count and total.value == TARGET:
                 for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
                     count_acc[(total, k, j)] = count_acc.get((total, k, j), 0) + w
-                    for name, n in _poker_split(counts, j0 + j):
+                    for name, n in _poker_split(counts, j0 + j, bug):
                         ckey = (total, k, j0, j, name)
                         count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
             for j in range(4 if k else 1):
@@ -361,10 +362,17 @@ def _player_finishes(
                     key = (total, k, j, _short_ranks(counts, j0 + j))
                     short_acc[key] = short_acc.get(key, 0) + w
                     continue
-                for name, n in _poker_split(counts, j0 + j):
+                for name, n in _poker_split(counts, j0 + j, bug):
                     pkey = (total, k, j0, j, name)
                     poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
-            if k:  # four hit Jokers or more: five of a kind whatever the ranks
+            if k and bug and not j0 and not counts[_ACE_INDEX] and max(counts) < 5:
+                # bugs and no Ace: four hit Jokers make a straight flush, five five Aces
+                for pkey in (
+                    (total, k, j0, 4, "straight_flush"),
+                    (total, k, j0, -5, "five_of_a_kind"),
+                ):
+                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
+            elif k:  # four hit Jokers or more: five of a kind whatever the ranks
                 pkey = (total, k, j0, -1, "five_of_a_kind")
                 poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
         level = nxt
@@ -374,11 +382,12 @@ def _player_finishes(
         return Fraction(1, start_unit * unit**k)
 
     def jokers(k: int, j: int) -> Fraction:
-        """The chance of j hit Jokers (-1: four or more) among k ordinary hits."""
+        """The chance of j hit Jokers (-1: four or more, -5: five or more) among k
+        ordinary hits."""
         if wild:  # a Joker would have ended the hand
             return (1 - p_joker) ** k if j == 0 else Fraction(0)
         if j < 0:
-            return 1 - sum((jokers(k, i) for i in range(4)), Fraction(0))
+            return 1 - sum((jokers(k, i) for i in range(-j if j < -1 else 4)), Fraction(0))
         return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
 
     finishes = _Finishes({}, {}, {})
@@ -403,7 +412,7 @@ def _player_finishes(
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
     if wild_acc:
-        _wild_finishes(finishes, wild_acc, scale, p_joker, by_count)
+        _wild_finishes(finishes, wild_acc, scale, p_joker, by_count, bug)
     return finishes
 
 
@@ -413,6 +422,7 @@ def _player_finishes_by_cards(
     hits: Callable[[Total], bool],
     charlie: int,
     wild: bool = False,
+    bug: bool = False,
 ) -> _Finishes:
     """:func:`_player_finishes` where a hand of ``charlie`` cards of 27 or less wins at
     once (a Charlie): the hand's number of cards matters, so its Jokers are drawn one
@@ -439,7 +449,7 @@ def _player_finishes_by_cards(
             wild_27 = wild and drawn > 0 and jokers > 0
             total = Total(TARGET, False) if wild_27 else _counts_total(counts)
             if cards == charlie and total.value <= TARGET:
-                _finish(charlies, total, counts, jokers, w * scale)
+                _finish(charlies, total, counts, jokers, w * scale, bug)
                 continue
             hit = False
             if not wild_27 and cards < charlie:
@@ -448,7 +458,7 @@ def _player_finishes_by_cards(
                     known = hitting[total] = hits(total)
                 hit = known
             if not hit:
-                _finish(plain, total, counts, jokers, w * scale)
+                _finish(plain, total, counts, jokers, w * scale, bug)
                 continue
             for i, step in enumerate(weights):
                 if not step:
@@ -464,7 +474,9 @@ def _player_finishes_by_cards(
     return plain
 
 
-def _finish(finishes: _Finishes, total: Total, counts: Counts, jokers: int, p: Fraction) -> None:
+def _finish(
+    finishes: _Finishes, total: Total, counts: Counts, jokers: int, p: Fraction, bug: bool
+) -> None:
     """Add a hand that ends on ``total`` holding these cards, with chance ``p``: its
     ranks (four cards or fewer), its poker keys (five or more) and, for a 27, its number
     of cards."""
@@ -476,7 +488,7 @@ def _finish(finishes: _Finishes, total: Total, counts: Counts, jokers: int, p: F
         ranks = _short_ranks(counts, jokers)
         short[ranks] = short.get(ranks, Fraction(0)) + p
         return
-    split = _poker_split(counts, jokers)
+    split = _poker_split(counts, jokers, bug)
     poker = finishes.poker.setdefault(total, {})
     for name, n in split:
         poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
@@ -494,6 +506,7 @@ def _wild_finishes(
     scale: Callable[[int], Fraction],
     p_joker: Fraction,
     by_count: bool,
+    bug: bool,
 ) -> None:
     """Add the hands a wild Joker ended (each a 27 of its ranks and one Joker) to
     ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
@@ -509,7 +522,7 @@ def _wild_finishes(
             short[ranks] = short.get(ranks, Fraction(0)) + p
             continue
         poker = finishes.poker.setdefault(total, {})
-        split = _poker_split(counts, 1)
+        split = _poker_split(counts, 1, bug)
         for name, n in split:
             poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4 ** (k + 2))
         if by_count and cards in CARDS_27:
@@ -533,10 +546,10 @@ def _short_ranks(counts: Counts, jokers: int) -> tuple[Rank, ...]:
 
 
 @cache
-def _poker_split(counts: Counts, jokers: int) -> tuple[tuple[str, int], ...]:
+def _poker_split(counts: Counts, jokers: int, bug: bool = False) -> tuple[tuple[str, int], ...]:
     """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
     ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
-    split = value_counts(counts_by_value(ranks), jokers)
+    split = value_counts(counts_by_value(ranks), jokers, bug)
     return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
 
 
@@ -668,6 +681,7 @@ def analyze_finnish27(
             plain -= q
         add("player", None, win * plain)
 
+    bugs = rules.bonus.poker_jokers == "bug"
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
     rows: dict[tuple[bool, ...], _Finishes] = {}
@@ -680,11 +694,11 @@ def analyze_finnish27(
             against = _against(play, dealer.total)
             if rules.charlie:
                 rows[row] = _player_finishes_by_cards(
-                    odds, starts, against, rules.charlie, rules.jokers_wild
+                    odds, starts, against, rules.charlie, rules.jokers_wild, bugs
                 )
             else:
                 rows[row] = _player_finishes(
-                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild
+                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild, bugs
                 )
         finishes_of[dealer] = rows[row]
 

@@ -215,6 +215,11 @@ def _poker_words(bonus: BonusTable) -> str:
         words.append("only on a hand of exactly 27")
     elif bonus.poker_hands == "under_28":
         words.append("only on a hand of 27 or less")
+    if bonus.poker_jokers == "bug":
+        words.append(
+            "with each Joker a bug (an Ace, or a card that completes a straight, a flush or "
+            "a straight flush)"
+        )
     cards = ""
     if bonus.card_27s:
         cards = (

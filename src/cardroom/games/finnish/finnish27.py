@@ -101,6 +101,9 @@ POKER_KEYS: tuple[str, ...] = (
 )
 #: which winning hands may earn the poker bonus: any, a total of 27, or not over 27
 POKER_HANDS: tuple[str, ...] = ("any", "27", "under_28")
+#: what a Joker is in the poker award: fully wild, or a "bug" (an Ace, or a card that
+#: completes a straight, a flush or a straight flush)
+POKER_JOKERS: tuple[str, ...] = ("wild", "bug")
 #: the awards for a winning 27 of six to nine cards, by its number of cards (Jokers counted)
 CARD_27_KEYS: Mapping[int, str] = {
     6: "six_card_27",
@@ -187,10 +190,14 @@ class BonusTable:
     #: which winning hands of five cards or more earn the poker award: "any", "27" (a
     #: total of 27) or "under_28" (a total of 27 or less)
     poker_hands: str = "any"
+    #: what a Joker is in the poker award: "wild" (any card) or "bug" (an Ace, or a card
+    #: that completes a straight, a flush or a straight flush)
+    poker_jokers: str = "wild"
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "poker_minimum": POKER_KEYS,
         "poker_hands": POKER_HANDS,
+        "poker_jokers": POKER_JOKERS,
     }
 
     #: the source's flat awards (each may go up to 10,000 table minimums)
@@ -627,7 +634,8 @@ def find_bonus(
             by_count = poker.card_award(count, total)
             if by_count is not None:
                 return by_count
-            return poker.poker_award(POKER_BONUS.get(best_category(player)), total)
+            category = best_category(player, poker.poker_jokers == "bug")
+            return poker.poker_award(POKER_BONUS.get(category), total)
         return POKER_BONUS.get(best_category(player))
     return None
 

@@ -248,7 +248,7 @@ class Finnish27Kernel:
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
             t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
-            rules.charlie,
+            rules.charlie, rules.bonus.poker_jokers == "bug",
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
             session, net, cells, sessions, record, rec_cell,
@@ -283,10 +283,41 @@ def _straight(mask: int, jokers: int) -> bool:
 
 @njit(inline="always")
 def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
-                   jokers: int) -> int:  # fmt: skip
+                   jokers: int, bug: bool = False) -> int:  # fmt: skip
     """The best category (a :class:`PokerCategory` value) of five or more cards:
-    ``counts`` per value (2-14), cards and value masks per suit, and Jokers wild.
-    The same tests, in the same order, as :func:`cardroom.games.finnish.poker.best_category`."""
+    ``counts`` per value (2-14), cards and value masks per suit, and Jokers wild (with
+    ``bug``: an Ace, or a card completing a straight or a flush).  The same tests, in
+    the same order, as :func:`cardroom.games.finnish.poker.best_category`."""
+    top = 0
+    mask = 0
+    for v in range(2, 15):
+        if counts[v] > top:
+            top = counts[v]
+        if counts[v]:
+            mask |= 1 << v
+    if (max(top, counts[14] + jokers) if bug else top + jokers) >= 5:
+        return 9  # five of a kind
+    flush = False
+    for s in range(4):
+        if suit_len[s] + jokers >= 5:
+            if _straight(suit_mask[s], jokers):
+                return 8  # straight flush
+            flush = True
+    if flush:
+        return 7
+    if bug and jokers:
+        # otherwise a bug is an Ace: the groups of the cards with the Aces so many more
+        straight = _straight(mask, jokers)
+        counts[14] += jokers
+        category = _groups(counts, 0)
+        counts[14] -= jokers
+        return 4 if straight and category < 4 else category
+    return _groups(counts, jokers)
+
+
+@njit(inline="always")
+def _groups(counts: np.ndarray, jokers: int) -> int:
+    """:func:`poker_category` below a flush: four of a kind down to a high card."""
     top = 0
     pairs = 0
     mask = 0
@@ -297,16 +328,6 @@ def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarr
             pairs += 1
         if counts[v]:
             mask |= 1 << v
-    if top + jokers >= 5:
-        return 9  # five of a kind
-    flush = False
-    for s in range(4):
-        if suit_len[s] + jokers >= 5:
-            if _straight(suit_mask[s], jokers):
-                return 8  # straight flush
-            flush = True
-    if flush:
-        return 7
     if top + jokers >= 4:
         return 6  # four of a kind
     if top + jokers >= 3:
@@ -333,7 +354,8 @@ def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarr
 @njit(inline="always")
 def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarray,
            bonus2: np.ndarray, named: np.ndarray, poker: np.ndarray,
-           counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray) -> int:  # fmt: skip
+           counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
+           bug: bool) -> int:  # fmt: skip
     """The bonus index of a winning player hand of ``n`` cards (0: none).  The last
     three arrays are scratch space (15, 4 and 4 integers)."""
     if n == 2:
@@ -362,13 +384,18 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         return 0
     if n < 5:
         return 0
-    category = hand_category(hand, n, counts, suit_len, suit_mask)
+    category = hand_category(hand, n, counts, suit_len, suit_mask, bug)
     return int(poker[category])
 
 
 @njit(inline="always")
 def hand_category(
-    hand: np.ndarray, n: int, counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray
+    hand: np.ndarray,
+    n: int,
+    counts: np.ndarray,
+    suit_len: np.ndarray,
+    suit_mask: np.ndarray,
+    bug: bool = False,
 ) -> int:
     """The poker category of the first ``n`` card codes of ``hand`` (the three arrays are
     scratch space: cards per poker value, cards and values held per suit)."""
@@ -385,7 +412,7 @@ def hand_category(
         counts[value] += 1
         suit_len[code % 4] += 1
         suit_mask[code % 4] |= 1 << value
-    return poker_category(counts, suit_len, suit_mask, jokers)
+    return poker_category(counts, suit_len, suit_mask, jokers, bug)
 
 
 @njit(cache=True)
@@ -394,7 +421,7 @@ def _play27(
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, card27: np.ndarray,
     bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, wild: bool,
-    charlie: int, win27: bool,
+    charlie: int, bug: bool, win27: bool,
     loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
     round_limit: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
     sessions: np.ndarray, record: bool, rec_cell: np.ndarray,
@@ -484,7 +511,18 @@ def _play27(
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3 or (n >= 5 and poker_ok[player]):
                 bonus = _bonus(
-                    hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask
+                    hand,
+                    n,
+                    d1,
+                    d2,
+                    ranks,
+                    bonus2,
+                    named,
+                    poker,
+                    counts,
+                    suit_len,
+                    suit_mask,
+                    bug,
                 )
         cell = outcome * BONUSES + bonus
         count_round(cell, played, cells, session, sessions, net, record, rec_cell)

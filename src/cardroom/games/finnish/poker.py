@@ -145,7 +145,7 @@ def _straight_ranks(high: int) -> tuple[int, ...]:
     return (high, high - 1, high - 2, high - 3, high - 4)
 
 
-def _evaluate(cards: Sequence[Card]) -> PokerHand:
+def _evaluate(cards: Sequence[Card], bug: bool = False) -> PokerHand:
     if len(cards) < 5:
         raise ValueError(f"a poker hand needs at least 5 cards, got {len(cards)}")
     counts = [0] * 15
@@ -167,10 +167,10 @@ def _evaluate(cards: Sequence[Card]) -> PokerHand:
     values.sort(reverse=True)
     top_count = max(counts)
 
-    # Five of a kind: the highest rank the Jokers can bring to five.
+    # Five of a kind: the highest rank the Jokers can bring to five (bugs: only Aces).
     if top_count + jokers >= 5:
         for v in range(14, 1, -1):
-            if counts[v] + jokers >= 5:
+            if counts[v] + (jokers if v == 14 or not bug else 0) >= 5:
                 return PokerHand(_FIVE, (v, v, v, v, v))
 
     # Straight flush, then flush: only suits with enough cards can make them.
@@ -192,6 +192,15 @@ def _evaluate(cards: Sequence[Card]) -> PokerHand:
     if flush is not None:
         return PokerHand(_FLUSH, flush)
 
+    mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
+    straight = _straight_high(mask, jokers)  # (a bug completes a straight as well)
+    if bug and jokers:
+        # otherwise a bug is an Ace
+        counts[14] += jokers
+        values = sorted(values + [14] * jokers, reverse=True)
+        top_count = max(counts)
+        jokers = 0
+
     # From here on no rank plus the Jokers reaches five, so the Jokers all go
     # into the group they complete (the highest rank they can take there) and
     # the kickers are the best real cards of other ranks.
@@ -210,10 +219,8 @@ def _evaluate(cards: Sequence[Card]) -> PokerHand:
                 if p != t and counts[p] + spare >= 2:
                     return PokerHand(_FULL_HOUSE, (t, t, t, p, p))
 
-    mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
-    high = _straight_high(mask, jokers)
-    if high:
-        return PokerHand(_STRAIGHT, _straight_ranks(high))
+    if straight:
+        return PokerHand(_STRAIGHT, _straight_ranks(straight))
 
     if top_count + jokers >= 3:
         for t in values:
@@ -245,9 +252,11 @@ def best_hand(cards: Sequence[Card]) -> PokerHand:
     return _evaluate(cards)
 
 
-def best_category(cards: Sequence[Card]) -> PokerCategory:
-    """The highest category any five of ``cards`` make, Jokers chosen optimally.
+def best_category(cards: Sequence[Card], bug: bool = False) -> PokerCategory:
+    """The highest category any five of ``cards`` make, Jokers chosen optimally (with
+    ``bug``, each Joker is a "bug": an Ace, or any card that completes a straight, a
+    flush or a straight flush).
 
     Raises ``ValueError`` for fewer than five cards.
     """
-    return _evaluate(cards).category
+    return _evaluate(cards, bug).category

@@ -48,17 +48,19 @@ _VALUE: dict[Rank, int] = {r: 14 if r is Rank.ACE else r.number for r in _RANKS}
 _DONE = 16  # a suit's state once it holds a straight flush
 
 
-def category_counts(ranks: Sequence[Rank], jokers: int) -> dict[PokerCategory, int]:
+def category_counts(
+    ranks: Sequence[Rank], jokers: int, bug: bool = False
+) -> dict[PokerCategory, int]:
     """How many of the ``4**len(ranks)`` suit assignments give each best category.
 
     ``ranks`` are the hand's cards that are not Jokers (in any order); the hand
-    must hold five cards or more with its ``jokers``.
+    must hold five cards or more with its ``jokers`` (wild, or with ``bug`` bugs).
     """
     if Rank.JOKER in ranks:
         raise ValueError("ranks: give the Jokers as a count, not as ranks")
     if len(ranks) + jokers < 5:
         raise ValueError("a poker hand needs at least 5 cards")
-    return dict(_category_counts(counts_by_value(ranks), jokers))
+    return dict(_category_counts(counts_by_value(ranks), jokers, bug))
 
 
 def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
@@ -69,20 +71,27 @@ def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def value_counts(counts: tuple[int, ...], jokers: int) -> tuple[tuple[PokerCategory, int], ...]:
+def value_counts(
+    counts: tuple[int, ...], jokers: int, bug: bool = False
+) -> tuple[tuple[PokerCategory, int], ...]:
     """:func:`category_counts` from :func:`counts_by_value` (memoised)."""
     if sum(counts) + jokers < 5:
         raise ValueError("a poker hand needs at least 5 cards")
-    return _category_counts(counts, jokers)
+    return _category_counts(counts, jokers, bug)
 
 
 @cache
-def _category_counts(counts: tuple[int, ...], jokers: int) -> tuple[tuple[PokerCategory, int], ...]:
+def _category_counts(
+    counts: tuple[int, ...], jokers: int, bug: bool = False
+) -> tuple[tuple[PokerCategory, int], ...]:
     m = sum(counts)
     everything = 4**m
-    if max(counts) + jokers >= 5:
+    top = max(counts)
+    if (max(top, counts[14] + jokers) if bug else top + jokers) >= 5:  # (bugs: only Aces)
         return ((PokerCategory.FIVE_OF_A_KIND, everything),)
-    need = 5 - jokers  # cards of one suit a flush needs; >= 2 here
+    need = 5 - jokers  # cards of one suit a flush needs; >= 2 but with four bugs
+    if need <= 1:  # four bugs and another card: a straight flush round it
+        return ((PokerCategory.STRAIGHT_FLUSH, everything),)
     no_flush = _spread(m, need - 1)
     straight_flush = _straight_flush_count(counts, need)
     result: dict[PokerCategory, int] = {}
@@ -91,7 +100,7 @@ def _category_counts(counts: tuple[int, ...], jokers: int) -> tuple[tuple[PokerC
     if everything - no_flush - straight_flush:
         result[PokerCategory.FLUSH] = everything - no_flush - straight_flush
     if no_flush:
-        result[_plain_category(counts, jokers)] = no_flush
+        result[_plain_category(counts, jokers, bug)] = no_flush
     return tuple(result.items())
 
 
@@ -101,14 +110,14 @@ _RANK_OF_VALUE = {
 }
 
 
-def _plain_category(counts: tuple[int, ...], jokers: int) -> PokerCategory:
+def _plain_category(counts: tuple[int, ...], jokers: int, bug: bool = False) -> PokerCategory:
     """The evaluator's category for these ranks dealt round the suits (no flush)."""
     cards: list[Card] = []
     for value in range(2, 15):
         rank = _RANK_OF_VALUE[value]
         for _ in range(counts[value]):
             cards.append(Card(rank, _SUITS[len(cards) % 4]))
-    return best_category(cards + [JOKER] * jokers)
+    return best_category(cards + [JOKER] * jokers, bug)
 
 
 @cache

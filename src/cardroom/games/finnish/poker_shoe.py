@@ -341,15 +341,16 @@ def _straight_flush(
 def poker_batch(
     hands: np.ndarray, cv: np.ndarray, symmetric: bool, p: np.ndarray, q: np.ndarray,
     r2: np.ndarray, first: int, stop: int, plain: np.ndarray, sf: np.ndarray,
-    sf_f: np.ndarray, total: np.ndarray, total_f: np.ndarray,
+    sf_f: np.ndarray, total: np.ndarray, total_f: np.ndarray, bug: bool = False,
 ) -> None:  # fmt: skip
     """For hands ``first:stop`` (cards per rank, Ace first) and 0-3 Jokers with each:
     into ``plain`` the category it has when no suit makes a flush (or five of a
     kind), into ``sf``/``sf_f`` the sets of cards that make a straight flush (plain
     residues, floats), into ``total``/``total_f`` all sets of its cards
     (``prod_r C(n_r, x_r)``).  Entries for fewer than five cards are left as they are
-    (callers fill ``plain`` with -1).  Threads may share the outputs for disjoint
-    ranges: the kernel releases the interpreter's lock."""
+    (callers fill ``plain`` with -1).  With ``bug`` the Jokers are bugs (five of a
+    kind only of Aces).  Threads may share the outputs for disjoint ranges: the kernel
+    releases the interpreter's lock."""
     lanes = p.shape[0]
     binom = _pascal(MAX_RANK_CARDS)
     size = _BASE**4
@@ -388,8 +389,8 @@ def poker_batch(
         for jokers in range(4):
             if cards + jokers < 5:
                 continue
-            plain[i, jokers] = poker_category(counts, no_suits, no_suits, jokers)
-            if top + jokers >= 5:
+            plain[i, jokers] = poker_category(counts, no_suits, no_suits, jokers, bug)
+            if (max(top, xs[0] + jokers) if bug else top + jokers) >= 5:
                 continue
             sf_f[i, jokers] = _straight_flush(
                 xs, cv, 5 - jokers, symmetric, binom, cur, cur_f, nxt, nxt_f, active,
@@ -418,11 +419,12 @@ def _mont_inverse(
 def category_table(
     hands: np.ndarray, plain: np.ndarray, sf: np.ndarray, sf_f: np.ndarray,
     total: np.ndarray, total_f: np.ndarray, no_flush: np.ndarray, no_flush_f: np.ndarray,
-    key_of: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray,
+    key_of: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray, bug: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Per hand and 0-3 Jokers (five cards or more): up to four (key, chance) pairs,
     ``key_of[category]`` naming each category's bonus (-1: none).  Chances are
-    Montgomery lanes and floats; unused places hold key -1."""
+    Montgomery lanes and floats; unused places hold key -1.  With ``bug`` only Aces
+    and Jokers make five of a kind."""
     lanes = p.shape[0]
     n = hands.shape[0]
     keys = np.full((n, 4, 4), -1, np.int64)
@@ -441,7 +443,7 @@ def category_table(
         for jokers in range(4):
             if cards + jokers < 5:
                 continue
-            if top + jokers >= 5:
+            if (max(top, hands[i, 0] + jokers) if bug else top + jokers) >= 5:
                 keys[i, jokers, 0] = key_of[FIVE]
                 for lane in range(lanes):
                     vals[i, jokers, 0, lane] = mont_mul(_U64(1), r2[lane], p[lane], q[lane])

@@ -217,8 +217,13 @@ class Finnish27Bonus:
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
         self.card27 = no_card_awards()
         #: the Jokers a hand holds, as its tables count them: up to "four or more" (five
-        #: of a kind), or one by one to "ten or more" where 27s are paid by their cards
-        self.held = JOKERS_HELD if poker.card_27s else 5
+        #: of a kind), "five or more" where the Jokers are bugs (four make a straight
+        #: flush without an Ace), or one by one to "ten or more" where 27s are paid by
+        #: their cards
+        #: the Jokers are bugs in the poker award (four of them make five of a kind only
+        #: with an Ace: five do always)
+        self.bugs = poker.poker_jokers == "bug"
+        self.held = JOKERS_HELD if poker.card_27s else 6 if self.bugs else 5
         for ti in range(len(self.card27)):
             for cards in range(COUNTED_CARDS):
                 key = poker.card_award(cards, total_of(ti).value)
@@ -245,7 +250,7 @@ class Finnish27Bonus:
             outputs = (plain, sf, sf_f, total, total_f)
             tables = (hands, suits, symmetric, modulus.p, modulus.q, modulus.r2)
             jobs = [
-                pool.submit(poker_shoe.poker_batch, *tables, first, stop, *outputs)
+                pool.submit(poker_shoe.poker_batch, *tables, first, stop, *outputs, self.bugs)
                 for first, stop in itertools.pairwise(cuts)
             ]
             # meanwhile (the batches release the interpreter): the hands without a flush
@@ -258,9 +263,12 @@ class Finnish27Bonus:
                 key_of[int(category)] = BONUS_KEYS.index(key)
         self.cat = poker_shoe.category_table(
             hands, plain, sf, sf_f, total, total_f, no_flush, no_flush_f, key_of,
-            modulus.p, modulus.q, modulus.r2,
+            modulus.p, modulus.q, modulus.r2, self.bugs,
         )  # fmt: skip
         self.five = BONUS_KEYS.index(POKER_BONUS[PokerCategory.FIVE_OF_A_KIND])
+        # with bugs, four Jokers or more without an Ace make a straight flush
+        flush = POKER_BONUS[PokerCategory.STRAIGHT_FLUSH]
+        self.sflush = -2 if not self.bugs else BONUS_KEYS.index(flush) if poker.pays(flush) else -1
         self.categories = len(BONUS_KEYS)
         self._groups: list[tuple[str | None, ...]] = []
         self._dealer_of_group: list[list[Card]] = []
@@ -276,9 +284,16 @@ class Finnish27Bonus:
         suit_rows = [tuple(row) for row in suits.tolist()]
         sizes = hands.sum(axis=1).tolist()
         tops = hands.max(axis=1).tolist()
+        aces = hands[:, 0].tolist()
         patterns: dict[tuple[Any, ...], tuple[np.ndarray, float]] = {}
         for i, row in enumerate(hands.tolist()):
-            asked = [j for j in range(4) if sizes[i] + j >= 5 and tops[i] + j < 5]
+            # (no five of a kind: with bugs only Aces take Jokers)
+            asked = [
+                j
+                for j in range(4)
+                if sizes[i] + j >= 5
+                and (max(tops[i], aces[i] + j) if self.bugs else tops[i] + j) < 5
+            ]
             if not asked:
                 continue
             pattern = tuple(sorted((x, suit_rows[r]) for r, x in enumerate(row) if x))

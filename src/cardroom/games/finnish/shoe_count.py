@@ -851,6 +851,9 @@ class BonusSource(Protocol):
     poker_ok: np.ndarray
     #: by total index and number of cards: the award paid by its number of cards, or -1
     card27: np.ndarray
+    #: -2: Jokers wild; else they are bugs, and four or more without an Ace make this
+    #: straight flush award (-1: unpaid)
+    sflush: int
 
     def group(self, dealer: DealerStart) -> int: ...
 
@@ -957,8 +960,8 @@ def _pass(
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = (
             bonus.tables(chosen)
         )
-        five, categories, poker_ok, card27 = (
-            bonus.five, bonus.categories, bonus.poker_ok, bonus.card27
+        five, categories, poker_ok, card27, sflush = (
+            bonus.five, bonus.categories, bonus.poker_ok, bonus.card27, bonus.sflush
         )  # fmt: skip
     else:
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = _no_bonus(
@@ -966,6 +969,7 @@ def _pass(
         )
         five, categories, poker_ok = 0, 0, totals_where(lambda total: True)
         card27 = no_card_awards()
+        sflush = -2
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
     invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
@@ -978,7 +982,7 @@ def _pass(
         sweep.player.sub_id, sweep.player.sub_c, big[0], big[1], len(sweep.dealer.universe),
         run.spec.immediate, run.spec.nb, run.spec.bp, run.spec.coef, nhg, nhg_f, cat_key,
         cat_val, cat_f, short_row, short_key, short_val, short_f, five, poker_ok, card27,
-        categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
+        sflush, categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
         s_count, s_w, s_w_f, shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f,
         jpk_ok, sweep.ints,
         modulus.p, modulus.q, modulus.r2, 0, len(run.counts),

@@ -756,6 +756,16 @@ def _start_mass(
     return total_f
 
 
+@njit(inline="always")
+def _most(counts: np.ndarray, x: int) -> int:
+    """The most cards of one rank in hand ``x``."""
+    most = 0
+    for r in range(counts.shape[1]):
+        if counts[x, r] > most:
+            most = counts[x, r]
+    return most
+
+
 @njit(cache=True, nogil=True)
 def hands_pass(
     x_counts: np.ndarray, x_size: np.ndarray, x_total: np.ndarray, x_ways: np.ndarray,
@@ -764,7 +774,7 @@ def hands_pass(
     bp: np.ndarray, coef: np.ndarray, nhg: np.ndarray, nhg_f: np.ndarray, cat_key: np.ndarray,
     cat_val: np.ndarray, cat_f: np.ndarray, short_row: np.ndarray, short_key: np.ndarray,
     short_val: np.ndarray, short_f: np.ndarray, five: int, poker_ok: np.ndarray, card27: np.ndarray,
-    ncat: int, g_ids: np.ndarray, g_ptr: np.ndarray,
+    sflush: int, ncat: int, g_ids: np.ndarray, g_ptr: np.ndarray,
     g_final: np.ndarray, g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int,
     s_rank: np.ndarray, s_count: np.ndarray, s_w: np.ndarray, s_w_f: np.ndarray,
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
@@ -784,8 +794,11 @@ def hands_pass(
     ``jt`` Jokers in all with chance ``nhg[jp, hits, jt]`` (the last: that many or
     more).  A hand of ``size + jt`` cards that ``card27[ti, size + jt]`` pays by its
     number of cards takes that award; else four Jokers or more make five of a kind
-    (bonus ``five``); else its bonuses are ``cat_key/cat_val/cat_f[row, jt]`` (hands
-    of five cards or more: each hand's place ``x_row`` among all hands), or
+    (bonus ``five``; where ``sflush`` > -2 the Jokers are bugs, and four of them
+    without an Ace make a straight flush, bonus ``sflush``, -1 if unpaid); else its
+    bonuses are
+    ``cat_key/cat_val/cat_f[row, jt]`` (hands of five cards or more: each hand's place
+    ``x_row`` among all hands), or
     ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
     cards or more earns its poker bonus only where ``poker_ok[ti]`` (by its total).
     """
@@ -883,11 +896,16 @@ def hands_pass(
                     # four Jokers or more with an ordinary card: five of a kind
                     if not poker_ok[ti]:
                         continue
+                    key = five
+                    if sflush > -2 and jt == 4 and x_counts[x, 0] == 0 and _most(x_counts, x) < 5:
+                        key = sflush  # four bugs and no Ace or five alike: a straight flush
+                        if key < 0:
+                            continue
                     for lane in range(lanes):
-                        bonus[chunk, five, lane] = add_mod(
-                            bonus[chunk, five, lane], chance[lane], p[lane]
+                        bonus[chunk, key, lane] = add_mod(
+                            bonus[chunk, key, lane], chance[lane], p[lane]
                         )
-                    bonus_f[chunk, five] += chance_f
+                    bonus_f[chunk, key] += chance_f
                     continue
                 if size + jt >= 5:
                     if not poker_ok[ti]:
