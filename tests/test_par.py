@@ -354,3 +354,24 @@ def test_missing_dependencies_say_how_to_install_them(no_weasyprint: None, tmp_p
     _one_line_error(
         _cli("report", game.id, "--out", str(tmp_path)), "pip install 'cardroom[report]'"
     )
+
+
+def test_rules_the_real_shoe_refuses_get_a_sheet_of_the_model_with_replacement() -> None:
+    """A Charlie (the real shoe's count refuses it): the sheet is of cards drawn with
+    replacement, says so first among its assumptions, and its figures are that
+    analysis's; the strategy table, which refuses a Charlie too, is left out."""
+    from cardroom.core.shoe import ShoeRules
+    from cardroom.games import get_game
+    from cardroom.games.finnish.analysis import analyze_finnish27
+    from cardroom.games.finnish.finnish27 import Finnish27Rules
+
+    odd = (8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8)  # seven ranks: a short analysis
+    rules = Finnish27Rules(charlie=9, shoe=ShoeRules(cards_per_rank=odd, reshuffle_after=40))
+    sheet = compute_sheet(get_game("finnish27"), rules)
+    assert sheet.assumptions[0].startswith("the real shoe's count refuses these rules (charlie:")
+    assert "every figure on this sheet is for cards drawn with replacement" in sheet.assumptions[0]
+    expected = analyze_finnish27(rules).wagers
+    assert {w.wager: w.house_edge for w in sheet.wagers} == {
+        name: wager.house_edge for name, wager in expected.items()
+    }
+    assert sheet.strategy is None

@@ -22,7 +22,7 @@ import hashlib
 import math
 import platform
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -329,12 +329,34 @@ def compute_sheet(
 ) -> ParSheet:
     """Run the game's exact analysis (with the effects of removal when asked) and its
     strategy (where somebody decides), and build the sheet.  A ValueError says what the
-    analyser cannot count under these rules."""
-    analysis = game.analyze(rules, AnalysisAsk(effects=effects)) if game.analyze else None
-    solved = (
-        game.strategy(rules, strategy_ask or StrategyAsk()) if game.strategy is not None else None
+    analyser cannot count under these rules.
+
+    Where the real shoe's count refuses the rules but the game can be counted with
+    cards drawn with replacement, the sheet is of that model, and says so first among
+    its assumptions (and without a strategy table the model cannot give)."""
+    refused: str | None = None
+    try:
+        analysis = game.analyze(rules, AnalysisAsk(effects=effects)) if game.analyze else None
+    except ValueError as err:
+        if game.analyze is None or "infinite" not in game.analysis_options:
+            raise
+        refused = str(err)
+        analysis = game.analyze(rules, AnalysisAsk(effects=effects, infinite=True))
+    solved = None
+    if game.strategy is not None:
+        try:
+            solved = game.strategy(rules, strategy_ask or StrategyAsk())
+        except ValueError:
+            if refused is None:
+                raise
+    sheet = build_sheet(game, rules, analysis, solved, effects_asked=effects)
+    if refused is None:
+        return sheet
+    said = (
+        f"the real shoe's count refuses these rules ({refused}): every figure on this "
+        "sheet is for cards drawn with replacement, not the real shoe"
     )
-    return build_sheet(game, rules, analysis, solved, effects_asked=effects)
+    return replace(sheet, assumptions=(said, *sheet.assumptions))
 
 
 def one_in_text(value: Fraction | None) -> str:
