@@ -143,3 +143,24 @@ def test_a_variant_s_round_limit_reshuffles_its_table(web: Web) -> None:
     assert [(e["shoe"], e["cause"]) for e in shuffled] == [(2, "round_limit")]
     state = ann.http.get(path).json()
     assert state["shoe"] == 2 and len(state["bead_plate"]) == 1
+
+
+def test_a_finnish27_variant_with_the_new_options_deals_and_replays(web: Web) -> None:
+    """Wild Jokers, a five-card Charlie and Jokers as bugs at a variant's table: every
+    round settles, and every round's record replays through the engine as dealt."""
+    ann = web.person("Ann")
+    values = {"jokers_wild": "true", "charlie": "5", "bonus.poker_jokers": "bug"}
+    answer = ann.post("/api/lab/finnish27/table", {"values": values})
+    assert answer.status_code == 200, answer.text
+    variant = answer.json()["variant"]
+    reasons: set[str] = set()
+    for _ in range(40):
+        dealt = ann.post(f"/api/variants/finnish27/{variant}/rounds", {"bets": {"player": "10"}})
+        assert dealt.status_code == 201, dealt.text
+        data = dealt.json()
+        assert data["state"] == "finished"
+        reasons |= {e["why"]["rule"] for e in data["events"] if e["event"] == "outcome"}
+        replayed = ann.http.get(f"/api/rounds/{data['id']}/replay").json()
+        assert replayed == {"id": data["id"], "same": True, "differences": []}
+    assert ann.balance() != 1000  # (the rounds moved the wallet)
+    assert reasons  # (the outcomes said why)
