@@ -152,7 +152,7 @@ def _suit_split(
         by_count = None if poker is None else poker.card_award(len(ranks), total)
         if by_count is not None:
             return {by_count: Fraction(1)}
-        split = category_counts(ordinary, jokers, poker is not None and poker.poker_jokers == "bug")
+        split = category_counts(ordinary, jokers, poker is not None and poker.bugs)
         out: dict[str | None, Fraction] = {}
         for c, n in split.items():
             key = POKER_BONUS.get(c)

@@ -681,7 +681,7 @@ def analyze_finnish27(
             plain -= q
         add("player", None, win * plain)
 
-    bugs = rules.bonus.poker_jokers == "bug"
+    bugs = rules.bonus.bugs
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
     rows: dict[tuple[bool, ...], _Finishes] = {}

@@ -215,7 +215,7 @@ def _poker_words(bonus: BonusTable) -> str:
         words.append("only on a hand of exactly 27")
     elif bonus.poker_hands == "under_28":
         words.append("only on a hand of 27 or less")
-    if bonus.poker_jokers == "bug":
+    if bonus.bugs:
         words.append(
             "with each Joker a bug (an Ace, or a card that completes a straight, a flush or "
             "a straight flush)"

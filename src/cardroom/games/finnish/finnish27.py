@@ -298,6 +298,12 @@ class BonusTable:
         return key
 
     @property
+    def bugs(self) -> bool:
+        """Are the poker award's Jokers bugs (an Ace, or a card completing a straight, a
+        flush or a straight flush) rather than wild?"""
+        return self.poker_jokers == "bug"
+
+    @property
     def card_27s(self) -> bool:
         """Does any 27 of six to nine cards earn an award of its own?"""
         return any(getattr(self, key) for key in CARD_27_KEYS.values())
@@ -634,7 +640,7 @@ def find_bonus(
             by_count = poker.card_award(count, total)
             if by_count is not None:
                 return by_count
-            category = best_category(player, poker.poker_jokers == "bug")
+            category = best_category(player, poker.bugs)
             return poker.poker_award(POKER_BONUS.get(category), total)
         return POKER_BONUS.get(best_category(player))
     return None

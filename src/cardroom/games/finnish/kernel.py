@@ -39,7 +39,7 @@ from cardroom.games.finnish.finnish27 import (
     pays_joanca,
 )
 from cardroom.games.finnish.hands import Initial27, Total, initial_27, total_from
-from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.poker import PokerCategory, makes_five
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
@@ -248,7 +248,7 @@ class Finnish27Kernel:
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
             t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
-            rules.charlie, rules.bonus.poker_jokers == "bug",
+            rules.charlie, rules.bonus.bugs,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
             session, net, cells, sessions, record, rec_cell,
@@ -281,6 +281,10 @@ def _straight(mask: int, jokers: int) -> bool:
     return False
 
 
+#: :func:`cardroom.games.finnish.poker.makes_five`, compiled
+five_of_a_kind = njit(inline="always")(makes_five)
+
+
 @njit(inline="always")
 def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
                    jokers: int, bug: bool = False) -> int:  # fmt: skip
@@ -295,7 +299,7 @@ def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarr
             top = counts[v]
         if counts[v]:
             mask |= 1 << v
-    if (max(top, counts[14] + jokers) if bug else top + jokers) >= 5:
+    if five_of_a_kind(top, counts[14], jokers, bug):
         return 9  # five of a kind
     flush = False
     for s in range(4):
@@ -390,13 +394,9 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
 
 @njit(inline="always")
 def hand_category(
-    hand: np.ndarray,
-    n: int,
-    counts: np.ndarray,
-    suit_len: np.ndarray,
-    suit_mask: np.ndarray,
+    hand: np.ndarray, n: int, counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
     bug: bool = False,
-) -> int:
+) -> int:  # fmt: skip
     """The poker category of the first ``n`` card codes of ``hand`` (the three arrays are
     scratch space: cards per poker value, cards and values held per suit)."""
     counts[:] = 0
@@ -511,19 +511,9 @@ def _play27(
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3 or (n >= 5 and poker_ok[player]):
                 bonus = _bonus(
-                    hand,
-                    n,
-                    d1,
-                    d2,
-                    ranks,
-                    bonus2,
-                    named,
-                    poker,
-                    counts,
-                    suit_len,
-                    suit_mask,
+                    hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask,
                     bug,
-                )
+                )  # fmt: skip
         cell = outcome * BONUSES + bonus
         count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1

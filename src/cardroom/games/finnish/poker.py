@@ -120,6 +120,13 @@ _PAIR = PokerCategory.PAIR
 _HIGH_CARD = PokerCategory.HIGH_CARD
 
 
+def makes_five(most: int, aces: int, jokers: int, bug: bool = False) -> bool:
+    """Do cards whose largest group of one rank is ``most``, with ``aces`` Aces, make
+    five of a kind with ``jokers``?  Wild Jokers join any group; bugs only the Aces.
+    (The compiled evaluators use this same function.)"""
+    return (max(most, aces + jokers) if bug else most + jokers) >= 5
+
+
 def _straight_high(mask: int, jokers: int) -> int:
     """Highest straight (its top value) that ``mask`` and ``jokers`` make, else 0.
 
@@ -168,7 +175,7 @@ def _evaluate(cards: Sequence[Card], bug: bool = False) -> PokerHand:
     top_count = max(counts)
 
     # Five of a kind: the highest rank the Jokers can bring to five (bugs: only Aces).
-    if top_count + jokers >= 5:
+    if makes_five(top_count, counts[14], jokers, bug):
         for v in range(14, 1, -1):
             if counts[v] + (jokers if v == 14 or not bug else 0) >= 5:
                 return PokerHand(_FIVE, (v, v, v, v, v))

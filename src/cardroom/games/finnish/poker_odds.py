@@ -37,7 +37,7 @@ from functools import cache
 from math import comb
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, best_category, makes_five
 
 __all__ = ["category_counts", "counts_by_value", "value_counts"]
 
@@ -86,8 +86,7 @@ def _category_counts(
 ) -> tuple[tuple[PokerCategory, int], ...]:
     m = sum(counts)
     everything = 4**m
-    top = max(counts)
-    if (max(top, counts[14] + jokers) if bug else top + jokers) >= 5:  # (bugs: only Aces)
+    if makes_five(max(counts), counts[14], jokers, bug):
         return ((PokerCategory.FIVE_OF_A_KIND, everything),)
     need = 5 - jokers  # cards of one suit a flush needs; >= 2 but with four bugs
     if need <= 1:  # four bugs and another card: a straight flush round it

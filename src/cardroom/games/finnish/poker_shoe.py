@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
-from cardroom.games.finnish.kernel import poker_category
+from cardroom.games.finnish.kernel import five_of_a_kind, poker_category
 from cardroom.games.finnish.poker import PokerCategory
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
@@ -390,7 +390,7 @@ def poker_batch(
             if cards + jokers < 5:
                 continue
             plain[i, jokers] = poker_category(counts, no_suits, no_suits, jokers, bug)
-            if (max(top, xs[0] + jokers) if bug else top + jokers) >= 5:
+            if five_of_a_kind(top, xs[0], jokers, bug):
                 continue
             sf_f[i, jokers] = _straight_flush(
                 xs, cv, 5 - jokers, symmetric, binom, cur, cur_f, nxt, nxt_f, active,
@@ -443,7 +443,7 @@ def category_table(
         for jokers in range(4):
             if cards + jokers < 5:
                 continue
-            if (max(top, hands[i, 0] + jokers) if bug else top + jokers) >= 5:
+            if five_of_a_kind(top, hands[i, 0], jokers, bug):
                 keys[i, jokers, 0] = key_of[FIVE]
                 for lane in range(lanes):
                     vals[i, jokers, 0, lane] = mont_mul(_U64(1), r2[lane], p[lane], q[lane])

@@ -57,7 +57,7 @@ from cardroom.games.finnish.finnish27 import (
     find_bonus,
 )
 from cardroom.games.finnish.hands import TARGET, TargetRow, TargetTable, Total, initial_27
-from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.poker import PokerCategory, makes_five
 from cardroom.games.finnish.shoe_count import (
     COUNTED_CARDS,
     JOKERS_HELD,
@@ -222,7 +222,7 @@ class Finnish27Bonus:
         #: their cards
         #: the Jokers are bugs in the poker award (four of them make five of a kind only
         #: with an Ace: five do always)
-        self.bugs = poker.poker_jokers == "bug"
+        self.bugs = poker.bugs
         self.held = JOKERS_HELD if poker.card_27s else 6 if self.bugs else 5
         for ti in range(len(self.card27)):
             for cards in range(COUNTED_CARDS):
@@ -287,12 +287,10 @@ class Finnish27Bonus:
         aces = hands[:, 0].tolist()
         patterns: dict[tuple[Any, ...], tuple[np.ndarray, float]] = {}
         for i, row in enumerate(hands.tolist()):
-            # (no five of a kind: with bugs only Aces take Jokers)
             asked = [
                 j
                 for j in range(4)
-                if sizes[i] + j >= 5
-                and (max(tops[i], aces[i] + j) if self.bugs else tops[i] + j) < 5
+                if sizes[i] + j >= 5 and not makes_five(tops[i], aces[i], j, self.bugs)
             ]
             if not asked:
                 continue
