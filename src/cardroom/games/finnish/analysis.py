@@ -412,7 +412,7 @@ def _player_finishes(
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
     if wild_acc:
-        _wild_finishes(finishes, wild_acc, scale, p_joker, by_count, bug)
+        _wild_finishes(finishes, wild_acc, scale, p_joker, bug)
     return finishes
 
 
@@ -505,32 +505,14 @@ def _wild_finishes(
     wild_acc: Mapping[tuple[int, Counts], int],
     scale: Callable[[int], Fraction],
     p_joker: Fraction,
-    by_count: bool,
     bug: bool,
 ) -> None:
     """Add the hands a wild Joker ended (each a 27 of its ranks and one Joker) to
     ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
     (none of them a Joker), by its ranks."""
-    total = Total(TARGET, False)
     for (k, counts), w in wild_acc.items():
         p = w * scale(k) * (1 - p_joker) ** k * p_joker
-        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + p
-        cards = k + 3  # the two dealt, k ordinary hits and the Joker
-        if cards <= 4:
-            short = finishes.short.setdefault(total, {})
-            ranks = _short_ranks(counts, 1)
-            short[ranks] = short.get(ranks, Fraction(0)) + p
-            continue
-        poker = finishes.poker.setdefault(total, {})
-        split = _poker_split(counts, 1, bug)
-        for name, n in split:
-            poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4 ** (k + 2))
-        if by_count and cards in CARDS_27:
-            of_total = finishes.by_count.setdefault(total, {})
-            of_total[cards] = of_total.get(cards, Fraction(0)) + p
-            row = finishes.poker_by_count.setdefault((total, cards), {})
-            for name, n in split:
-                row[name] = row.get(name, Fraction(0)) + p * Fraction(n, 4 ** (k + 2))
+        _finish(finishes, Total(TARGET, False), counts, 1, p, bug)
 
 
 def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
