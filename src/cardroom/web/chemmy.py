@@ -234,6 +234,9 @@ class LiveChemmy:
         self.epoch = 0
         #: has the owner finished what the table's last owner left (its first step)
         self.recovered = False
+        #: set once the owner has recovered (a first request waits for it: see
+        #: :meth:`ChemmyHub.ready_wait`)
+        self.settled = asyncio.Event()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.inbox_wake = asyncio.Event()
@@ -286,6 +289,9 @@ class LiveChemmy:
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.inbox_wake = asyncio.Event()
+        self.settled = asyncio.Event()
+        if self.recovered:
+            self.settled.set()
         self.task = self.inbox_task = None
         if self.owner:
             self._start_tasks()
@@ -632,6 +638,7 @@ class LiveChemmy:
         self.epoch = epoch
         self.turns = epoch * TURNS_PER_EPOCH  # turn ids go on growing from owner to owner
         self.recovered = False
+        self.settled.clear()
         self.pending = None
         self.remote.clear()
         self.away.clear()
@@ -744,6 +751,7 @@ class LiveChemmy:
 
             finished, cashed = await self._transact(step)
             self.recovered = True
+            self.settled.set()
             if finished or cashed:
                 log.warning(
                     "chemin de fer table %s: taken over from a stopped process: finished %d "
@@ -1403,12 +1411,18 @@ class ChemmyTables:
             self._listener.start()
 
     async def ready_wait(self) -> None:
-        """Wait (a little) for this process's first heartbeat: the tables it can take
-        are taken, so that a first request sees them as they are."""
-        if not self.ready.is_set():
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(READY_WAIT):
-                    await self.ready.wait()
+        """Wait (a little) for this process's first heartbeat and for the tables it took
+        to be recovered (what their last owner left finished), so that a first request
+        sees them as they are."""
+        owned = [t for t in self.tables.values() if t.owner and not t.settled.is_set()]
+        if self.ready.is_set() and not owned:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(READY_WAIT):
+                await self.ready.wait()
+                for table in self.tables.values():
+                    if table.owner:
+                        await table.settled.wait()
 
     def _notified(self, channel: str) -> None:
         """(The listener's thread.)  A NOTIFY came: wake who waits for it."""
