@@ -152,7 +152,11 @@ def _suit_split(
         by_count = None if poker is None else poker.card_award(len(ranks), total)
         if by_count is not None:
             return {by_count: Fraction(1)}
-        split = category_counts(ordinary, jokers, poker is not None and poker.bugs)
+        split = (
+            category_counts(ordinary, jokers)
+            if poker is None
+            else category_counts(ordinary, jokers, poker.bugs, poker.ranking)
+        )
         out: dict[str | None, Fraction] = {}
         for c, n in split.items():
             key = POKER_BONUS.get(c)

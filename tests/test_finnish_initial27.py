@@ -404,7 +404,12 @@ def test_the_rules_page_says_each_option() -> None:
 )
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any]) -> None:
     """Every outcome, and every line of the player wager's wins."""
-    rules = Finnish27Rules(**variant)
+    check_with_replacement(Finnish27Rules(**variant))
+
+
+def check_with_replacement(rules: Finnish27Rules) -> None:
+    """The analysis with replacement of ``rules`` equals the engine's walk: every outcome,
+    and every line of the player wager's wins."""
     counts = BONUS_SHOES[1]  # Aces, Kings, Nines and a Joker
     walked = exact(lambda: RanksRound(rules), counts, leaf=bonus_leaf, replacement=True)
     expected: dict[str, Fraction] = {}

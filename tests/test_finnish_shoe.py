@@ -35,7 +35,7 @@ from cardroom.games.finnish.finnish27 import (
     pays_joanca,
 )
 from cardroom.games.finnish.hands import Total
-from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, best_category, best_held
 from cardroom.games.finnish.poker_shoe import no_flush_count, poker_batch
 from cardroom.games.finnish.shoe import (
     analyze_21_24_27_shoe,
@@ -179,7 +179,7 @@ def test_poker_counts_match_every_suit_assignment(
         for category, n in (
             (PokerCategory.STRAIGHT_FLUSH, straight_flush),
             (PokerCategory.FLUSH, everything - rest - straight_flush),
-            (PokerCategory(plain[0, jokers]), rest),
+            (best_held(int(plain[0, jokers])), rest),  # what the ranks hold
         ):
             if n:
                 got[category] = got.get(category, 0) + n

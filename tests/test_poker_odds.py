@@ -17,19 +17,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import STANDARD, PokerCategory, best_category
 from cardroom.games.finnish.poker_odds import category_counts
 
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
 
 
+#: a designer's order of the categories (high card lowest): the straight above the flush,
+#: the full house above five of a kind, five of a kind below the straight flush
+ORDERED = (0, 1, 2, 3, 5, 8, 6, 4, 9, 7)
+
+
 def brute_force(
-    ranks: tuple[Rank, ...], jokers: int, bug: bool = False
+    ranks: tuple[Rank, ...], jokers: int, bug: bool = False, ranking: tuple[int, ...] = STANDARD
 ) -> dict[PokerCategory, int]:
     found: Counter[PokerCategory] = Counter()
     for suits in product(tuple(Suit), repeat=len(ranks)):
         cards = [Card(r, s) for r, s in zip(ranks, suits, strict=True)] + [JOKER] * jokers
-        found[best_category(cards, bug)] += 1
+        found[best_category(cards, bug, ranking)] += 1
     return dict(found)
 
 
@@ -60,9 +65,10 @@ def ranks_of(text: str) -> tuple[Rank, ...]:
 def test_counts_match_brute_force(hand: str, jokers: int) -> None:
     ranks = ranks_of(hand)
     for bug in (False, True):  # Jokers wild, and Jokers as bugs (an Ace, or completing)
-        counts = category_counts(ranks, jokers, bug)
-        assert counts == brute_force(ranks, jokers, bug), bug
-        assert sum(counts.values()) == 4 ** len(ranks)
+        for ranking in (STANDARD, ORDERED):
+            counts = category_counts(ranks, jokers, bug, ranking)
+            assert counts == brute_force(ranks, jokers, bug, ranking), (bug, ranking)
+            assert sum(counts.values()) == 4 ** len(ranks)
 
 
 @settings(max_examples=40, deadline=None)
@@ -70,11 +76,15 @@ def test_counts_match_brute_force(hand: str, jokers: int) -> None:
     st.lists(st.sampled_from(ORDINARY[:9]), min_size=2, max_size=6),
     st.integers(min_value=0, max_value=3),
     st.booleans(),
+    st.sampled_from([STANDARD, ORDERED]),
 )
-def test_random_hands_match_brute_force(ranks: list[Rank], jokers: int, bug: bool) -> None:
+def test_random_hands_match_brute_force(
+    ranks: list[Rank], jokers: int, bug: bool, ranking: tuple[int, ...]
+) -> None:
     if len(ranks) + jokers < 5:
         jokers = 5 - len(ranks)
-    assert category_counts(ranks, jokers, bug) == brute_force(tuple(ranks), jokers, bug)
+    found = category_counts(ranks, jokers, bug, ranking)
+    assert found == brute_force(tuple(ranks), jokers, bug, ranking)
 
 
 def test_long_hands_are_counted_without_enumeration() -> None:

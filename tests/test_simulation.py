@@ -26,7 +26,7 @@ from cardroom.games.dealing import Dealer
 from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.finnish27 import Finnish27Round
 from cardroom.games.finnish.hands import finnish_total
-from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_category
+from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_held
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
@@ -241,8 +241,9 @@ def test_simulation_agrees_with_the_exact_analysis(game_id: str) -> None:
 
 def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
     """The compiled evaluator against the engine's on random hands with Jokers (wild,
-    and bugs)."""
-    from cardroom.games.finnish.poker import best_category
+    and bugs), in this game's order and in a shuffled one; in this game's order with
+    wild Jokers, against the evaluator of best hands as well."""
+    from cardroom.games.finnish.poker import STANDARD, best_category, best_hand, best_held
     from cardroom.simulation.common import card_of
 
     rng = np.random.default_rng(4)
@@ -251,9 +252,15 @@ def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
         codes = rng.integers(0, 53, n)
         cards = [card_of(int(c)) for c in codes]
         scratch = np.zeros(15, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64)
+        shuffled = (0, *(int(p) + 1 for p in rng.permutation(9)))
         for bug in (False, True):  # Jokers wild, and Jokers as bugs
-            category = hand_category(codes.astype(np.int8), n, *scratch, bug)
-            assert category == best_category(cards, bug), (cards, bug)
+            held = hand_held(codes.astype(np.int8), n, *scratch, bug)
+            for ranking in (STANDARD, shuffled):
+                category = best_held(held, ranking)
+                assert category == best_category(cards, bug, ranking), (cards, bug, ranking)
+        assert best_held(hand_held(codes.astype(np.int8), n, *scratch, False)) == (
+            best_hand(cards).category
+        ), cards
 
 
 def test_ray_backend_gives_the_local_results() -> None:

@@ -70,6 +70,13 @@ from cardroom.games.finnish.hands import (
     total_from,
 )
 from cardroom.games.finnish.options import fee_assumption, fee_of, fee_scale
+from cardroom.games.finnish.poker import (
+    PLAIN_POKER,
+    PokerCategory,
+    PokerRules,
+    best_held,
+    held_mask,
+)
 from cardroom.games.finnish.poker_odds import counts_by_value, value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
@@ -238,6 +245,7 @@ def _starts(
 #: the ordinary ranks (not the Joker), in RANK_ORDER
 _ORDINARY: tuple[Rank, ...] = tuple(r for r in RANK_ORDER if r is not Rank.JOKER)
 _ACE_INDEX = _ORDINARY.index(Rank.ACE)
+_NO_SUITS = (0, 0, 0, 0)
 
 #: a hand's cards that are not Jokers, as a count per rank of :data:`_ORDINARY`
 Counts = tuple[int, ...]
@@ -297,7 +305,7 @@ def _player_finishes(
     hits: Callable[[Total], bool],
     by_count: bool = False,
     wild: bool = False,
-    bug: bool = False,
+    poker: PokerRules = PLAIN_POKER,
 ) -> _Finishes:
     """Play every player start to its end, tracking the ranks of the hand (and, with
     ``by_count``, the hands of 27 by their number of cards).
@@ -354,7 +362,7 @@ def _player_finishes(
             if by_count and total.value == TARGET:
                 for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
                     count_acc[(total, k, j)] = count_acc.get((total, k, j), 0) + w
-                    for name, n in _poker_split(counts, j0 + j, bug):
+                    for name, n in _poker_split(counts, j0 + j, poker):
                         ckey = (total, k, j0, j, name)
                         count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
             for j in range(4 if k else 1):
@@ -362,19 +370,18 @@ def _player_finishes(
                     key = (total, k, j, _short_ranks(counts, j0 + j))
                     short_acc[key] = short_acc.get(key, 0) + w
                     continue
-                for name, n in _poker_split(counts, j0 + j, bug):
+                for name, n in _poker_split(counts, j0 + j, poker):
                     pkey = (total, k, j0, j, name)
                     poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
-            if k and bug and not j0 and not counts[_ACE_INDEX] and max(counts) < 5:
-                # bugs and no Ace: four hit Jokers make a straight flush, five five Aces
-                for pkey in (
-                    (total, k, j0, 4, "straight_flush"),
-                    (total, k, j0, -5, "five_of_a_kind"),
-                ):
-                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
-            elif k:  # four hit Jokers or more: five of a kind whatever the ranks
-                pkey = (total, k, j0, -1, "five_of_a_kind")
-                poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
+            if k:
+                # four hit Jokers or more: whatever the suits (wild ones, or five bugs
+                # and more, as many as four); bugs in the start make five at least
+                many = ((4, 4), (-5, 5)) if poker.bug and not j0 else ((-1, 4 + j0),)
+                for j, held in many:
+                    award = _many_jokers(counts, held, poker)
+                    if award is not None:
+                        pkey = (total, k, j0, j, award)
+                        poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
         level = nxt
         k += 1
 
@@ -412,7 +419,7 @@ def _player_finishes(
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
     if wild_acc:
-        _wild_finishes(finishes, wild_acc, scale, p_joker, bug)
+        _wild_finishes(finishes, wild_acc, scale, p_joker, poker)
     return finishes
 
 
@@ -422,7 +429,7 @@ def _player_finishes_by_cards(
     hits: Callable[[Total], bool],
     charlie: int,
     wild: bool = False,
-    bug: bool = False,
+    poker: PokerRules = PLAIN_POKER,
 ) -> _Finishes:
     """:func:`_player_finishes` where a hand of ``charlie`` cards of 27 or less wins at
     once (a Charlie): the hand's number of cards matters, so its Jokers are drawn one
@@ -449,7 +456,7 @@ def _player_finishes_by_cards(
             wild_27 = wild and drawn > 0 and jokers > 0
             total = Total(TARGET, False) if wild_27 else _counts_total(counts)
             if cards == charlie and total.value <= TARGET:
-                _finish(charlies, total, counts, jokers, w * scale, bug)
+                _finish(charlies, total, counts, jokers, w * scale, poker)
                 continue
             hit = False
             if not wild_27 and cards < charlie:
@@ -458,7 +465,7 @@ def _player_finishes_by_cards(
                     known = hitting[total] = hits(total)
                 hit = known
             if not hit:
-                _finish(plain, total, counts, jokers, w * scale, bug)
+                _finish(plain, total, counts, jokers, w * scale, poker)
                 continue
             for i, step in enumerate(weights):
                 if not step:
@@ -475,7 +482,12 @@ def _player_finishes_by_cards(
 
 
 def _finish(
-    finishes: _Finishes, total: Total, counts: Counts, jokers: int, p: Fraction, bug: bool
+    finishes: _Finishes,
+    total: Total,
+    counts: Counts,
+    jokers: int,
+    p: Fraction,
+    poker: PokerRules,
 ) -> None:
     """Add a hand that ends on ``total`` holding these cards, with chance ``p``: its
     ranks (four cards or fewer), its poker keys (five or more) and, for a 27, its number
@@ -488,10 +500,10 @@ def _finish(
         ranks = _short_ranks(counts, jokers)
         short[ranks] = short.get(ranks, Fraction(0)) + p
         return
-    split = _poker_split(counts, jokers, bug)
-    poker = finishes.poker.setdefault(total, {})
+    split = _poker_split(counts, jokers, poker)
+    keys = finishes.poker.setdefault(total, {})
     for name, n in split:
-        poker[name] = poker.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
+        keys[name] = keys.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
     if total.value == TARGET and cards in CARDS_27:
         of_total = finishes.by_count.setdefault(total, {})
         of_total[cards] = of_total.get(cards, Fraction(0)) + p
@@ -505,14 +517,14 @@ def _wild_finishes(
     wild_acc: Mapping[tuple[int, Counts], int],
     scale: Callable[[int], Fraction],
     p_joker: Fraction,
-    bug: bool,
+    poker: PokerRules,
 ) -> None:
     """Add the hands a wild Joker ended (each a 27 of its ranks and one Joker) to
     ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
     (none of them a Joker), by its ranks."""
     for (k, counts), w in wild_acc.items():
         p = w * scale(k) * (1 - p_joker) ** k * p_joker
-        _finish(finishes, Total(TARGET, False), counts, 1, p, bug)
+        _finish(finishes, Total(TARGET, False), counts, 1, p, poker)
 
 
 def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
@@ -528,11 +540,23 @@ def _short_ranks(counts: Counts, jokers: int) -> tuple[Rank, ...]:
 
 
 @cache
-def _poker_split(counts: Counts, jokers: int, bug: bool = False) -> tuple[tuple[str, int], ...]:
+def _poker_split(
+    counts: Counts, jokers: int, poker: PokerRules = PLAIN_POKER
+) -> tuple[tuple[str, int], ...]:
     """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
     ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
-    split = value_counts(counts_by_value(ranks), jokers, bug)
+    split = value_counts(counts_by_value(ranks), jokers, poker)
     return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
+
+
+@cache
+def _many_jokers(counts: Counts, jokers: int, poker: PokerRules) -> str | None:
+    """The poker key of these ranks with four ``jokers`` or more: a flush and a straight
+    flush whatever the suits, and what the ranks hold with the Jokers."""
+    ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
+    held = held_mask(counts_by_value(ranks), _NO_SUITS, _NO_SUITS, jokers, poker.bug)
+    held |= 1 << PokerCategory.FLUSH | 1 << PokerCategory.STRAIGHT_FLUSH
+    return POKER_BONUS.get(best_held(held, poker.ranking))
 
 
 def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
@@ -663,7 +687,7 @@ def analyze_finnish27(
             plain -= q
         add("player", None, win * plain)
 
-    bugs = rules.bonus.bugs
+    poker = rules.bonus.poker_rules
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
     rows: dict[tuple[bool, ...], _Finishes] = {}
@@ -676,11 +700,11 @@ def analyze_finnish27(
             against = _against(play, dealer.total)
             if rules.charlie:
                 rows[row] = _player_finishes_by_cards(
-                    odds, starts, against, rules.charlie, rules.jokers_wild, bugs
+                    odds, starts, against, rules.charlie, rules.jokers_wild, poker
                 )
             else:
                 rows[row] = _player_finishes(
-                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild, bugs
+                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild, poker
                 )
         finishes_of[dealer] = rows[row]
 

@@ -12,7 +12,7 @@ from cardroom.games.disclosure import (
     odds_text,
     shoe_sentence,
 )
-from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
+from cardroom.games.finnish.finnish27 import POKER_KEYS, BonusTable, Finnish27Rules
 from cardroom.games.finnish.hands import ACE_KING_ONLY, EVERY_27, TargetRow
 from cardroom.games.finnish.twentyone_24_27 import TwentyOne2427Rules
 from cardroom.games.finnish.words import name_of
@@ -220,6 +220,13 @@ def _poker_words(bonus: BonusTable) -> str:
             "with each Joker a bug (an Ace, or a card that completes a straight, a flush or "
             "a straight flush)"
         )
+    order = ""
+    if bonus.poker_order != POKER_KEYS:
+        names = ", ".join(BonusTable.LABELS[key].lower() for key in bonus.poker_order)
+        order = (
+            f" The table ranks the poker categories, low to high: {names}; a hand is the "
+            "highest of those some five of its cards show."
+        )
     cards = ""
     if bonus.card_27s:
         cards = (
@@ -227,9 +234,9 @@ def _poker_words(bonus: BonusTable) -> str:
             "number of cards takes that award instead of its poker award."
         )
     if not words:
-        return cards
+        return order + cards
     poker = " A hand of five cards or more earns its poker award " + " and ".join(words) + "."
-    return poker + cards
+    return poker + order + cards
 
 
 def _play_sentence(rules: Finnish27Rules) -> str:

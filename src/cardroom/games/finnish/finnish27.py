@@ -63,7 +63,7 @@ from cardroom.games.finnish.options import (
     with_fee,
     write_aliases,
 )
-from cardroom.games.finnish.poker import PokerCategory, best_category
+from cardroom.games.finnish.poker import PokerCategory, PokerRules, best_category, best_held
 
 GAME_ID = "finnish27"
 
@@ -184,8 +184,7 @@ class BonusTable:
         "nines_suited_vs_dealer_nines",
     )
     #: the least poker category that earns its award (the lower ones earn nothing), in
-    #: the source's order: pair, two_pair, three_of_a_kind, straight, full_house,
-    #: four_of_a_kind, flush, straight_flush, five_of_a_kind
+    #: the order of ``poker_order``
     poker_minimum: str = "pair"
     #: which winning hands of five cards or more earn the poker award: "any", "27" (a
     #: total of 27) or "under_28" (a total of 27 or less)
@@ -193,6 +192,11 @@ class BonusTable:
     #: what a Joker is in the poker award: "wild" (any card) or "bug" (an Ace, or a card
     #: that completes a straight, a flush or a straight flush)
     poker_jokers: str = "wild"
+    #: the nine poker categories from the lowest to the highest: a hand is the category,
+    #: of those some five of its cards show, that stands highest here.  The source's
+    #: order: pair, two_pair, three_of_a_kind, straight, full_house, four_of_a_kind,
+    #: flush, straight_flush, five_of_a_kind
+    poker_order: tuple[str, ...] = POKER_KEYS
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "poker_minimum": POKER_KEYS,
@@ -246,6 +250,11 @@ class BonusTable:
             )
         if len(set(self.flat)) != len(self.flat):
             raise ValueError("flat: names a bonus twice")
+        if sorted(self.poker_order) != sorted(POKER_KEYS):
+            raise ValueError(
+                "poker_order: the nine categories, each once, from the lowest to the highest "
+                f"(the source's: {', '.join(POKER_KEYS)})"
+            )
 
     def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
         """A file leaves out ``joanca`` and ``flat`` at the source's values (so the file
@@ -259,6 +268,8 @@ class BonusTable:
             out.pop("nines_suited_vs_dealer_nines", None)
         if set(self.flat) == self.FLAT:
             out.pop("flat", None)
+        if self.poker_order == POKER_KEYS:
+            out.pop("poker_order", None)
         for key in self.CHOICES:
             if getattr(self, key) == self.CHOICES[key][0]:
                 out.pop(key, None)
@@ -272,7 +283,7 @@ class BonusTable:
         if key == "nines_suited_vs_dealer_nines":
             return self.nines_vs_dealer_by_suit
         if key in POKER_KEYS:
-            return POKER_KEYS.index(key) >= POKER_KEYS.index(self.poker_minimum)
+            return self.poker_order.index(key) >= self.poker_order.index(self.poker_minimum)
         return key in self.LABELS
 
     def poker_qualifies(self, total: int) -> bool:
@@ -296,6 +307,27 @@ class BonusTable:
         if key is None or total != TARGET or not getattr(self, key):
             return None
         return key
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        """Each :class:`PokerCategory`'s place in ``poker_order`` (a high card lowest),
+        as :func:`~cardroom.games.finnish.poker.best_held` takes it."""
+        places = [0] * len(PokerCategory)
+        for place, key in enumerate(self.poker_order, start=1):
+            places[POKER_CATEGORY[key]] = place
+        return tuple(places)
+
+    def held_award(self, held: int) -> str | None:
+        """The poker award of a hand that holds the categories ``held`` (a
+        :func:`~cardroom.games.finnish.poker.held_mask`), if this table pays it (its
+        total not asked)."""
+        key = POKER_BONUS.get(best_held(held, self.ranking))
+        return key if key is not None and self.pays(key) else None
+
+    @property
+    def poker_rules(self) -> PokerRules:
+        """How this table reads a poker hand: its Jokers and its order."""
+        return PokerRules(self.bugs, self.ranking)
 
     @property
     def bugs(self) -> bool:
@@ -346,6 +378,8 @@ POKER_BONUS: dict[PokerCategory, str] = {
     PokerCategory.STRAIGHT_FLUSH: "straight_flush",
     PokerCategory.FIVE_OF_A_KIND: "five_of_a_kind",
 }
+#: each poker award's category
+POKER_CATEGORY: dict[str, PokerCategory] = {key: c for c, key in POKER_BONUS.items()}
 
 
 @dataclass(frozen=True)
@@ -640,7 +674,7 @@ def find_bonus(
             by_count = poker.card_award(count, total)
             if by_count is not None:
                 return by_count
-            category = best_category(player, poker.bugs)
+            category = best_category(player, poker.bugs, poker.ranking)
             return poker.poker_award(POKER_BONUS.get(category), total)
         return POKER_BONUS.get(best_category(player))
     return None

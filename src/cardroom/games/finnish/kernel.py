@@ -7,8 +7,8 @@ rules' nine-rule table, or 21-24-27's forced plays and the chosen strategy), the
 dealer's limits, each game's ``compare``, and each wager's net result read from
 the engine's own ``settle``.  What the kernel re-expresses is the flow of a round
 (deal order, initial 27s, hits, the immediate results at 27, unless a 27 waits for
-the dealer's, and over 35) and finnish27's bonus patterns, including a compiled copy
-of the poker evaluator (:mod:`cardroom.games.finnish.poker`); the differential tests
+the dealer's, and over 35) and finnish27's bonus patterns, including the poker evaluator's
+:func:`~cardroom.games.finnish.poker.held_mask` compiled; the differential tests
 play kernel and engine on the same shoes.
 
 A round's *cell* is its outcome and (finnish27) its bonus:
@@ -30,7 +30,6 @@ from cardroom.games.base import Action
 from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.finnish27 import (
     CARD_27_KEYS,
-    POKER_BONUS,
     BonusTable,
     Finnish27Round,
     Finnish27Rules,
@@ -39,7 +38,7 @@ from cardroom.games.finnish.finnish27 import (
     pays_joanca,
 )
 from cardroom.games.finnish.hands import Initial27, Total, initial_27, total_from
-from cardroom.games.finnish.poker import PokerCategory, makes_five
+from cardroom.games.finnish.poker import PokerCategory, held_mask, makes_five
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
@@ -176,10 +175,11 @@ class Finnish27Kernel:
                     hits[d, p] = False  # not a dealer's two-card total
                 settle[p, d] = OUTCOMES.index(compare(player, dealer, rules)[0])
         bonus_of = {key: i + 1 for i, key in enumerate(BONUS_KEYS)}
-        poker = np.zeros(len(PokerCategory), np.int64)
-        for category, key in POKER_BONUS.items():
-            if rules.bonus.pays(key):
-                poker[category] = bonus_of[key]
+        # by the categories a hand holds (bits): its poker award, in the table's order
+        poker = np.zeros(1 << len(PokerCategory), np.int64)
+        for held in range(len(poker)):
+            award = rules.bonus.held_award(held)
+            poker[held] = bonus_of[award] if award else 0
         # by total index: may a hand of five cards or more of that total earn a poker award
         poker_ok = np.array(
             [rules.bonus.poker_qualifies(_total_of(i).value) for i in range(size)], np.bool_
@@ -264,95 +264,13 @@ def _finnish27_tables(rules: Finnish27Rules) -> dict[str, np.ndarray]:
     return {name: read_only(table) for name, table in tables.items()}
 
 
-@njit(inline="always")
-def _straight(mask: int, jokers: int) -> bool:
-    """Does ``mask`` (bit v for each value 2-14) with ``jokers`` make a straight?"""
-    if mask & (1 << 14):
-        mask |= 2
-    need = 5 - min(jokers, 5)
-    for top in range(14, 4, -1):
-        window = mask & (31 << (top - 4))
-        count = 0
-        while window:
-            window &= window - 1
-            count += 1
-        if count >= need:
-            return True
-    return False
-
-
 #: :func:`cardroom.games.finnish.poker.makes_five`, compiled
 five_of_a_kind = njit(inline="always")(makes_five)
 
 
-@njit(inline="always")
-def poker_category(counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
-                   jokers: int, bug: bool = False) -> int:  # fmt: skip
-    """The best category (a :class:`PokerCategory` value) of five or more cards:
-    ``counts`` per value (2-14), cards and value masks per suit, and Jokers wild (with
-    ``bug``: an Ace, or a card completing a straight or a flush).  The same tests, in
-    the same order, as :func:`cardroom.games.finnish.poker.best_category`."""
-    top = 0
-    mask = 0
-    for v in range(2, 15):
-        if counts[v] > top:
-            top = counts[v]
-        if counts[v]:
-            mask |= 1 << v
-    if five_of_a_kind(top, counts[14], jokers, bug):
-        return 9  # five of a kind
-    flush = False
-    for s in range(4):
-        if suit_len[s] + jokers >= 5:
-            if _straight(suit_mask[s], jokers):
-                return 8  # straight flush
-            flush = True
-    if flush:
-        return 7
-    if bug and jokers:
-        # otherwise a bug is an Ace: the groups of the cards with the Aces so many more
-        straight = _straight(mask, jokers)
-        counts[14] += jokers
-        category = _groups(counts, 0)
-        counts[14] -= jokers
-        return 4 if straight and category < 4 else category
-    return _groups(counts, jokers)
-
-
-@njit(inline="always")
-def _groups(counts: np.ndarray, jokers: int) -> int:
-    """:func:`poker_category` below a flush: four of a kind down to a high card."""
-    top = 0
-    pairs = 0
-    mask = 0
-    for v in range(2, 15):
-        if counts[v] > top:
-            top = counts[v]
-        if counts[v] >= 2:
-            pairs += 1
-        if counts[v]:
-            mask |= 1 << v
-    if top + jokers >= 4:
-        return 6  # four of a kind
-    if top + jokers >= 3:
-        for t in range(2, 15):
-            if not counts[t]:
-                continue
-            spare = jokers - max(0, 3 - counts[t])
-            if spare < 0:
-                continue
-            for p in range(2, 15):
-                if p != t and counts[p] and counts[p] + spare >= 2:
-                    return 5  # full house
-    if _straight(mask, jokers):
-        return 4
-    if top + jokers >= 3:
-        return 3
-    if top >= 2 and jokers == 0 and pairs >= 2:
-        return 2
-    if top + jokers >= 2:
-        return 1
-    return 0
+#: :func:`cardroom.games.finnish.poker.held_mask`, compiled: the categories some five of
+#: the cards show, as bits
+poker_held = njit(inline="always")(held_mask)
 
 
 @njit(inline="always")
@@ -388,17 +306,17 @@ def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarr
         return 0
     if n < 5:
         return 0
-    category = hand_category(hand, n, counts, suit_len, suit_mask, bug)
-    return int(poker[category])
+    return int(poker[hand_held(hand, n, counts, suit_len, suit_mask, bug)])
 
 
 @njit(inline="always")
-def hand_category(
+def hand_held(
     hand: np.ndarray, n: int, counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
     bug: bool = False,
 ) -> int:  # fmt: skip
-    """The poker category of the first ``n`` card codes of ``hand`` (the three arrays are
-    scratch space: cards per poker value, cards and values held per suit)."""
+    """The poker categories the first ``n`` card codes of ``hand`` hold, as bits (the
+    three arrays are scratch space: cards per poker value, cards and values held per
+    suit)."""
     counts[:] = 0
     suit_len[:] = 0
     suit_mask[:] = 0
@@ -412,7 +330,7 @@ def hand_category(
         counts[value] += 1
         suit_len[code % 4] += 1
         suit_mask[code % 4] |= 1 << value
-    return poker_category(counts, suit_len, suit_mask, jokers, bug)
+    return poker_held(counts, suit_len, suit_mask, jokers, bug)
 
 
 @njit(cache=True)

@@ -35,10 +35,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from cardroom.core.cards import RANKS, Card, Rank, Suit
 
-__all__ = ["PokerCategory", "PokerHand", "best_category", "best_hand"]
+__all__ = [
+    "PLAIN_POKER",
+    "STANDARD",
+    "PokerCategory",
+    "PokerHand",
+    "PokerRules",
+    "best_category",
+    "best_hand",
+    "best_held",
+    "held_mask",
+]
 
 
 class PokerCategory(IntEnum):
@@ -152,7 +163,7 @@ def _straight_ranks(high: int) -> tuple[int, ...]:
     return (high, high - 1, high - 2, high - 3, high - 4)
 
 
-def _evaluate(cards: Sequence[Card], bug: bool = False) -> PokerHand:
+def _evaluate(cards: Sequence[Card]) -> PokerHand:
     if len(cards) < 5:
         raise ValueError(f"a poker hand needs at least 5 cards, got {len(cards)}")
     counts = [0] * 15
@@ -174,10 +185,10 @@ def _evaluate(cards: Sequence[Card], bug: bool = False) -> PokerHand:
     values.sort(reverse=True)
     top_count = max(counts)
 
-    # Five of a kind: the highest rank the Jokers can bring to five (bugs: only Aces).
-    if makes_five(top_count, counts[14], jokers, bug):
+    # Five of a kind: the highest rank the Jokers can bring to five.
+    if makes_five(top_count, counts[14], jokers):
         for v in range(14, 1, -1):
-            if counts[v] + (jokers if v == 14 or not bug else 0) >= 5:
+            if counts[v] + jokers >= 5:
                 return PokerHand(_FIVE, (v, v, v, v, v))
 
     # Straight flush, then flush: only suits with enough cards can make them.
@@ -200,13 +211,7 @@ def _evaluate(cards: Sequence[Card], bug: bool = False) -> PokerHand:
         return PokerHand(_FLUSH, flush)
 
     mask = suit_masks[0] | suit_masks[1] | suit_masks[2] | suit_masks[3]
-    straight = _straight_high(mask, jokers)  # (a bug completes a straight as well)
-    if bug and jokers:
-        # otherwise a bug is an Ace
-        counts[14] += jokers
-        values = sorted(values + [14] * jokers, reverse=True)
-        top_count = max(counts)
-        jokers = 0
+    straight = _straight_high(mask, jokers)
 
     # From here on no rank plus the Jokers reaches five, so the Jokers all go
     # into the group they complete (the highest rank they can take there) and
@@ -259,11 +264,116 @@ def best_hand(cards: Sequence[Card]) -> PokerHand:
     return _evaluate(cards)
 
 
-def best_category(cards: Sequence[Card], bug: bool = False) -> PokerCategory:
-    """The highest category any five of ``cards`` make, Jokers chosen optimally (with
-    ``bug``, each Joker is a "bug": an Ace, or any card that completes a straight, a
-    flush or a straight flush).
+#: the categories' places in this game's own order (:class:`PokerCategory`'s values):
+#: ``ranking[category]`` is its place, high card lowest
+STANDARD: tuple[int, ...] = tuple(range(len(PokerCategory)))
+
+
+@dataclass(frozen=True, slots=True)
+class PokerRules:
+    """How a table reads a poker hand: its Jokers (wild, or bugs with ``bug``) and the
+    order of the categories (``ranking``, as :data:`STANDARD`)."""
+
+    bug: bool = False
+    ranking: tuple[int, ...] = STANDARD
+
+
+#: the source's: wild Jokers, this game's order
+PLAIN_POKER = PokerRules()
+
+
+def held_mask(counts: Any, suit_len: Any, suit_mask: Any, jokers: int, bug: bool = False) -> int:
+    """The categories that some five of the cards show, as bits (bit ``c`` for the
+    :class:`PokerCategory` of value ``c``): ``counts[v]`` cards of each value ``v``
+    (2-14, the Ace 14), ``suit_len[s]`` cards and ``suit_mask[s]`` values (bit ``v``) in
+    each suit ``s``, and ``jokers`` wild (with ``bug``: each an Ace, or a card that
+    completes a straight, a flush or a straight flush).  Each category is looked for on
+    its own, the Jokers standing for whatever it needs: a hand with a flush and a pair
+    in it holds both, so a designer's order of the categories decides which it is.
+
+    Plain loops and integers: the compiled evaluators compile this same function.
+    """
+    held = 1  # a high card: any five cards
+    wild = 0 if bug else jokers
+    top = 0
+    second = 0
+    mask = 0
+    for v in range(2, 15):
+        have = counts[v]
+        if have:
+            mask |= 1 << v
+        if v == 14 and bug:
+            have += jokers  # a bug in a group is an Ace
+        if have > top:
+            second = top
+            top = have
+        elif have > second:
+            second = have
+    if top + wild >= 2:
+        held |= 1 << 1  # a pair
+    if max(0, 2 - top) + max(0, 2 - second) <= wild:
+        held |= 1 << 2  # two pair
+    if top + wild >= 3:
+        held |= 1 << 3  # three of a kind
+    if max(0, 3 - top) + max(0, 2 - second) <= wild:
+        held |= 1 << 5  # a full house
+    if top + wild >= 4:
+        held |= 1 << 6  # four of a kind
+    if top + wild >= 5:
+        held |= 1 << 9  # five of a kind
+    # a straight in all the cards (s = 4), a flush and a straight flush in a suit: every
+    # Joker, wild or a bug, fills a place
+    for s in range(5):
+        if s < 4:
+            if suit_len[s] + jokers < 5:
+                continue
+            held |= 1 << 7  # a flush
+            bits = suit_mask[s]
+        else:
+            bits = mask
+        if bits >> 14 & 1:
+            bits |= 2  # the Ace plays low too
+        for high in range(14, 4, -1):
+            present = 0
+            for v in range(high - 4, high + 1):
+                present += bits >> v & 1
+            if present + jokers >= 5:
+                held |= 1 << (8 if s < 4 else 4)
+                break
+    return held
+
+
+def best_held(held: int, ranking: Sequence[int] = STANDARD) -> PokerCategory:
+    """The category of ``held`` (a :func:`held_mask`) that ``ranking`` places highest."""
+    best = 0
+    for category in range(len(ranking)):
+        if held >> category & 1 and ranking[category] > ranking[best]:
+            best = category
+    return PokerCategory(best)
+
+
+def best_category(
+    cards: Sequence[Card], bug: bool = False, ranking: Sequence[int] = STANDARD
+) -> PokerCategory:
+    """The category, highest in ``ranking`` (this game's order unless a designer's), that
+    any five of ``cards`` show, Jokers chosen for it (with ``bug``, each Joker is a
+    "bug": an Ace, or any card that completes a straight, a flush or a straight flush).
 
     Raises ``ValueError`` for fewer than five cards.
     """
-    return _evaluate(cards, bug).category
+    if len(cards) < 5:
+        raise ValueError(f"a poker hand needs at least 5 cards, got {len(cards)}")
+    counts = [0] * 15
+    suit_len = [0, 0, 0, 0]
+    suit_mask = [0, 0, 0, 0]
+    jokers = 0
+    for card in cards:
+        if card.suit is None:
+            jokers += 1
+            continue
+        value = _VALUE[card.rank]
+        s = _SUIT_INDEX[card.suit]
+        counts[value] += 1
+        suit_len[s] += 1
+        suit_mask[s] |= 1 << value
+    return best_held(held_mask(counts, suit_len, suit_mask, jokers, bug), ranking)

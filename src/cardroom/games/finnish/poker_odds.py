@@ -16,9 +16,10 @@ counted, not enumerated:
   rank with ``c`` cards is present in a given suit unless all ``c`` avoid it),
   so the count runs inclusion-exclusion over sets of suits, each term a small
   dynamic programme over the ranks from the low Ace to the high Ace;
-* anything else (quads down to high card) depends on the ranks alone, and is
-  read from the game's own evaluator (:func:`cardroom.games.finnish.poker.best_category`)
-  on a suit assignment that makes no flush.
+* every other category depends on the ranks alone
+  (:func:`cardroom.games.finnish.poker.held_mask` without suits); a hand is, of the
+  categories it holds with a straight flush, a flush or neither, the highest in the
+  table's order.
 
 The counts are exact integers out of ``4**m`` (``m`` the cards that are not
 Jokers).  The tests compare them with a brute-force enumeration of every suit
@@ -36,12 +37,18 @@ from collections.abc import Sequence
 from functools import cache
 from math import comb
 
-from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.finnish.poker import PokerCategory, best_category, makes_five
+from cardroom.core.cards import Rank
+from cardroom.games.finnish.poker import (
+    PLAIN_POKER,
+    STANDARD,
+    PokerCategory,
+    PokerRules,
+    best_held,
+    held_mask,
+)
 
 __all__ = ["category_counts", "counts_by_value", "value_counts"]
 
-_SUITS: tuple[Suit, ...] = tuple(Suit)
 #: the thirteen ordinary ranks, Ace first; their poker values 14, 2, ..., 13
 _RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 _VALUE: dict[Rank, int] = {r: 14 if r is Rank.ACE else r.number for r in _RANKS}
@@ -49,9 +56,10 @@ _DONE = 16  # a suit's state once it holds a straight flush
 
 
 def category_counts(
-    ranks: Sequence[Rank], jokers: int, bug: bool = False
+    ranks: Sequence[Rank], jokers: int, bug: bool = False, ranking: tuple[int, ...] = STANDARD
 ) -> dict[PokerCategory, int]:
-    """How many of the ``4**len(ranks)`` suit assignments give each best category.
+    """How many of the ``4**len(ranks)`` suit assignments give each best category (in
+    ``ranking``'s order).
 
     ``ranks`` are the hand's cards that are not Jokers (in any order); the hand
     must hold five cards or more with its ``jokers`` (wild, or with ``bug`` bugs).
@@ -60,7 +68,7 @@ def category_counts(
         raise ValueError("ranks: give the Jokers as a count, not as ranks")
     if len(ranks) + jokers < 5:
         raise ValueError("a poker hand needs at least 5 cards")
-    return dict(_category_counts(counts_by_value(ranks), jokers, bug))
+    return dict(_category_counts(counts_by_value(ranks), jokers, PokerRules(bug, ranking)))
 
 
 def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
@@ -72,51 +80,45 @@ def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
 
 
 def value_counts(
-    counts: tuple[int, ...], jokers: int, bug: bool = False
+    counts: tuple[int, ...], jokers: int, poker: PokerRules = PLAIN_POKER
 ) -> tuple[tuple[PokerCategory, int], ...]:
     """:func:`category_counts` from :func:`counts_by_value` (memoised)."""
     if sum(counts) + jokers < 5:
         raise ValueError("a poker hand needs at least 5 cards")
-    return _category_counts(counts, jokers, bug)
+    return _category_counts(counts, jokers, poker)
+
+
+_FLUSH = 1 << PokerCategory.FLUSH
+_STRAIGHT_FLUSH = 1 << PokerCategory.STRAIGHT_FLUSH
+_NO_SUITS = (0, 0, 0, 0)
 
 
 @cache
 def _category_counts(
-    counts: tuple[int, ...], jokers: int, bug: bool = False
+    counts: tuple[int, ...], jokers: int, poker: PokerRules = PLAIN_POKER
 ) -> tuple[tuple[PokerCategory, int], ...]:
     m = sum(counts)
     everything = 4**m
-    if makes_five(max(counts), counts[14], jokers, bug):
-        return ((PokerCategory.FIVE_OF_A_KIND, everything),)
-    need = 5 - jokers  # cards of one suit a flush needs; >= 2 but with four bugs
-    if need <= 1:  # four bugs and another card: a straight flush round it
-        return ((PokerCategory.STRAIGHT_FLUSH, everything),)
+    held = held_mask(counts, _NO_SUITS, _NO_SUITS, jokers, poker.bug)  # by the ranks
+    plain = best_held(held, poker.ranking)
+    flush = best_held(held | _FLUSH, poker.ranking)
+    straight_flush = best_held(held | _FLUSH | _STRAIGHT_FLUSH, poker.ranking)
+    need = 5 - jokers  # cards of one suit a flush needs
+    if plain == flush == straight_flush:  # the suits change nothing
+        return ((plain, everything),)
+    if need <= 1:  # four Jokers and another card: a straight flush round it
+        return ((straight_flush, everything),)
     no_flush = _spread(m, need - 1)
-    straight_flush = _straight_flush_count(counts, need)
+    sf_count = _straight_flush_count(counts, need)
     result: dict[PokerCategory, int] = {}
-    if straight_flush:
-        result[PokerCategory.STRAIGHT_FLUSH] = straight_flush
-    if everything - no_flush - straight_flush:
-        result[PokerCategory.FLUSH] = everything - no_flush - straight_flush
-    if no_flush:
-        result[_plain_category(counts, jokers, bug)] = no_flush
+    for category, n in (
+        (straight_flush, sf_count),
+        (flush, everything - no_flush - sf_count),
+        (plain, no_flush),
+    ):
+        if n:
+            result[category] = result.get(category, 0) + n
     return tuple(result.items())
-
-
-_RANK_OF_VALUE = {
-    value: Rank.ACE if value == 14 else next(r for r in _RANKS if r.number == value)
-    for value in range(2, 15)
-}
-
-
-def _plain_category(counts: tuple[int, ...], jokers: int, bug: bool = False) -> PokerCategory:
-    """The evaluator's category for these ranks dealt round the suits (no flush)."""
-    cards: list[Card] = []
-    for value in range(2, 15):
-        rank = _RANK_OF_VALUE[value]
-        for _ in range(counts[value]):
-            cards.append(Card(rank, _SUITS[len(cards) % 4]))
-    return best_category(cards + [JOKER] * jokers, bug)
 
 
 @cache

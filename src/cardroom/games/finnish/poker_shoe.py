@@ -23,10 +23,10 @@ flush depend on the suits, and the rest on the ranks alone:
   ranks from the low Ace to the high Ace whose state is each suit's presence in the
   last four ranks; a rank's ``x`` cards hit exactly the suits T of S in
   ``sum_{U <= T} (-1)**|T - U| C(c(U) + c(not S), x)`` ways;
-* anything else is the evaluator's category for the ranks on a hand without a
-  flush (the compiled copy of the evaluator the simulator uses,
-  :func:`cardroom.games.finnish.kernel.poker_category`, tested against
-  :func:`cardroom.games.finnish.poker.best_category`).
+* the other categories a hand holds depend on its ranks alone
+  (:func:`cardroom.games.finnish.poker.held_mask`, compiled as the simulator uses it);
+  a hand is, of the categories it holds with the suits' flush or straight flush or
+  neither, the one the table's order places highest.
 
 Counts are of sets of physical cards (``prod_r C(n_r, x_r)`` in all), as residues
 modulo the primes of a :class:`~cardroom.analysis.modular.Modulus` (they do not
@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
-from cardroom.games.finnish.kernel import five_of_a_kind, poker_category
+from cardroom.games.finnish.kernel import five_of_a_kind, poker_held
 from cardroom.games.finnish.poker import PokerCategory
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
@@ -342,14 +342,17 @@ def poker_batch(
     hands: np.ndarray, cv: np.ndarray, symmetric: bool, p: np.ndarray, q: np.ndarray,
     r2: np.ndarray, first: int, stop: int, plain: np.ndarray, sf: np.ndarray,
     sf_f: np.ndarray, total: np.ndarray, total_f: np.ndarray, bug: bool = False,
+    five_tops: bool = True,
 ) -> None:  # fmt: skip
     """For hands ``first:stop`` (cards per rank, Ace first) and 0-3 Jokers with each:
-    into ``plain`` the category it has when no suit makes a flush (or five of a
-    kind), into ``sf``/``sf_f`` the sets of cards that make a straight flush (plain
-    residues, floats), into ``total``/``total_f`` all sets of its cards
-    (``prod_r C(n_r, x_r)``).  Entries for fewer than five cards are left as they are
-    (callers fill ``plain`` with -1).  With ``bug`` the Jokers are bugs (five of a
-    kind only of Aces).  Threads may share the outputs for disjoint ranges: the kernel
+    into ``plain`` the categories it holds whatever its suits (bits, as
+    :func:`~cardroom.games.finnish.poker.held_mask`), into ``sf``/``sf_f`` the sets of
+    cards that make a straight flush (plain residues, floats), into
+    ``total``/``total_f`` all sets of its cards (``prod_r C(n_r, x_r)``).  Entries for
+    fewer than five cards are left as they are (callers fill ``plain`` with -1).  With
+    ``bug`` the Jokers are bugs (five of a kind only of Aces).  Where ``five_tops``
+    (five of a kind outranks the flush and the straight flush) a hand of five of a kind
+    skips its suits.  Threads may share the outputs for disjoint ranges: the kernel
     releases the interpreter's lock."""
     lanes = p.shape[0]
     binom = _pascal(MAX_RANK_CARDS)
@@ -389,8 +392,8 @@ def poker_batch(
         for jokers in range(4):
             if cards + jokers < 5:
                 continue
-            plain[i, jokers] = poker_category(counts, no_suits, no_suits, jokers, bug)
-            if five_of_a_kind(top, xs[0], jokers, bug):
+            plain[i, jokers] = poker_held(counts, no_suits, no_suits, jokers, bug)
+            if five_tops and five_of_a_kind(top, xs[0], jokers, bug):
                 continue
             sf_f[i, jokers] = _straight_flush(
                 xs, cv, 5 - jokers, symmetric, binom, cur, cur_f, nxt, nxt_f, active,
@@ -420,11 +423,13 @@ def category_table(
     hands: np.ndarray, plain: np.ndarray, sf: np.ndarray, sf_f: np.ndarray,
     total: np.ndarray, total_f: np.ndarray, no_flush: np.ndarray, no_flush_f: np.ndarray,
     key_of: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray, bug: bool = False,
+    five_tops: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Per hand and 0-3 Jokers (five cards or more): up to four (key, chance) pairs,
-    ``key_of[category]`` naming each category's bonus (-1: none).  Chances are
-    Montgomery lanes and floats; unused places hold key -1.  With ``bug`` only Aces
-    and Jokers make five of a kind."""
+    ``key_of[held]`` naming the bonus of a hand holding the categories ``held`` (bits;
+    -1: none).  Chances are Montgomery lanes and floats; unused places hold key -1.
+    With ``bug`` only Aces and Jokers make five of a kind; ``five_tops`` as for
+    :func:`poker_batch`."""
     lanes = p.shape[0]
     n = hands.shape[0]
     keys = np.full((n, 4, 4), -1, np.int64)
@@ -443,21 +448,20 @@ def category_table(
         for jokers in range(4):
             if cards + jokers < 5:
                 continue
-            if five_of_a_kind(top, hands[i, 0], jokers, bug):
-                keys[i, jokers, 0] = key_of[FIVE]
+            if five_tops and five_of_a_kind(top, hands[i, 0], jokers, bug):
+                keys[i, jokers, 0] = key_of[plain[i, jokers]]
                 for lane in range(lanes):
                     vals[i, jokers, 0, lane] = mont_mul(_U64(1), r2[lane], p[lane], q[lane])
                 vals_f[i, jokers, 0] = 1.0
                 continue
             e = 0
             for which in range(3):
+                held = plain[i, jokers]
                 if which == 0:
-                    category = STRAIGHT_FLUSH
+                    held |= 1 << STRAIGHT_FLUSH | 1 << FLUSH
                 elif which == 1:
-                    category = FLUSH
-                else:
-                    category = plain[i, jokers]
-                if key_of[category] < 0:
+                    held |= 1 << FLUSH
+                if key_of[held] < 0:
                     continue
                 for lane in range(lanes):
                     if which == 0:
@@ -482,6 +486,6 @@ def category_table(
                 else:
                     count_f = no_flush_f[i, jokers]
                 vals_f[i, jokers, e] = count_f / total_f[i]
-                keys[i, jokers, e] = key_of[category]
+                keys[i, jokers, e] = key_of[held]
                 e += 1
     return keys, vals, vals_f

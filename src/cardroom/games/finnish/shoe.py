@@ -49,7 +49,6 @@ from cardroom.games.finnish.analysis import (
     twentyone_report,
 )
 from cardroom.games.finnish.finnish27 import (
-    POKER_BONUS,
     BonusTable,
     Finnish27Round,
     Finnish27Rules,
@@ -96,6 +95,10 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Rules,
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
+
+FIVE_OF_A_KIND = PokerCategory.FIVE_OF_A_KIND
+FLUSH = PokerCategory.FLUSH
+STRAIGHT_FLUSH = PokerCategory.STRAIGHT_FLUSH
 
 __all__ = [
     "ShoeMakeup",
@@ -223,6 +226,19 @@ class Finnish27Bonus:
         #: the Jokers are bugs in the poker award (four of them make five of a kind only
         #: with an Ace: five do always)
         self.bugs = poker.bugs
+        #: by the poker categories a hand holds (bits): its award in the table's order
+        #: (its place in BONUS_KEYS), or -1
+        self.held_key = np.array(
+            [
+                -1 if (award := poker.held_award(held)) is None else BONUS_KEYS.index(award)
+                for held in range(1 << len(PokerCategory))
+            ],
+            np.int64,
+        )
+        ranking = poker.ranking
+        #: does five of a kind outrank the flush and the straight flush (then a hand of
+        #: five of a kind needs no count of its suits)?
+        self.five_tops = ranking[FIVE_OF_A_KIND] > max(ranking[FLUSH], ranking[STRAIGHT_FLUSH])
         self.held = JOKERS_HELD if poker.card_27s else 6 if self.bugs else 5
         for ti in range(len(self.card27)):
             for cards in range(COUNTED_CARDS):
@@ -250,25 +266,25 @@ class Finnish27Bonus:
             outputs = (plain, sf, sf_f, total, total_f)
             tables = (hands, suits, symmetric, modulus.p, modulus.q, modulus.r2)
             jobs = [
-                pool.submit(poker_shoe.poker_batch, *tables, first, stop, *outputs, self.bugs)
+                pool.submit(
+                    poker_shoe.poker_batch,
+                    *tables,
+                    first,
+                    stop,
+                    *outputs,
+                    self.bugs,
+                    self.five_tops,
+                )
                 for first, stop in itertools.pairwise(cuts)
             ]
             # meanwhile (the batches release the interpreter): the hands without a flush
             self._no_flush(hands, suits, no_flush, no_flush_f)
             for job in jobs:
                 job.result()
-        key_of = np.full(len(PokerCategory), -1, np.int64)
-        for category, key in POKER_BONUS.items():
-            if poker.pays(key):
-                key_of[int(category)] = BONUS_KEYS.index(key)
         self.cat = poker_shoe.category_table(
-            hands, plain, sf, sf_f, total, total_f, no_flush, no_flush_f, key_of,
-            modulus.p, modulus.q, modulus.r2, self.bugs,
+            hands, plain, sf, sf_f, total, total_f, no_flush, no_flush_f, self.held_key,
+            modulus.p, modulus.q, modulus.r2, self.bugs, self.five_tops,
         )  # fmt: skip
-        self.five = BONUS_KEYS.index(POKER_BONUS[PokerCategory.FIVE_OF_A_KIND])
-        # with bugs, four Jokers or more without an Ace make a straight flush
-        flush = POKER_BONUS[PokerCategory.STRAIGHT_FLUSH]
-        self.sflush = -2 if not self.bugs else BONUS_KEYS.index(flush) if poker.pays(flush) else -1
         self.categories = len(BONUS_KEYS)
         self._groups: list[tuple[str | None, ...]] = []
         self._dealer_of_group: list[list[Card]] = []
@@ -290,7 +306,8 @@ class Finnish27Bonus:
             asked = [
                 j
                 for j in range(4)
-                if sizes[i] + j >= 5 and not makes_five(tops[i], aces[i], j, self.bugs)
+                if sizes[i] + j >= 5
+                and not (self.five_tops and makes_five(tops[i], aces[i], j, self.bugs))
             ]
             if not asked:
                 continue

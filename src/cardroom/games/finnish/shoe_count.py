@@ -215,6 +215,11 @@ JOKERS_HELD = 11
 COUNTED_CARDS = 10
 
 
+#: a poker award for no set of categories (a table without bonuses)
+NO_AWARDS = np.full(1 << 10, -1, np.int64)
+NO_AWARDS.flags.writeable = False
+
+
 def no_card_awards() -> np.ndarray:
     """``[total index, cards]`` -> the award of a winning hand of that total and number
     of cards paid by its number of cards (-1: none), for a table without any."""
@@ -845,15 +850,15 @@ class Sweep:
 class BonusSource(Protocol):
     """What the kernel reads for a bonus on the first channel (finnish27's)."""
 
-    five: int
+    #: by the poker categories a hand holds (bits): its award, or -1
+    held_key: np.ndarray
     categories: int
     #: by total index: may a hand of that total earn the poker bonus?
     poker_ok: np.ndarray
     #: by total index and number of cards: the award paid by its number of cards, or -1
     card27: np.ndarray
-    #: -2: Jokers wild; else they are bugs, and four or more without an Ace make this
-    #: straight flush award (-1: unpaid)
-    sflush: int
+    #: are the Jokers bugs in the poker award (else wild)?
+    bugs: bool
 
     def group(self, dealer: DealerStart) -> int: ...
 
@@ -960,16 +965,16 @@ def _pass(
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = (
             bonus.tables(chosen)
         )
-        five, categories, poker_ok, card27, sflush = (
-            bonus.five, bonus.categories, bonus.poker_ok, bonus.card27, bonus.sflush
+        held_key, categories, poker_ok, card27, bugs = (
+            bonus.held_key, bonus.categories, bonus.poker_ok, bonus.card27, bonus.bugs
         )  # fmt: skip
     else:
         nhg, nhg_f, cat_key, cat_val, cat_f, short_row, short_key, short_val, short_f = _no_bonus(
             sweep.kmax, modulus.lanes
         )
-        five, categories, poker_ok = 0, 0, totals_where(lambda total: True)
+        held_key, categories, poker_ok = NO_AWARDS, 0, totals_where(lambda total: True)
         card27 = no_card_awards()
-        sflush = -2
+        bugs = False
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
     invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
@@ -981,8 +986,8 @@ def _pass(
         run.counts, run.sizes, run.totals, run.ways, run.rows, sweep.player.sub_ptr,
         sweep.player.sub_id, sweep.player.sub_c, big[0], big[1], len(sweep.dealer.universe),
         run.spec.immediate, run.spec.nb, run.spec.bp, run.spec.coef, nhg, nhg_f, cat_key,
-        cat_val, cat_f, short_row, short_key, short_val, short_f, five, poker_ok, card27,
-        sflush, categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
+        cat_val, cat_f, short_row, short_key, short_val, short_f, held_key, poker_ok, card27,
+        bugs, categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
         s_count, s_w, s_w_f, shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f,
         jpk_ok, sweep.ints,
         modulus.p, modulus.q, modulus.r2, 0, len(run.counts),

@@ -26,6 +26,8 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.modular import add_mod, mont_mul, mulhi, redc, sub_mod
+from cardroom.games.finnish.kernel import poker_held
+from cardroom.games.finnish.poker_shoe import FLUSH, STRAIGHT_FLUSH
 
 RANKS = 13
 _U64 = np.uint64
@@ -757,13 +759,17 @@ def _start_mass(
 
 
 @njit(inline="always")
-def _most(counts: np.ndarray, x: int) -> int:
-    """The most cards of one rank in hand ``x``."""
-    most = 0
-    for r in range(counts.shape[1]):
-        if counts[x, r] > most:
-            most = counts[x, r]
-    return most
+def _held_with_jokers(
+    counts: np.ndarray, x: int, jokers: int, bug: bool, values: np.ndarray, no_suits: np.ndarray
+) -> int:
+    """The poker categories hand ``x`` holds with four ``jokers`` or more (bits): its
+    groups and straights by its ranks, and a flush and a straight flush, which four
+    Jokers make with any card.  ``values`` (15) and ``no_suits`` (4 zeros) are scratch."""
+    values[:] = 0
+    values[14] = counts[x, 0]
+    for r in range(1, counts.shape[1]):
+        values[r + 1] = counts[x, r]
+    return poker_held(values, no_suits, no_suits, jokers, bug) | 1 << FLUSH | 1 << STRAIGHT_FLUSH
 
 
 @njit(cache=True, nogil=True)
@@ -773,8 +779,8 @@ def hands_pass(
     big_c: np.ndarray, big_f: np.ndarray, nu: int, immediate: np.ndarray, nb: np.ndarray,
     bp: np.ndarray, coef: np.ndarray, nhg: np.ndarray, nhg_f: np.ndarray, cat_key: np.ndarray,
     cat_val: np.ndarray, cat_f: np.ndarray, short_row: np.ndarray, short_key: np.ndarray,
-    short_val: np.ndarray, short_f: np.ndarray, five: int, poker_ok: np.ndarray, card27: np.ndarray,
-    sflush: int, ncat: int, g_ids: np.ndarray, g_ptr: np.ndarray,
+    short_val: np.ndarray, short_f: np.ndarray, held_key: np.ndarray, poker_ok: np.ndarray,
+    card27: np.ndarray, bug: bool, ncat: int, g_ids: np.ndarray, g_ptr: np.ndarray,
     g_final: np.ndarray, g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int,
     s_rank: np.ndarray, s_count: np.ndarray, s_w: np.ndarray, s_w_f: np.ndarray,
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
@@ -793,9 +799,8 @@ def hands_pass(
     Jokers among its first two cards and ``hits`` ordinary cards drawn, it holds
     ``jt`` Jokers in all with chance ``nhg[jp, hits, jt]`` (the last: that many or
     more).  A hand of ``size + jt`` cards that ``card27[ti, size + jt]`` pays by its
-    number of cards takes that award; else four Jokers or more make five of a kind
-    (bonus ``five``; where ``sflush`` > -2 the Jokers are bugs, and four of them
-    without an Ace make a straight flush, bonus ``sflush``, -1 if unpaid); else its
+    number of cards takes that award; else with four Jokers or more (bugs with ``bug``)
+    its bonus is ``held_key`` of the categories it holds (bits; -1: none); else its
     bonuses are
     ``cat_key/cat_val/cat_f[row, jt]`` (hands of five cards or more: each hand's place
     ``x_row`` among all hands), or
@@ -829,6 +834,8 @@ def hands_pass(
     start = np.zeros(lanes, np.uint64)
     won = np.zeros(lanes, np.uint64)
     chance = np.zeros(lanes, np.uint64)
+    values = np.zeros(15, np.int64)
+    no_suits = np.zeros(4, np.int64)
     for x in range(first, stop):
         size = x_size[x]
         if not _hand_weights(x, size, x_counts, x_ways, fall, fall_f, jpk, jpk_f, jpk_ok,
@@ -893,14 +900,13 @@ def hands_pass(
                     bonus_f[chunk, key] += chance_f
                     continue
                 if jt >= 4:
-                    # four Jokers or more with an ordinary card: five of a kind
+                    # four Jokers or more: the ranks decide (the last jt counts more
+                    # Jokers too, which change nothing the ranks do not)
                     if not poker_ok[ti]:
                         continue
-                    key = five
-                    if sflush > -2 and jt == 4 and x_counts[x, 0] == 0 and _most(x_counts, x) < 5:
-                        key = sflush  # four bugs and no Ace or five alike: a straight flush
-                        if key < 0:
-                            continue
+                    key = held_key[_held_with_jokers(x_counts, x, jt, bug, values, no_suits)]
+                    if key < 0:
+                        continue
                     for lane in range(lanes):
                         bonus[chunk, key, lane] = add_mod(
                             bonus[chunk, key, lane], chance[lane], p[lane]
