@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest kernels postgres chromium pango report bench bench-load wrk clean
+.PHONY: run test lint typecheck pytest postgres chromium pango report bench bench-load wrk clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -38,14 +38,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src scripts
 
-pytest: $(STAMP) postgres chromium pango kernels
+pytest: $(STAMP) postgres chromium pango
 	$(BIN)/pytest -q
-
-# Numba compiles a kernel the first time a process calls it and caches it beside its
-# module: compiled once here (beside mypy), the test workers load them instead of each
-# compiling the same ones at once on a fresh clone.
-kernels: $(STAMP)
-	$(BIN)/python scripts/compile_kernels.py
 
 # As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
 postgres:
