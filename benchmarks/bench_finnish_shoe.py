@@ -124,6 +124,21 @@ OPTIONS: dict[str, Finnish27Rules] = {
     ),
     "no initial 27 at all": Finnish27Rules(jo_jo_27=False, ace_king_27=False, joanca_27=False),
     "Jokers as bugs in the poker award": Finnish27Rules(bonus=BonusTable(poker_jokers="bug")),
+    "poker categories in a designer's order (five below the flush)": Finnish27Rules(
+        bonus=BonusTable(
+            poker_order=(
+                "pair",
+                "two_pair",
+                "three_of_a_kind",
+                "flush",
+                "straight",
+                "four_of_a_kind",
+                "five_of_a_kind",
+                "full_house",
+                "straight_flush",
+            )
+        )
+    ),
     "27s of six to nine cards paid": Finnish27Rules(
         bonus=BonusTable(
             six_card_27=Fraction(5),

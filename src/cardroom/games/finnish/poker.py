@@ -35,7 +35,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 from cardroom.core.cards import RANKS, Card, Rank, Suit
 
@@ -269,10 +270,10 @@ def best_hand(cards: Sequence[Card]) -> PokerHand:
 STANDARD: tuple[int, ...] = tuple(range(len(PokerCategory)))
 
 
-@dataclass(frozen=True, slots=True)
-class PokerRules:
+class PokerRules(NamedTuple):
     """How a table reads a poker hand: its Jokers (wild, or bugs with ``bug``) and the
-    order of the categories (``ranking``, as :data:`STANDARD`)."""
+    order of the categories (``ranking``, as :data:`STANDARD`).  (A named tuple: the
+    memoised counts hash it on every call.)"""
 
     bug: bool = False
     ranking: tuple[int, ...] = STANDARD
@@ -345,11 +346,20 @@ def held_mask(counts: Any, suit_len: Any, suit_mask: Any, jokers: int, bug: bool
 
 def best_held(held: int, ranking: Sequence[int] = STANDARD) -> PokerCategory:
     """The category of ``held`` (a :func:`held_mask`) that ``ranking`` places highest."""
-    best = 0
-    for category in range(len(ranking)):
-        if held >> category & 1 and ranking[category] > ranking[best]:
-            best = category
-    return PokerCategory(best)
+    return _best_of(tuple(ranking))[held]
+
+
+@cache
+def _best_of(ranking: tuple[int, ...]) -> tuple[PokerCategory, ...]:
+    """:func:`best_held` of every set of categories, for one order."""
+    table = []
+    for held in range(1 << len(PokerCategory)):
+        best = 0
+        for category in range(len(ranking)):
+            if held >> category & 1 and ranking[category] > ranking[best]:
+                best = category
+        table.append(PokerCategory(best))
+    return tuple(table)
 
 
 def best_category(
