@@ -28,7 +28,7 @@ from tests.web.browser import Server
 
 #: Examples of each operation in the fuzzing phase (the coverage phase adds each
 #: operation's boundaries, the stateful phase its links).
-EXAMPLES = 2
+EXAMPLES = 4
 #: A guard against a hung run, not a timing assertion.
 PATIENCE = 900
 
