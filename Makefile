@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest postgres chromium pango report bench bench-load wrk clean
+.PHONY: run test test-long lint typecheck pytest postgres chromium pango report bench bench-load wrk clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -40,6 +40,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP) postgres chromium pango
 	$(BIN)/pytest -q
+
+# The long runs make test leaves out (simulations held against the exact figures, a whole
+# shoe drawn with replacement, the Ray backend): some minutes more
+test-long: $(STAMP) postgres chromium pango
+	$(BIN)/pytest -q -m long
 
 # As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
 postgres:

@@ -149,6 +149,7 @@ def test_strategy_21_24_27_in_the_real_shoe(monkeypatch: pytest.MonkeyPatch) -> 
     assert "composition-dependent play" in out
 
 
+@pytest.mark.long
 def test_simulate_fresh_shoe_beside_the_exact_analysis(request: pytest.FixtureRequest) -> None:
     code, out, _ = run(
         "simulate", "21-24-27", "--rounds", "8000", "--seed", "5", "--workers", "1",

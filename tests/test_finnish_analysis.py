@@ -258,6 +258,7 @@ def test_optimal_strategy_cannot_be_improved_by_one_change() -> None:
         assert (cell.hit > cell.stand) == (cell.choice is Action.HIT)
 
 
+@pytest.mark.long
 def test_finnish27_full_analysis() -> None:
     """The full-shoe analysis (about 25 s) once, with each check below."""
     report = analyze_finnish27()

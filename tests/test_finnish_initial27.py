@@ -496,6 +496,7 @@ def test_the_kernel_plays_the_options_as_the_engine_does(variant: dict[str, Any]
     replay_against_engine("finnish27", Finnish27Rules(**variant), "basic", 6_000)
 
 
+@pytest.mark.long
 def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     """The first variant (with its 27s of six and seven cards paid) dealt from two decks:
     the exact figures off the top of the shoe, and 60,000 rounds each dealt from a fresh

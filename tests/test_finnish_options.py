@@ -49,6 +49,10 @@ from tests.test_finnish_shoe import (
 )
 from tests.test_simulation import replay_against_engine
 
+#: the walks with replacement: from the first small shoe in ``make test``, from the second
+#: too in ``make test-long``
+LONG_SECOND_SHOE = [SHOES[0], pytest.param(SHOES[1], marks=pytest.mark.long)]
+
 # (not in the "finnish-shoe" group: compile_once() already has one worker compile the
 # finite-shoe kernels while the other waits and loads them from Numba's cache, and this
 # module's minute of work is better spread over both workers)
@@ -278,7 +282,7 @@ def test_the_fee_shifts_every_wager_exactly() -> None:
 
 # -- the exact analyses against the engine ------------------------------------------------
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
-@pytest.mark.parametrize("counts", SHOES, ids=["shoe0", "shoe1"])
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE, ids=["shoe0", "shoe1"])
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any], counts: Any) -> None:
     rules = Finnish27Rules(**variant)
     walked = exact(lambda: TotalsOnlyRound(rules), counts, leaf=outcome, replacement=True)
@@ -320,6 +324,7 @@ def test_the_kernel_plays_the_options_as_the_engine_does() -> None:
     replay_against_engine("finnish27", SIMULATED, "basic", 5_000)
 
 
+@pytest.mark.long
 def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     """SIMULATED's exact means from the real shoe (pinned) and 200,000 rounds within 4
     standard errors of them."""
@@ -378,7 +383,7 @@ def test_21_24_27_rules_file_and_page() -> None:
 
 
 @pytest.mark.parametrize("rules", TWENTYONE_VARIANTS, ids=["stalemate", "dealer-wins"])
-@pytest.mark.parametrize("counts", SHOES, ids=["shoe0", "shoe1"])
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE, ids=["shoe0", "shoe1"])
 def test_21_24_27_with_replacement_matches_the_engine_walk(
     rules: TwentyOne2427Rules, counts: Any
 ) -> None:
@@ -412,6 +417,7 @@ def test_21_24_27_fee_shifts_the_wager_exactly() -> None:
     assert rnd.settle("player", Fraction(10))[0] == -10
 
 
+@pytest.mark.long
 def test_21_24_27_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     compile_once()
     rules = TWENTYONE_VARIANTS[1]

@@ -77,6 +77,7 @@ def _fresh(rules: Any) -> Any:
     return replace(rules, shoe=shoe)
 
 
+@pytest.mark.long
 def test_finnish27_from_the_shoe_it_holds_agrees_with_its_simulation() -> None:
     compile_once()
     game = get_game("finnish27")

@@ -263,6 +263,7 @@ def test_poker_category_matches_the_evaluator_on_long_hands() -> None:
         ), cards
 
 
+@pytest.mark.long
 def test_ray_backend_gives_the_local_results() -> None:
     """A local Ray instance runs the same batches: identical sums."""
     ray = pytest.importorskip("ray")
