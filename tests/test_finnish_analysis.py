@@ -68,6 +68,12 @@ SHOES = [
         Rank.JOKER: 1,
     },
 ]
+#: the engine's walks: from the first small shoe in ``make test``, from the second too in
+#: ``make test-long``
+LONG_SECOND_SHOE = [
+    pytest.param(SHOES[0], id="counts0"),
+    pytest.param(SHOES[1], id="counts1", marks=pytest.mark.long),
+]
 
 
 class TotalsOnlyRound(Finnish27Round):
@@ -80,14 +86,14 @@ def outcome(rnd: Round) -> Hashable:
     return rnd.outcome
 
 
-@pytest.mark.parametrize("counts", SHOES)
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_finnish27_matches_the_engine_walk(counts: dict[Rank, int]) -> None:
     walked = exact(TotalsOnlyRound, counts, leaf=outcome, replacement=True)
     report = analyze_finnish27(odds=DrawOdds.of_counts(counts))
     assert {k: v for k, v in report.outcomes.items() if v} == walked
 
 
-@pytest.mark.parametrize("counts", SHOES)
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_finnish27_variant_rules_match_the_engine_walk(counts: dict[Rank, int]) -> None:
     rules = Finnish27Rules(
         joanca_27=False,
@@ -194,9 +200,13 @@ BONUS_SHOES = [
     {Rank.FOUR: 2, Rank.EIGHT: 1, Rank.NINE: 2, Rank.TEN: 1, Rank.KING: 1, Rank.JOKER: 1},
     {Rank.ACE: 1, Rank.NINE: 2, Rank.KING: 2, Rank.JOKER: 1},
 ]
+LONG_SECOND_BONUS_SHOE = [
+    pytest.param(BONUS_SHOES[0], id="counts0"),
+    pytest.param(BONUS_SHOES[1], id="counts1", marks=pytest.mark.long),
+]
 
 
-@pytest.mark.parametrize("counts", BONUS_SHOES)
+@pytest.mark.parametrize("counts", LONG_SECOND_BONUS_SHOE)
 def test_finnish27_bonuses_match_the_engine_walk(counts: dict[Rank, int]) -> None:
     """Every bonus line: the engine walked over ranks (Jokers included), each
     winning hand's suits enumerated through the engine's own find_bonus."""
@@ -216,14 +226,14 @@ def test_finnish27_bonuses_match_the_engine_walk(counts: dict[Rank, int]) -> Non
     assert any("Five of a kind" in name for name in expected)
 
 
-@pytest.mark.parametrize("counts", SHOES)
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_21_24_27_basic_strategy_matches_the_engine_walk(counts: dict[Rank, int]) -> None:
     walked = exact(TwentyOne2427Round, counts, TableStrategy().play, outcome, replacement=True)
     report = analyze_21_24_27(odds=DrawOdds.of_counts(counts))
     assert {k: v for k, v in report.outcomes.items() if v} == walked
 
 
-@pytest.mark.parametrize("counts", SHOES)
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_21_24_27_optimal_strategy_matches_the_engine_walk(counts: dict[Rank, int]) -> None:
     odds = DrawOdds.of_counts(counts)
     solution = solve_21_24_27(odds=odds)

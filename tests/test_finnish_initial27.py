@@ -446,7 +446,8 @@ def check_with_replacement(rules: Finnish27Rules) -> None:
 @pytest.mark.parametrize(
     ("variant", "shoe"),
     [
-        *((variant, POKER_SHOE) for variant in VARIANTS),
+        (VARIANTS[0], POKER_SHOE),
+        *(pytest.param(v, POKER_SHOE, marks=pytest.mark.long) for v in VARIANTS[1:]),
         (VARIANTS[1], NINES_SHOE),
         (CARDS_27, POKER_SHOE),
         (BUGS, BUGS_SHOE),

@@ -39,7 +39,13 @@ from cardroom.games.finnish.twentyone_24_27 import (
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.words import RULE_WORDS
 from cardroom.simulation.runner import exact_means, run
-from tests.test_finnish_analysis import BONUS_SHOES, SHOES, TotalsOnlyRound, outcome
+from tests.test_finnish_analysis import (
+    BONUS_SHOES,
+    LONG_SECOND_SHOE,
+    SHOES,
+    TotalsOnlyRound,
+    outcome,
+)
 from tests.test_finnish_shoe import (
     NINES_SHOE,
     POKER_SHOE,
@@ -48,10 +54,6 @@ from tests.test_finnish_shoe import (
     compile_once,
 )
 from tests.test_simulation import replay_against_engine
-
-#: the walks with replacement: from the first small shoe in ``make test``, from the second
-#: too in ``make test-long``
-LONG_SECOND_SHOE = [SHOES[0], pytest.param(SHOES[1], marks=pytest.mark.long)]
 
 # (not in the "finnish-shoe" group: compile_once() already has one worker compile the
 # finite-shoe kernels while the other waits and loads them from Numba's cache, and this
@@ -282,7 +284,7 @@ def test_the_fee_shifts_every_wager_exactly() -> None:
 
 # -- the exact analyses against the engine ------------------------------------------------
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
-@pytest.mark.parametrize("counts", LONG_SECOND_SHOE, ids=["shoe0", "shoe1"])
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_with_replacement_matches_the_engine_walk(variant: dict[str, Any], counts: Any) -> None:
     rules = Finnish27Rules(**variant)
     walked = exact(lambda: TotalsOnlyRound(rules), counts, leaf=outcome, replacement=True)
@@ -383,7 +385,7 @@ def test_21_24_27_rules_file_and_page() -> None:
 
 
 @pytest.mark.parametrize("rules", TWENTYONE_VARIANTS, ids=["stalemate", "dealer-wins"])
-@pytest.mark.parametrize("counts", LONG_SECOND_SHOE, ids=["shoe0", "shoe1"])
+@pytest.mark.parametrize("counts", LONG_SECOND_SHOE)
 def test_21_24_27_with_replacement_matches_the_engine_walk(
     rules: TwentyOne2427Rules, counts: Any
 ) -> None:

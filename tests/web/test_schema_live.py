@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.web.browser import Server
 
@@ -107,6 +108,7 @@ class Ran:
         return int(found.group(1))
 
 
+@pytest.mark.long
 def test_the_api_does_what_its_schema_says(tmp_path: Path) -> None:
     with Server(tmp_path / "web.sqlite3") as server:
         # everything but signing out, which would end the session the run goes on with
