@@ -131,7 +131,9 @@ def test_with_replacement_matches_the_engine_walk() -> None:
     check_with_replacement(Finnish27Rules(jo_jo_27=False, bonus=bonus))
 
 
-@pytest.mark.parametrize("bugs", [False, True], ids=["wild", "bugs"])
+@pytest.mark.parametrize(
+    "bugs", [pytest.param(False, marks=pytest.mark.long), True], ids=["wild", "bugs"]
+)
 def test_the_real_shoe_matches_the_engine_walk_line_by_line(bugs: bool) -> None:
     poker_jokers = "bug" if bugs else "wild"
     rules = Finnish27Rules(bonus=BonusTable(poker_order=ORDER, poker_jokers=poker_jokers))

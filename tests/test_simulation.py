@@ -31,7 +31,7 @@ from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.prng import batch_state, shuffled_orders
 from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 
-ROUNDS = 15_000
+ROUNDS = 8_000
 
 
 class Replay:
@@ -82,7 +82,7 @@ def decider(game_id: str, strategy: str, rules: Any) -> Callable[[Round], Action
         ("finnish27", "basic", ROUNDS),
         ("21-24-27", "basic", ROUNDS),
         # the same kernel with another decision table: fewer rounds suffice
-        ("21-24-27", "optimal", 12_000),
+        ("21-24-27", "optimal", 6_000),
     ],
 )
 def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str, rounds: int) -> None:
@@ -125,9 +125,9 @@ def test_kernel_plays_the_engine_s_rounds(game_id: str, strategy: str, rounds: i
 )
 def test_kernel_plays_a_variant_as_the_engine_does(game_id: str, changes: dict[str, Any]) -> None:
     """The shoe's handling (burns, cut card, Jokers) and rule switches read from the
-    rules: the kernel and the engine on 15,000 rounds of a variant."""
+    rules: the kernel and the engine on 8,000 rounds of a variant."""
     rules = replace(get_game(game_id).load_rules(), **changes)
-    replay_against_engine(game_id, rules, "basic", 15_000)
+    replay_against_engine(game_id, rules, "basic", 8_000)
 
 
 def replay_against_engine(game_id: str, rules: Any, strategy: str, rounds: int) -> None:
