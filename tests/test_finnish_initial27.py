@@ -486,7 +486,8 @@ def test_each_option_moves_the_exact_figures_as_it_says() -> None:
 @pytest.mark.parametrize(
     "variant",
     [
-        *VARIANTS,
+        VARIANTS[0],
+        *(pytest.param(v, marks=pytest.mark.long) for v in VARIANTS[1:]),
         # the newer options two by two: the awards, then the hands' flow
         {**CARDS_27, "bonus": replace(CARDS_27["bonus"], poker_jokers="bug")},
         {**WILD, "charlie": 5},
@@ -544,6 +545,7 @@ def test_simulation_of_a_charlie_agrees_with_the_exact_figures_with_replacement(
     agrees(analyze_finnish27(rules), rules, 40_000, 2712)
 
 
+@pytest.mark.long
 def test_the_best_table_knows_wild_jokers_and_refuses_a_charlie() -> None:
     """With wild Jokers the best table's search counts a Joker as a 27 that stops the
     hand: no single decision changed at the edge of a row does better on the player
