@@ -544,17 +544,21 @@ def _poker_split(
     counts: Counts, jokers: int, poker: PokerRules = PLAIN_POKER
 ) -> tuple[tuple[str, int], ...]:
     """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
-    ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
-    split = value_counts(counts_by_value(ranks), jokers, poker)
+    split = value_counts(_by_value(counts), jokers, poker)
     return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
+
+
+def _by_value(counts: Counts) -> tuple[int, ...]:
+    """The cards per poker value (:func:`counts_by_value`) of ranks counted in
+    :data:`_ORDINARY`'s order."""
+    return counts_by_value([r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)])
 
 
 @cache
 def _many_jokers(counts: Counts, jokers: int, poker: PokerRules) -> str | None:
     """The poker key of these ranks with four ``jokers`` or more: a flush and a straight
     flush whatever the suits, and what the ranks hold with the Jokers."""
-    ranks = [r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)]
-    held = held_mask(counts_by_value(ranks), _NO_SUITS, _NO_SUITS, jokers, poker.bug)
+    held = held_mask(_by_value(counts), _NO_SUITS, _NO_SUITS, jokers, poker.bug)
     held |= 1 << PokerCategory.FLUSH | 1 << PokerCategory.STRAIGHT_FLUSH
     return POKER_BONUS.get(best_held(held, poker.ranking))
 

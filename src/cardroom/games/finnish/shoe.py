@@ -219,10 +219,6 @@ class Finnish27Bonus:
         poker = poker or BonusTable()
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
         self.card27 = no_card_awards()
-        #: the Jokers a hand holds, as its tables count them: up to "four or more" (five
-        #: of a kind), "five or more" where the Jokers are bugs (four make a straight
-        #: flush without an Ace), or one by one to "ten or more" where 27s are paid by
-        #: their cards
         #: the Jokers are bugs in the poker award (four of them make five of a kind only
         #: with an Ace: five do always)
         self.bugs = poker.bugs
@@ -239,6 +235,10 @@ class Finnish27Bonus:
         #: does five of a kind outrank the flush and the straight flush (then a hand of
         #: five of a kind needs no count of its suits)?
         self.five_tops = ranking[FIVE_OF_A_KIND] > max(ranking[FLUSH], ranking[STRAIGHT_FLUSH])
+        #: the Jokers a hand holds, as its tables count them: up to "four or more" (five
+        #: of a kind), "five or more" where the Jokers are bugs (four make a straight
+        #: flush without an Ace), or one by one to "ten or more" where 27s are paid by
+        #: their cards
         self.held = JOKERS_HELD if poker.card_27s else 6 if self.bugs else 5
         for ti in range(len(self.card27)):
             for cards in range(COUNTED_CARDS):
