@@ -56,6 +56,7 @@ from cardroom.games.base import Action
 from cardroom.games.finnish.finnish27 import (
     CARD_27_KEYS,
     POKER_BONUS,
+    POKER_CATEGORY,
     BonusTable,
     Finnish27Rules,
     find_bonus,
@@ -527,6 +528,30 @@ def _wild_finishes(
         _finish(finishes, Total(TARGET, False), counts, 1, p, poker)
 
 
+def _dealer_places(
+    odds: DrawOdds, starts: Mapping[Start, Fraction], rules: Finnish27Rules
+) -> dict[Total, dict[int, Fraction]]:
+    """The dealer's final totals from ``starts`` (their chances given the dealer's
+    start), each split by the place in the table's order of the best poker category
+    the final hand holds (0: none, and always for four cards or fewer).  The dealer's
+    hand is walked as a player's is, by the dealer's limits."""
+
+    def hits(total: Total) -> bool:
+        limit = rules.dealer_hits_soft_below if total.soft else rules.dealer_hits_hard_below
+        return total.value < limit
+
+    poker = rules.bonus.poker_rules
+    finishes = _player_finishes(odds, starts, hits, False, rules.jokers_wild, poker)
+    places: dict[Total, dict[int, Fraction]] = {}
+    for total, mass in finishes.mass.items():
+        row = places.setdefault(total, {0: mass})
+        for key, q in finishes.poker.get(total, {}).items():
+            place = poker.ranking[POKER_CATEGORY[key]]
+            row[place] = row.get(place, Fraction(0)) + q
+            row[0] -= q
+    return places
+
+
 def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
     def hits(total: Total) -> bool:
         return play(total, dealer)
@@ -665,11 +690,43 @@ def analyze_finnish27(
             return {"dealer": Fraction(1)}
         return against_dealer(dealer, player)
 
+    # the player's poker award held against the dealer's final hand: the dealer's finals
+    # by the place of their best category, per dealer's start (merged by total)
+    against_poker = rules.bonus.poker_against_dealer != "ignored"
+    places: dict[Start, dict[Total, dict[int, Fraction]]] = {}
+    paid_wins: dict[tuple[Start, Total, int], Fraction] = {}
+
+    def poker_win(dealer: Start, player: Total, key: str) -> Fraction:
+        """The chance that ``player`` wins against ``dealer``'s final hand with a
+        poker award ``key`` the table pays against it (given the dealer's start)."""
+        place = rules.bonus.ranking[POKER_CATEGORY[key]]
+        known = paid_wins.get((dealer, player, place))
+        if known is not None:
+            return known
+        if dealer not in places:
+            pairs = {s: p / dealers[dealer] for s, p in starts.items() if _merged(s) == dealer}
+            places[dealer] = _dealer_places(odds, pairs, rules)
+        known = Fraction(0)
+        for final, row in places[dealer].items():
+            if compare27(player, final, rules)[0] == "player":
+                known += sum(
+                    (q for theirs, q in row.items() if rules.bonus.outranks(place, theirs)),
+                    Fraction(0),
+                )
+        paid_wins[(dealer, player, place)] = known
+        return known
+
     def won(
-        finishes: _Finishes, total: Total, mass: Fraction, win: Fraction, dealer: Start
+        finishes: _Finishes,
+        total: Total,
+        mass: Fraction,
+        win: Fraction,
+        dealer: Start,
+        dealer_plays: Fraction | None = None,
     ) -> None:
         """The hands of ``finishes`` ending on ``total`` (``mass``) win with chance
-        ``win``: each with its bonus."""
+        ``win``: each with its bonus.  ``dealer_plays``: the chance of the dealer's
+        start where the dealer's hand is played out (and may stop a poker award)."""
         plain = mass
         poker = dict(finishes.poker.get(total, {}))
         # 27s paid by their number of cards, not by poker
@@ -684,7 +741,11 @@ def analyze_finnish27(
         for key, q in poker.items():
             if rules.bonus.poker_award(key, total.value) is None:
                 continue  # below the least category paid, or a hand that does not qualify
-            add("player", key, win * q)
+            paid = win
+            if against_poker and dealer_plays is not None:
+                paid = dealer_plays * poker_win(dealer, total, key)
+                add("player", None, (win - paid) * q)
+            add("player", key, paid * q)
             plain -= q
         for ranks, q in finishes.short.get(total, {}).items():
             short_wins(ranks, dealer, win * q)
@@ -733,7 +794,8 @@ def analyze_finnish27(
                 if outcome != "player":
                     add(outcome, None, pd * mass * r)
                     continue
-                won(finishes, total, mass, pd * r, dealer)
+                at_once = total.value == TARGET and rules.both_27 == "by_rules"
+                won(finishes, total, mass, pd * r, dealer, None if at_once else pd)
         if finishes.charlie is not None:  # each a win at once
             for total, mass in finishes.charlie.mass.items():
                 won(finishes.charlie, total, mass, pd, dealer)

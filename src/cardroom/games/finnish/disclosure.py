@@ -220,6 +220,13 @@ def _poker_words(bonus: BonusTable) -> str:
             "with each Joker a bug (an Ace, or a card that completes a straight, a flush or "
             "a straight flush)"
         )
+    if bonus.poker_against_dealer != "ignored":
+        words.append(
+            "only when its category stands "
+            + ("higher" if bonus.poker_against_dealer == "higher" else "at least as high")
+            + " than the best poker hand of the dealer's final cards (categories compared, "
+            "not the cards within them; a dealer's hand of four cards or fewer has none)"
+        )
     order = ""
     if bonus.poker_order != POKER_KEYS:
         names = ", ".join(BonusTable.LABELS[key].lower() for key in bonus.poker_order)

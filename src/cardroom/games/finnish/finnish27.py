@@ -104,6 +104,9 @@ POKER_HANDS: tuple[str, ...] = ("any", "27", "under_28")
 #: what a Joker is in the poker award: fully wild, or a "bug" (an Ace, or a card that
 #: completes a straight, a flush or a straight flush)
 POKER_JOKERS: tuple[str, ...] = ("wild", "bug")
+#: the player's poker award against the dealer's final hand: not asked, only when the
+#: player's category stands higher in the table's order, or when it stands as high
+POKER_AGAINST_DEALER: tuple[str, ...] = ("ignored", "higher", "as_high")
 #: the awards for a winning 27 of six to nine cards, by its number of cards (Jokers counted)
 CARD_27_KEYS: Mapping[int, str] = {
     6: "six_card_27",
@@ -197,11 +200,17 @@ class BonusTable:
     #: order: pair, two_pair, three_of_a_kind, straight, full_house, four_of_a_kind,
     #: flush, straight_flush, five_of_a_kind
     poker_order: tuple[str, ...] = POKER_KEYS
+    #: "ignored", or the poker award is paid only when the player's category stands
+    #: "higher" (or "as_high") in ``poker_order`` than the dealer's final hand's.  The
+    #: categories are compared, not the cards within them; a dealer's hand of four cards
+    #: or fewer, or of no pair, holds none
+    poker_against_dealer: str = "ignored"
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "poker_minimum": POKER_KEYS,
         "poker_hands": POKER_HANDS,
         "poker_jokers": POKER_JOKERS,
+        "poker_against_dealer": POKER_AGAINST_DEALER,
     }
 
     #: the source's flat awards (each may go up to 10,000 table minimums)
@@ -323,6 +332,13 @@ class BonusTable:
         total not asked)."""
         key = POKER_BONUS.get(best_held(held, self.ranking))
         return key if key is not None and self.pays(key) else None
+
+    def outranks(self, player: int, dealer: int) -> bool:
+        """May a player's poker category at place ``player`` of :attr:`ranking` be paid
+        against a dealer's hand whose best category stands at ``dealer`` (0: none)?"""
+        if self.poker_against_dealer == "higher":
+            return player > dealer
+        return self.poker_against_dealer == "ignored" or player >= dealer
 
     @property
     def poker_rules(self) -> PokerRules:
@@ -641,8 +657,9 @@ def find_bonus(
     another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
     ``joker_second`` only with the Joker second; three Nines of one suit against the
     dealer's 9-9 earn their own award only with ``nines_by_suit``; a hand of five cards
-    or more its poker category's, as the bonus table ``poker`` allows (any, without),
-    unless it is a 27 of six to nine cards that ``poker`` pays by its number of cards.
+    or more its poker category's, as the bonus table ``poker`` allows (any, without;
+    against the ``dealer``'s final cards where the table asks), unless it is a 27 of six
+    to nine cards that ``poker`` pays by its number of cards.
     ``total`` is the hand's total where it is not its cards' (a Joker wild)."""
     count = len(player)
     if count == 2:
@@ -675,7 +692,12 @@ def find_bonus(
             if by_count is not None:
                 return by_count
             category = best_category(player, poker.bugs, poker.ranking)
-            return poker.poker_award(POKER_BONUS.get(category), total)
+            award = poker.poker_award(POKER_BONUS.get(category), total)
+            if award is not None and len(dealer) >= 5:
+                theirs = best_category(dealer, poker.bugs, poker.ranking)
+                if not poker.outranks(poker.ranking[category], poker.ranking[theirs]):
+                    return None
+            return award
         return POKER_BONUS.get(best_category(player))
     return None
 

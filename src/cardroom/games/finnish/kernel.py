@@ -38,7 +38,7 @@ from cardroom.games.finnish.finnish27 import (
     pays_joanca,
 )
 from cardroom.games.finnish.hands import Initial27, Total, initial_27, total_from
-from cardroom.games.finnish.poker import PokerCategory, held_mask, makes_five
+from cardroom.games.finnish.poker import PokerCategory, best_held, held_mask, makes_five
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
@@ -180,6 +180,15 @@ class Finnish27Kernel:
         for held in range(len(poker)):
             award = rules.bonus.held_award(held)
             poker[held] = bonus_of[award] if award else 0
+        # by the categories a hand holds: the place of its best in the table's order (0:
+        # none), to hold the player's against the dealer's where the table asks
+        place = np.array(
+            [
+                rules.bonus.ranking[best_held(held, rules.bonus.ranking)]
+                for held in range(len(poker))
+            ],
+            np.int64,
+        )
         # by total index: may a hand of five cards or more of that total earn a poker award
         poker_ok = np.array(
             [rules.bonus.poker_qualifies(_total_of(i).value) for i in range(size)], np.bool_
@@ -226,6 +235,7 @@ class Finnish27Kernel:
             ),
             "settle": settle,
             "poker": poker,
+            "place": place,
             "poker_ok": poker_ok,
             "card27": card27,
             "bonus2": bonus2,
@@ -244,9 +254,14 @@ class Finnish27Kernel:
         shoe = rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
+        # the least margin of the player's poker category over the dealer's (-9: any)
+        margin = {"ignored": -len(PokerCategory), "higher": 1, "as_high": 0}[
+            rules.bonus.poker_against_dealer
+        ]
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
-            t["dealer_hits"], t["settle"], t["poker"], t["poker_ok"], t["card27"],
+            t["dealer_hits"], t["settle"], t["poker"], t["place"], margin, t["poker_ok"],
+            t["card27"],
             t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
             rules.charlie, rules.bonus.bugs,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
@@ -274,39 +289,31 @@ poker_held = njit(inline="always")(held_mask)
 
 
 @njit(inline="always")
-def _bonus(hand: np.ndarray, n: int, dealer1: int, dealer2: int, ranks: np.ndarray,
-           bonus2: np.ndarray, named: np.ndarray, poker: np.ndarray,
-           counts: np.ndarray, suit_len: np.ndarray, suit_mask: np.ndarray,
-           bug: bool) -> int:  # fmt: skip
-    """The bonus index of a winning player hand of ``n`` cards (0: none).  The last
-    three arrays are scratch space (15, 4 and 4 integers)."""
-    if n == 2:
-        return int(bonus2[ranks[hand[0]], ranks[hand[1]]])
-    if n == 3:
-        a = ranks[hand[0]] + 1 if hand[0] != JOKER_CODE else 0
-        b = ranks[hand[1]] + 1 if hand[1] != JOKER_CODE else 0
-        c = ranks[hand[2]] + 1 if hand[2] != JOKER_CODE else 0
-        lo = min(a, b, c)
-        hi = max(a, b, c)
-        mid = a + b + c - lo - hi
-        one_suit = (
-            hand[0] != JOKER_CODE
-            and hand[1] != JOKER_CODE
-            and hand[2] != JOKER_CODE
-            and hand[0] % 4 == hand[1] % 4 == hand[2] % 4
-        )
-        if lo == 8 and mid == 9 and hi == 10:
-            if one_suit and hand[0] % 4 == SPADES:
-                return int(named[2])
-            return int(named[1] if one_suit else named[0])
-        if lo == 9 and hi == 9:
-            if ranks[dealer1] == 8 and ranks[dealer2] == 8:
-                return int(named[6] if one_suit else named[5])
-            return int(named[4] if one_suit else named[3])
-        return 0
-    if n < 5:
-        return 0
-    return int(poker[hand_held(hand, n, counts, suit_len, suit_mask, bug)])
+def _three_card_bonus(hand: np.ndarray, dealer1: int, dealer2: int, ranks: np.ndarray,
+                      named: np.ndarray) -> int:  # fmt: skip
+    """The bonus index of a winning player hand of three cards (0: none): 8-9-10 and
+    9-9-9, by suits and against the dealer's first two cards."""
+    a = ranks[hand[0]] + 1 if hand[0] != JOKER_CODE else 0
+    b = ranks[hand[1]] + 1 if hand[1] != JOKER_CODE else 0
+    c = ranks[hand[2]] + 1 if hand[2] != JOKER_CODE else 0
+    lo = min(a, b, c)
+    hi = max(a, b, c)
+    mid = a + b + c - lo - hi
+    one_suit = (
+        hand[0] != JOKER_CODE
+        and hand[1] != JOKER_CODE
+        and hand[2] != JOKER_CODE
+        and hand[0] % 4 == hand[1] % 4 == hand[2] % 4
+    )
+    if lo == 8 and mid == 9 and hi == 10:
+        if one_suit and hand[0] % 4 == SPADES:
+            return int(named[2])
+        return int(named[1] if one_suit else named[0])
+    if lo == 9 and hi == 9:
+        if ranks[dealer1] == 8 and ranks[dealer2] == 8:
+            return int(named[6] if one_suit else named[5])
+        return int(named[4] if one_suit else named[3])
+    return 0
 
 
 @njit(inline="always")
@@ -337,7 +344,8 @@ def hand_held(
 def _play27(
     state: np.ndarray, base: np.ndarray, points: np.ndarray, ranks: np.ndarray,
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
-    settle: np.ndarray, poker: np.ndarray, poker_ok: np.ndarray, card27: np.ndarray,
+    settle: np.ndarray, poker: np.ndarray, place: np.ndarray, margin: int,
+    poker_ok: np.ndarray, card27: np.ndarray,
     bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, wild: bool,
     charlie: int, bug: bool, win27: bool,
     loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
@@ -347,6 +355,7 @@ def _play27(
     size = base.shape[0]
     cards = base.copy()
     hand = np.zeros(size, np.int8)
+    dealer_hand = np.zeros(size, np.int8)
     counts = np.zeros(15, np.int64)
     suit_len = np.zeros(4, np.int64)
     suit_mask = np.zeros(4, np.int64)
@@ -367,6 +376,9 @@ def _play27(
         hand[0] = p1
         hand[1] = p2
         n = 2
+        dealer_hand[0] = d1
+        dealer_hand[1] = d2
+        dn = 2
         pk = initial[ranks[p1], ranks[p2]]
         dk = initial[ranks[d1], ranks[d2]]
         outcome = -1
@@ -412,6 +424,8 @@ def _play27(
                         break
                     card = cards[pos]
                     pos += 1
+                    dealer_hand[dn] = card
+                    dn += 1
                     if wild and ranks[card] == JOKER_RANK:
                         dealer = WILD_27
                         break
@@ -427,11 +441,15 @@ def _play27(
                 bonus = bonus2[ranks[p1], ranks[p2]]
             elif n < card27.shape[0] and card27[n] and player // 2 == 27:
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
-            elif n == 3 or (n >= 5 and poker_ok[player]):
-                bonus = _bonus(
-                    hand, n, d1, d2, ranks, bonus2, named, poker, counts, suit_len, suit_mask,
-                    bug,
-                )  # fmt: skip
+            elif n == 3:
+                bonus = _three_card_bonus(hand, d1, d2, ranks, named)
+            elif n >= 5 and poker_ok[player]:
+                held = hand_held(hand, n, counts, suit_len, suit_mask, bug)
+                bonus = poker[held]
+                if bonus and dn >= 5:
+                    theirs = hand_held(dealer_hand, dn, counts, suit_len, suit_mask, bug)
+                    if place[held] - place[theirs] < margin:
+                        bonus = 0
         cell = outcome * BONUSES + bonus
         count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1

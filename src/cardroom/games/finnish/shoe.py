@@ -138,6 +138,13 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
             "and cannot count one that ends its hand; the analysis with cards drawn with "
             "replacement (analyze --infinite) counts it"
         )
+    if rules.bonus.poker_against_dealer != "ignored":
+        raise ValueError(
+            "poker_against_dealer: the real shoe's count keeps no table of both hands' "
+            "cards together, so it cannot hold the player's poker hand against the "
+            "dealer's; the analysis with cards drawn with replacement (analyze --infinite) "
+            "counts it"
+        )
 
     def initial(pair: tuple[int, int]) -> bool:
         cards = [sample_card(pair[0]), sample_card(pair[1])]
