@@ -140,6 +140,12 @@ def _every_suit_assignment(
         ("A K Q", 2, (2, 1, 0, 1)),  # uneven suits: no symmetry to lean on
         ("3 3 3 6 6", 0, (1, 1, 2, 0)),
         ("5 6 8", 3, 2),
+        # two and three Jokers count the sets without a straight flush directly: with
+        # the suits alike (as multisets of suits) and not
+        ("A 2 2 5 9 T", 2, 2),
+        ("3 4 6 8 Q K", 3, 2),
+        ("A 3 6 7 7", 2, (1, 2, 1, 0)),
+        ("2 5 9 T K", 3, (2, 0, 1, 1)),
     ],
 )
 def test_poker_counts_match_every_suit_assignment(

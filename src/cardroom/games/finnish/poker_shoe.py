@@ -22,7 +22,11 @@ flush depend on the suits, and the rest on the ranks alone:
   set S, every suit of S having one is counted by a dynamic programme over the
   ranks from the low Ace to the high Ace whose state is each suit's presence in the
   last four ranks; a rank's ``x`` cards hit exactly the suits T of S in
-  ``sum_{U <= T} (-1)**|T - U| C(c(U) + c(not S), x)`` ways;
+  ``sum_{U <= T} (-1)**|T - U| C(c(U) + c(not S), x)`` ways.  With two or three
+  Jokers (``need`` 3 or 2) a straight flush is common and that sum slow: the sets
+  without one are counted instead, by a programme over the ranks whose state is each
+  suit's last four ranks with fewer than ``need`` of them held (and, where the suits
+  are alike, only the multiset of the four suits' states);
 * the other categories a hand holds depend on its ranks alone
   (:func:`cardroom.games.finnish.poker.held_mask`, compiled as the simulator uses it);
   a hand is, of the categories it holds with the suits' flush or straight flush or
@@ -286,7 +290,9 @@ def _straight_flush(
     distinct ranks of a five-rank window: plain residues into ``result`` (zeroed
     first), and the float.  ``symmetric``: every rank has as many cards of each suit
     (the sets of k suits then all count alike).  The other arrays are scratch space
-    (see :func:`_all_suits_count`)."""
+    (see :func:`_all_suits_count`).  Where ``need`` is 4 or 5, by inclusion-exclusion
+    over sets of suits; where it is 2 or 3, as all sets less those without one
+    (:func:`_no_straight_flush`), which is then many times faster."""
     lanes = p.shape[0]
     result[:] = 0
     present = np.zeros(15, np.int64)
@@ -303,6 +309,26 @@ def _straight_flush(
             feasible = True
     if not feasible:
         return 0.0
+    if need <= 3:
+        # with two Jokers or three, a straight flush is common: the sets without one
+        # are counted directly (few states), and taken from all sets
+        scratch = (cur, cur_f, nxt, nxt_f, active, nactive, p, q, r2, result)
+        if symmetric:
+            none_f = _no_straight_flush_symmetric(xs, cv, need, binom, *scratch)
+        else:
+            none_f = _no_straight_flush(xs, cv, need, binom, *scratch)
+        every_f = 1.0
+        for lane in range(lanes):
+            every = mont_mul(_U64(1), r2[lane], p[lane], q[lane])
+            for r in range(RANKS):
+                w = binom[cv[r, 0] + cv[r, 1] + cv[r, 2] + cv[r, 3], xs[r]]
+                every = mont_mul(every, mont_mul(_U64(w), r2[lane], p[lane], q[lane]),
+                                 p[lane], q[lane])  # fmt: skip
+            every = mont_mul(every, _U64(1), p[lane], q[lane])
+            result[lane] = sub_mod(every, result[lane], p[lane])
+        for r in range(RANKS):
+            every_f *= binom[cv[r, 0] + cv[r, 1] + cv[r, 2] + cv[r, 3], xs[r]]
+        return every_f - none_f
     suits = np.zeros(4, np.int64)
     part = np.zeros(lanes, np.uint64)
     result_f = 0.0
@@ -334,6 +360,228 @@ def _straight_flush(
                 else:
                     result[lane] = sub_mod(result[lane], term, p[lane])
         result_f += (1 if k % 2 else -1) * times * part_f
+    return result_f
+
+
+@njit(cache=True, nogil=True)
+def _no_straight_flush(
+    xs: np.ndarray, cv: np.ndarray, need: int, binom: np.ndarray, cur: np.ndarray,
+    cur_f: np.ndarray, nxt: np.ndarray, nxt_f: np.ndarray, active: np.ndarray,
+    nactive: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray, result: np.ndarray,
+) -> float:  # fmt: skip
+    """Sets of cards (``xs``: per rank, Ace first; ``cv``: cards of each suit per rank)
+    in which no suit holds ``need`` ranks of a five-rank window: plain residues into
+    ``result`` (zeroed first), and the float.
+
+    A dynamic programme over the ranks from the low Ace to the high Ace (the Ace's
+    suits chosen once, for both ends) whose state is, for each suit, which of the last
+    four ranks it holds (4 bits a suit): a state with ``need`` in a window is dropped,
+    so few are ever reached.  ``cur``/``nxt`` are zeroed arrays of ``16**4`` states
+    and stay zeroed."""
+    lanes = p.shape[0]
+    result[:] = 0
+    ways = np.zeros((RANKS, 16), np.int64)
+    every = np.arange(4)
+    for r in range(RANKS):
+        _suited_ways(xs[r], cv[r], every, 4, binom, ways[r])
+    result_f = 0.0
+    wm = np.zeros(lanes, np.uint64)
+    for ace in range(16):
+        if ways[0, ace] == 0:
+            continue
+        # the low Ace: each suit's history holds the Ace's bit
+        start = 0
+        for s in range(4):
+            start |= ((ace >> s) & 1) << (4 * s)
+        for lane in range(lanes):
+            cur[start, lane] = mont_mul(_U64(ways[0, ace]), r2[lane], p[lane], q[lane])
+        cur_f[start] = np.float64(ways[0, ace])
+        nactive[0] = 1
+        active[0, 0] = start
+        side = 0
+        for value in range(2, 15):
+            r = value - 1 if value < 14 else 0
+            other = 1 - side
+            nactive[other] = 0
+            for t in range(16):
+                if value == 14:
+                    if t != ace:
+                        continue
+                    w = np.int64(1)
+                else:
+                    w = ways[r, t]
+                    if w == 0:
+                        continue
+                for lane in range(lanes):
+                    wm[lane] = mont_mul(_U64(w), r2[lane], p[lane], q[lane])
+                for a in range(nactive[side]):
+                    state = active[side, a]
+                    new = 0
+                    fits = True
+                    for s in range(4):
+                        window = ((state >> (4 * s)) & 15) << 1 | ((t >> s) & 1)
+                        bits = 0
+                        h = window
+                        while h:
+                            h &= h - 1
+                            bits += 1
+                        if bits >= need:
+                            fits = False
+                            break
+                        new |= (window & 15) << (4 * s)
+                    if not fits:
+                        continue
+                    if nxt_f[new] == 0.0:
+                        active[other, nactive[other]] = new
+                        nactive[other] += 1
+                    for lane in range(lanes):
+                        term = mont_mul(cur[state, lane], wm[lane], p[lane], q[lane])
+                        nxt[new, lane] = add_mod(nxt[new, lane], term, p[lane])
+                    nxt_f[new] += cur_f[state] * w
+            for a in range(nactive[side]):
+                state = active[side, a]
+                cur[state] = 0
+                cur_f[state] = 0.0
+            cur, nxt = nxt, cur
+            cur_f, nxt_f = nxt_f, cur_f
+            side = other
+        for a in range(nactive[side]):
+            state = active[side, a]
+            for lane in range(lanes):
+                plain = mont_mul(cur[state, lane], _U64(1), p[lane], q[lane])
+                result[lane] = add_mod(result[lane], plain, p[lane])
+            result_f += cur_f[state]
+            cur[state] = 0
+            cur_f[state] = 0.0
+    return result_f
+
+
+@njit(inline="always")
+def _multiset_index(packed: np.int64) -> int:
+    """The place of four sorted 5-bit codes (packed low first) among all multisets of
+    four codes below 32 (fewer than 52,360: the combinatorial number system)."""
+    a = packed & 31
+    b = (packed >> 5) & 31
+    c = (packed >> 10) & 31
+    d = (packed >> 15) & 31
+    return int(
+        a + (b + 1) * b // 2 + (c + 2) * (c + 1) * c // 6 + (d + 3) * (d + 2) * (d + 1) * d // 24
+    )
+
+
+@njit(inline="always")
+def _sorted_codes(c0: int, c1: int, c2: int, c3: int) -> np.int64:
+    """Four 5-bit codes sorted and packed, the lowest first."""
+    if c0 > c1:
+        c0, c1 = c1, c0
+    if c2 > c3:
+        c2, c3 = c3, c2
+    if c0 > c2:
+        c0, c2 = c2, c0
+    if c1 > c3:
+        c1, c3 = c3, c1
+    if c1 > c2:
+        c1, c2 = c2, c1
+    return np.int64(c0 | c1 << 5 | c2 << 10 | c3 << 15)
+
+
+@njit(cache=True, nogil=True)
+def _no_straight_flush_symmetric(
+    xs: np.ndarray, cv: np.ndarray, need: int, binom: np.ndarray, cur: np.ndarray,
+    cur_f: np.ndarray, nxt: np.ndarray, nxt_f: np.ndarray, active: np.ndarray,
+    nactive: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray, result: np.ndarray,
+) -> float:  # fmt: skip
+    """:func:`_no_straight_flush` for a shoe whose every rank has as many cards of each
+    suit: the suits are then alike, and a state is the *multiset* of the four suits'
+    codes (which of the last four ranks each holds, and whether it holds the Ace),
+    some twenty times fewer states.  One programme serves every choice of the Ace's
+    suits, which each suit's code remembers for the high Ace."""
+    lanes = p.shape[0]
+    result[:] = 0
+    ways = np.zeros((RANKS, 16), np.int64)
+    every = np.arange(4)
+    for r in range(RANKS):
+        _suited_ways(xs[r], cv[r], every, 4, binom, ways[r])
+    wm = np.zeros(lanes, np.uint64)
+    nactive[0] = 0
+    for ace in range(16):
+        if ways[0, ace] == 0:
+            continue
+        b0, b1, b2, b3 = ace & 1, (ace >> 1) & 1, (ace >> 2) & 1, (ace >> 3) & 1
+        packed = _sorted_codes(b0 | b0 << 4, b1 | b1 << 4, b2 | b2 << 4, b3 | b3 << 4)
+        at = _multiset_index(packed)
+        if cur_f[at] == 0.0:
+            active[0, nactive[0]] = packed
+            nactive[0] += 1
+        for lane in range(lanes):
+            term = mont_mul(_U64(ways[0, ace]), r2[lane], p[lane], q[lane])
+            cur[at, lane] = add_mod(cur[at, lane], term, p[lane])
+        cur_f[at] += np.float64(ways[0, ace])
+    side = 0
+    codes = np.zeros(4, np.int64)
+    for value in range(2, 15):
+        r = value - 1 if value < 14 else 0
+        other = 1 - side
+        nactive[other] = 0
+        w = np.int64(1)
+        for t in range(16):
+            if value < 14:
+                w = ways[r, t]
+                if w == 0:
+                    continue
+                for lane in range(lanes):
+                    wm[lane] = mont_mul(_U64(w), r2[lane], p[lane], q[lane])
+            elif t:
+                break  # the high Ace: each suit holds it as it held the low one
+            for a in range(nactive[side]):
+                packed = active[side, a]
+                at = _multiset_index(packed)
+                fits = True
+                for s in range(4):
+                    code = (packed >> (5 * s)) & 31
+                    bit = (t >> s) & 1 if value < 14 else code >> 4
+                    window = (code & 15) << 1 | bit
+                    bits = 0
+                    h = window
+                    while h:
+                        h &= h - 1
+                        bits += 1
+                    if bits >= need:
+                        fits = False
+                        break
+                    codes[s] = (window & 15) | (code & 16)
+                if not fits:
+                    continue
+                new = _sorted_codes(codes[0], codes[1], codes[2], codes[3])
+                to = _multiset_index(new)
+                if nxt_f[to] == 0.0:
+                    active[other, nactive[other]] = new
+                    nactive[other] += 1
+                if value < 14:
+                    for lane in range(lanes):
+                        term = mont_mul(cur[at, lane], wm[lane], p[lane], q[lane])
+                        nxt[to, lane] = add_mod(nxt[to, lane], term, p[lane])
+                    nxt_f[to] += cur_f[at] * w
+                else:
+                    for lane in range(lanes):
+                        nxt[to, lane] = add_mod(nxt[to, lane], cur[at, lane], p[lane])
+                    nxt_f[to] += cur_f[at]
+        for a in range(nactive[side]):
+            at = _multiset_index(active[side, a])
+            cur[at] = 0
+            cur_f[at] = 0.0
+        cur, nxt = nxt, cur
+        cur_f, nxt_f = nxt_f, cur_f
+        side = other
+    result_f = 0.0
+    for a in range(nactive[side]):
+        at = _multiset_index(active[side, a])
+        for lane in range(lanes):
+            plain = mont_mul(cur[at, lane], _U64(1), p[lane], q[lane])
+            result[lane] = add_mod(result[lane], plain, p[lane])
+        result_f += cur_f[at]
+        cur[at] = 0
+        cur_f[at] = 0.0
     return result_f
 
 
