@@ -51,9 +51,9 @@ def timed(label: str, job: Callable[[], object], repeat: int = 2) -> None:
     print(f"{label:58s} {runs[0]:7.1f} s first {later}", flush=True)
 
 
-def phases() -> None:
+def phases(rules: Finnish27Rules | None = None) -> None:
     """finnish27's analysis step by step (kernels loaded)."""
-    rules = Finnish27Rules()
+    rules = rules or Finnish27Rules()
     shoe = ShoeMakeup.of_rules(rules.shoe)
     clock = time.perf_counter()
 
@@ -67,7 +67,7 @@ def phases() -> None:
     lap("deal, player's and dealer's hand tables")
     sweep = Sweep.build(prepared)
     lap("dealer's whole hands, player's sub-multisets")
-    bonus = Finnish27Bonus(prepared)
+    bonus = Finnish27Bonus(prepared, poker=rules.bonus)
     lap("bonus: poker categories with suits from the shoe")
     chosen = passes(prepared, bonus.group)
     tables = [sweep.dealer_table(c) for c in chosen]
