@@ -75,7 +75,8 @@ def test_the_option_in_the_rules_file_and_on_the_rules_page() -> None:
     assert load_rules_text(Finnish27Rules(), text) == rules
     assert "poker_against_dealer" not in rules_to_toml(Finnish27Rules())
     assert "stands higher than the best poker hand of the dealer" in str(finnish27_text(rules))
-    assert "at least as high" in str(finnish27_text(Finnish27Rules(bonus=AS_HIGH)))
+    as_high = str(finnish27_text(Finnish27Rules(bonus=AS_HIGH)))
+    assert "at least as high as the best poker hand" in as_high
     with pytest.raises(RulesError, match="poker_against_dealer"):
         load_rules_text(Finnish27Rules(), '[bonus]\npoker_against_dealer = "lower"\n')
 

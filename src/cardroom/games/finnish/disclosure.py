@@ -223,9 +223,9 @@ def _poker_words(bonus: BonusTable) -> str:
     if bonus.poker_against_dealer != "ignored":
         words.append(
             "only when its category stands "
-            + ("higher" if bonus.poker_against_dealer == "higher" else "at least as high")
-            + " than the best poker hand of the dealer's final cards (categories compared, "
-            "not the cards within them; a dealer's hand of four cards or fewer has none)"
+            + ("higher than" if bonus.poker_against_dealer == "higher" else "at least as high as")
+            + " the best poker hand of the dealer's final cards (categories compared, not "
+            "the cards within them; a dealer's hand of four cards or fewer has none)"
         )
     order = ""
     if bonus.poker_order != POKER_KEYS:
