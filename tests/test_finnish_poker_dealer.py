@@ -20,6 +20,7 @@ from fractions import Fraction
 import pytest
 
 from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.app.words import explain
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules
@@ -37,6 +38,7 @@ from cardroom.games.finnish.hands import FinnishRound
 from cardroom.games.finnish.poker_odds import category_counts
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.simulation.runner import run
+from tests.test_finnish27 import round_of
 from tests.test_finnish_analysis import BONUS_SHOES, RanksRound, _capped, _suit_split
 from tests.test_simulation import replay_against_engine
 
@@ -79,6 +81,20 @@ def test_the_option_in_the_rules_file_and_on_the_rules_page() -> None:
     assert "at least as high as the best poker hand" in as_high
     with pytest.raises(RulesError, match="poker_against_dealer"):
         load_rules_text(Finnish27Rules(), '[bonus]\npoker_against_dealer = "lower"\n')
+
+
+def test_a_round_says_which_dealer_s_hand_stopped_the_award() -> None:
+    """The player's two pair (26) against the dealer's full house (29, over): the player
+    wins 1:1 and the settlement says why no bonus came with it."""
+    cards = "5c 3s 4h 3h 5c 2c 4s 6h 4s 2c 2d 3h 5d 7c"
+    rnd = round_of(cards, bonus=HIGHER)
+    assert rnd.outcome == "player" and rnd.bonus_key is None
+    assert rnd.poker_stopped == ("two_pair", "full_house")
+    net, why = rnd.settle("player", Fraction(10))
+    assert net == 10
+    assert explain(why) == "player pays 1:1 (no bonus: Two pair against the dealer's Full house)"
+    plain = round_of(cards)  # the source's table
+    assert plain.bonus_key == "two_pair" and plain.poker_stopped is None
 
 
 def test_the_real_shoe_s_count_refuses_it_in_one_line() -> None:

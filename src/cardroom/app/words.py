@@ -104,6 +104,9 @@ def _pays(why: Why) -> str:
     text = f"{wager_name(str(why['wager']))} pays {phrases.odds_text(why['odds'])}"
     if why.get("bonus") is not None:
         text += f" + bonus {_bonus(why)}"
+    elif why.get("bonus_stopped") is not None:
+        stopped, theirs = str(why["bonus_stopped"]), str(why["dealer_poker"])
+        text += f" (no bonus: {name_of(stopped)} against the dealer's {name_of(theirs)})"
     return text
 
 

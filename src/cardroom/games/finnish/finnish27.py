@@ -723,6 +723,8 @@ class Finnish27Round(FinnishRound):
         self.rules = rules or Finnish27Rules()
         super().__init__(check_wagers(wagers or {}, self.wager_ids, self.rules.table), self.rules)
         self.bonus_key: str | None = None
+        #: a poker award the dealer's final hand stopped, and the dealer's category
+        self.poker_stopped: tuple[str, str] | None = None
 
     def _decide(self, action: Action) -> list[Event]:
         raise IllegalAction(
@@ -793,7 +795,23 @@ class Finnish27Round(FinnishRound):
         )
         if self.bonus_key is not None:
             self.bonus = BonusTable.LABELS[self.bonus_key]
+        else:
+            self.poker_stopped = self._poker_stopped()
         self._finish(outcome, why)
+
+    def _poker_stopped(self) -> tuple[str, str] | None:
+        """The player's poker award and the dealer's category that stopped it, where
+        the table holds one against the other and the dealer's hand did."""
+        bonus = self.rules.bonus
+        player, dealer = self.hands["player"], self.hands["dealer"]
+        if bonus.poker_against_dealer == "ignored" or len(player) < 5 or len(dealer) < 5:
+            return None
+        total = self.total("player").value
+        alone = find_bonus(player, [], poker=bonus, total=total)
+        if alone is None or alone not in POKER_KEYS:
+            return None
+        theirs = POKER_BONUS[best_category(dealer, bonus.bugs, bonus.ranking)]
+        return alone, theirs
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         """The wager's net: the stake less the house's fee plays, and the fee is lost."""
@@ -819,5 +837,7 @@ class Finnish27Round(FinnishRound):
             if self.bonus_key is not None:
                 net += rules.bonus.amount(self.bonus_key, stake, rules.table.minimum)
                 facts.update(rules.bonus.facts(self.bonus_key))
+            elif self.poker_stopped is not None:
+                facts["bonus_stopped"], facts["dealer_poker"] = self.poker_stopped
             return net, Why("pays", facts)
         return -stake, Why.of("won_by", winner="dealer")
