@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.games.finnish import poker_odds
 from cardroom.games.finnish.poker import STANDARD, PokerCategory, best_category
-from cardroom.games.finnish.poker_odds import category_counts
+from cardroom.games.finnish.poker_odds import category_counts, counts_by_value
 
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
 
@@ -101,3 +102,21 @@ def test_bad_hands_are_refused() -> None:
         category_counts(ranks_of("2 3 4"), 1)
     with pytest.raises(ValueError, match="Jokers as a count"):
         category_counts((Rank.TWO, Rank.JOKER, Rank.THREE, Rank.FOUR, Rank.FIVE), 0)
+
+
+@given(
+    st.lists(st.sampled_from(ORDINARY), min_size=1, max_size=16),
+    st.integers(min_value=2, max_value=4),
+)
+def test_the_two_straight_flush_counts_agree(ranks: list[Rank], need: int) -> None:
+    """With Jokers the assignments without a straight flush are counted, compiled, over
+    multisets of the suits' states; beyond 31 cards (and with no Joker) by
+    inclusion-exclusion over sets of suits.  Both give the same count."""
+    counts = counts_by_value(ranks)
+    direct = poker_odds._straight_flush_count(counts, need)
+    most = poker_odds._MOST_CARDS
+    try:
+        poker_odds._MOST_CARDS = -1  # every hand by inclusion-exclusion
+        assert poker_odds._straight_flush_count(counts, need) == direct
+    finally:
+        poker_odds._MOST_CARDS = most

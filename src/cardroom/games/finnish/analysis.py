@@ -78,7 +78,7 @@ from cardroom.games.finnish.poker import (
     best_held,
     held_mask,
 )
-from cardroom.games.finnish.poker_odds import counts_by_value, value_counts
+from cardroom.games.finnish.poker_odds import value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -574,9 +574,10 @@ def _poker_split(
 
 
 def _by_value(counts: Counts) -> tuple[int, ...]:
-    """The cards per poker value (:func:`counts_by_value`) of ranks counted in
-    :data:`_ORDINARY`'s order."""
-    return counts_by_value([r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n)])
+    """The cards per poker value (as :func:`~cardroom.games.finnish.poker_odds.counts_by_value`
+    gives them) of ranks counted in :data:`_ORDINARY`'s order: the Ace first (its value
+    is 14), then Two to King."""
+    return (0, 0, *counts[1:], counts[0])
 
 
 @cache

@@ -46,6 +46,7 @@ from numba import njit
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
 from cardroom.games.finnish.kernel import five_of_a_kind, poker_held
 from cardroom.games.finnish.poker import PokerCategory
+from cardroom.games.finnish.poker_odds import multiset_index, sorted_codes, suit_step
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
 
@@ -456,35 +457,6 @@ def _no_straight_flush(
     return result_f
 
 
-@njit(inline="always")
-def _multiset_index(packed: np.int64) -> int:
-    """The place of four sorted 5-bit codes (packed low first) among all multisets of
-    four codes below 32 (fewer than 52,360: the combinatorial number system)."""
-    a = packed & 31
-    b = (packed >> 5) & 31
-    c = (packed >> 10) & 31
-    d = (packed >> 15) & 31
-    return int(
-        a + (b + 1) * b // 2 + (c + 2) * (c + 1) * c // 6 + (d + 3) * (d + 2) * (d + 1) * d // 24
-    )
-
-
-@njit(inline="always")
-def _sorted_codes(c0: int, c1: int, c2: int, c3: int) -> np.int64:
-    """Four 5-bit codes sorted and packed, the lowest first."""
-    if c0 > c1:
-        c0, c1 = c1, c0
-    if c2 > c3:
-        c2, c3 = c3, c2
-    if c0 > c2:
-        c0, c2 = c2, c0
-    if c1 > c3:
-        c1, c3 = c3, c1
-    if c1 > c2:
-        c1, c2 = c2, c1
-    return np.int64(c0 | c1 << 5 | c2 << 10 | c3 << 15)
-
-
 @njit(cache=True, nogil=True)
 def _no_straight_flush_symmetric(
     xs: np.ndarray, cv: np.ndarray, need: int, binom: np.ndarray, cur: np.ndarray,
@@ -508,8 +480,8 @@ def _no_straight_flush_symmetric(
         if ways[0, ace] == 0:
             continue
         b0, b1, b2, b3 = ace & 1, (ace >> 1) & 1, (ace >> 2) & 1, (ace >> 3) & 1
-        packed = _sorted_codes(b0 | b0 << 4, b1 | b1 << 4, b2 | b2 << 4, b3 | b3 << 4)
-        at = _multiset_index(packed)
+        packed = sorted_codes(b0 * 17, b1 * 17, b2 * 17, b3 * 17)
+        at = multiset_index(packed)
         if cur_f[at] == 0.0:
             active[0, nactive[0]] = packed
             nactive[0] += 1
@@ -518,7 +490,6 @@ def _no_straight_flush_symmetric(
             cur[at, lane] = add_mod(cur[at, lane], term, p[lane])
         cur_f[at] += np.float64(ways[0, ace])
     side = 0
-    codes = np.zeros(4, np.int64)
     for value in range(2, 15):
         r = value - 1 if value < 14 else 0
         other = 1 - side
@@ -535,25 +506,11 @@ def _no_straight_flush_symmetric(
                 break  # the high Ace: each suit holds it as it held the low one
             for a in range(nactive[side]):
                 packed = active[side, a]
-                at = _multiset_index(packed)
-                fits = True
-                for s in range(4):
-                    code = (packed >> (5 * s)) & 31
-                    bit = (t >> s) & 1 if value < 14 else code >> 4
-                    window = (code & 15) << 1 | bit
-                    bits = 0
-                    h = window
-                    while h:
-                        h &= h - 1
-                        bits += 1
-                    if bits >= need:
-                        fits = False
-                        break
-                    codes[s] = (window & 15) | (code & 16)
-                if not fits:
+                at = multiset_index(packed)
+                new = suit_step(packed, t, value == 14, need)
+                if new < 0:
                     continue
-                new = _sorted_codes(codes[0], codes[1], codes[2], codes[3])
-                to = _multiset_index(new)
+                to = multiset_index(new)
                 if nxt_f[to] == 0.0:
                     active[other, nactive[other]] = new
                     nactive[other] += 1
@@ -567,7 +524,7 @@ def _no_straight_flush_symmetric(
                         nxt[to, lane] = add_mod(nxt[to, lane], cur[at, lane], p[lane])
                     nxt_f[to] += cur_f[at]
         for a in range(nactive[side]):
-            at = _multiset_index(active[side, a])
+            at = multiset_index(active[side, a])
             cur[at] = 0
             cur_f[at] = 0.0
         cur, nxt = nxt, cur
@@ -575,7 +532,7 @@ def _no_straight_flush_symmetric(
         side = other
     result_f = 0.0
     for a in range(nactive[side]):
-        at = _multiset_index(active[side, a])
+        at = multiset_index(active[side, a])
         for lane in range(lanes):
             plain = mont_mul(cur[at, lane], _U64(1), p[lane], q[lane])
             result[lane] = add_mod(result[lane], plain, p[lane])
