@@ -76,9 +76,8 @@ from cardroom.games.finnish.poker import (
     PokerCategory,
     PokerRules,
     best_held,
-    held_mask,
 )
-from cardroom.games.finnish.poker_odds import value_counts
+from cardroom.games.finnish.poker_odds import ranks_held, value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -246,7 +245,6 @@ def _starts(
 #: the ordinary ranks (not the Joker), in RANK_ORDER
 _ORDINARY: tuple[Rank, ...] = tuple(r for r in RANK_ORDER if r is not Rank.JOKER)
 _ACE_INDEX = _ORDINARY.index(Rank.ACE)
-_NO_SUITS = (0, 0, 0, 0)
 
 #: a hand's cards that are not Jokers, as a count per rank of :data:`_ORDINARY`
 Counts = tuple[int, ...]
@@ -584,7 +582,7 @@ def _by_value(counts: Counts) -> tuple[int, ...]:
 def _many_jokers(counts: Counts, jokers: int, poker: PokerRules) -> str | None:
     """The poker key of these ranks with four ``jokers`` or more: a flush and a straight
     flush whatever the suits, and what the ranks hold with the Jokers."""
-    held = held_mask(_by_value(counts), _NO_SUITS, _NO_SUITS, jokers, poker.bug)
+    held = ranks_held(_by_value(counts), jokers, poker.bug)
     held |= 1 << PokerCategory.FLUSH | 1 << PokerCategory.STRAIGHT_FLUSH
     return POKER_BONUS.get(best_held(held, poker.ranking))
 

