@@ -282,6 +282,18 @@ def _counts_total(counts: Counts) -> Total:
     return total_from(low, counts[_ACE_INDEX] > 0)
 
 
+@cache
+def _counts_index(counts: Counts) -> int:
+    """:func:`_counts_total` as an index, ``value * 2 + soft``."""
+    total = _counts_total(counts)
+    return total.value * 2 + int(total.soft)
+
+
+@cache
+def _index_total(index: int) -> Total:
+    return Total(index // 2, bool(index % 2))
+
+
 def _first_level(starts: Mapping[Start, Fraction], unit: int) -> dict[tuple[Counts, int], int]:
     """The starts a hand is played from (no initial 27), as (ordinary cards per rank,
     Jokers) with their chances in whole ``1/unit``."""
@@ -330,24 +342,25 @@ def _player_finishes(
     # (counts, Jokers in the start) -> integer weight, one level per ordinary hit
     level = _first_level(starts, start_unit)
 
-    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight
-    poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
-    short_acc: dict[tuple[Total, int, int, tuple[Rank, ...]], int] = {}
-    mass_acc: dict[tuple[Total, int], int] = {}
+    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight;
+    # totals as indices (value * 2 + soft: an int hashes far faster than a Total)
+    poker_acc: dict[tuple[int, int, int, int, str], int] = {}
+    short_acc: dict[tuple[int, int, int, tuple[Rank, ...]], int] = {}
+    mass_acc: dict[tuple[int, int], int] = {}
     # hands of 27 of six to nine cards: (hits, hit Jokers) -> weight, and with a poker key
-    count_acc: dict[tuple[Total, int, int], int] = {}
-    count_poker_acc: dict[tuple[Total, int, int, int, str], int] = {}
+    count_acc: dict[tuple[int, int, int], int] = {}
+    count_poker_acc: dict[tuple[int, int, int, int, str], int] = {}
     # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
     wild_acc: dict[tuple[int, Counts], int] = {}
-    hitting: dict[Total, bool] = {}
+    hitting: dict[int, bool] = {}
     k = 0
     while level:
         nxt: dict[tuple[Counts, int], int] = {}
         for (counts, j0), w in level.items():
-            total = _counts_total(counts)
-            hit = hitting.get(total)
+            ti = _counts_index(counts)
+            hit = hitting.get(ti)
             if hit is None:
-                hit = hitting[total] = hits(total)
+                hit = hitting[ti] = hits(_counts_total(counts))
             if hit:
                 if wild:
                     wild_acc[(k, counts)] = wild_acc.get((k, counts), 0) + w
@@ -356,21 +369,21 @@ def _player_finishes(
                         child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
                         nxt[child] = nxt.get(child, 0) + w * step
                 continue
-            mass_acc[(total, k)] = mass_acc.get((total, k), 0) + w
+            mass_acc[(ti, k)] = mass_acc.get((ti, k), 0) + w
             m = k + 2 - j0
-            if by_count and total.value == TARGET:
+            if by_count and ti // 2 == TARGET:
                 for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
-                    count_acc[(total, k, j)] = count_acc.get((total, k, j), 0) + w
+                    count_acc[(ti, k, j)] = count_acc.get((ti, k, j), 0) + w
                     for name, n in _poker_split(counts, j0 + j, poker):
-                        ckey = (total, k, j0, j, name)
+                        ckey = (ti, k, j0, j, name)
                         count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
             for j in range(4 if k else 1):
                 if m + j0 + j <= 4:
-                    key = (total, k, j, _short_ranks(counts, j0 + j))
+                    key = (ti, k, j, _short_ranks(counts, j0 + j))
                     short_acc[key] = short_acc.get(key, 0) + w
                     continue
                 for name, n in _poker_split(counts, j0 + j, poker):
-                    pkey = (total, k, j0, j, name)
+                    pkey = (ti, k, j0, j, name)
                     poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
             if k:
                 # four hit Jokers or more: whatever the suits (wild ones, or five bugs
@@ -379,7 +392,7 @@ def _player_finishes(
                 for j, held in many:
                     award = _many_jokers(counts, held, poker)
                     if award is not None:
-                        pkey = (total, k, j0, j, award)
+                        pkey = (ti, k, j0, j, award)
                         poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
         level = nxt
         k += 1
@@ -397,23 +410,28 @@ def _player_finishes(
         return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
 
     finishes = _Finishes({}, {}, {})
-    for (total, k), w in mass_acc.items():
+    for (ti, k), w in mass_acc.items():
+        total = _index_total(ti)
         # (with Jokers wild, only the hands that drew no Joker end here)
         natural = jokers(k, 0) if wild else 1
         finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k) * natural
-    for (total, k, j0, j, name), w in poker_acc.items():
+    for (ti, k, j0, j, name), w in poker_acc.items():
+        total = _index_total(ti)
         # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
         row = finishes.poker.setdefault(total, {})
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
-    for (total, k, j, ranks), w in short_acc.items():
+    for (ti, k, j, ranks), w in short_acc.items():
+        total = _index_total(ti)
         short = finishes.short.setdefault(total, {})
         short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
-    for (total, k, j), w in count_acc.items():
+    for (ti, k, j), w in count_acc.items():
+        total = _index_total(ti)
         of_total = finishes.by_count.setdefault(total, {})
         n = k + 2 + j
         of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
-    for (total, k, j0, j, name), w in count_poker_acc.items():
+    for (ti, k, j0, j, name), w in count_poker_acc.items():
+        total = _index_total(ti)
         row = finishes.poker_by_count.setdefault((total, k + 2 + j), {})
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
