@@ -462,27 +462,26 @@ def _player_finishes_by_cards(
     # (ordinary counts, Jokers held) -> integer weight, one level per card drawn
     level = _first_level(starts, start_unit)
 
-    plain, charlies = _Finishes({}, {}, {}), _Finishes({}, {}, {})
-    hitting: dict[Total, bool] = {}
+    plain, charlies = _Tally(poker), _Tally(poker)
+    hitting: dict[int, bool] = {}
     drawn = 0
     while level:
         nxt: dict[tuple[Counts, int], int] = {}
-        scale = Fraction(1, start_unit * unit**drawn)
         for (counts, jokers), w in level.items():
             cards = sum(counts) + jokers
             wild_27 = wild and drawn > 0 and jokers > 0
-            total = Total(TARGET, False) if wild_27 else _counts_total(counts)
-            if cards == charlie and total.value <= TARGET:
-                _finish(charlies, total, counts, jokers, w * scale, poker)
+            ti = 2 * TARGET if wild_27 else _counts_index(counts)
+            if cards == charlie and ti // 2 <= TARGET:
+                charlies.add(ti, counts, jokers, w, drawn)
                 continue
             hit = False
             if not wild_27 and cards < charlie:
-                known = hitting.get(total)
+                known = hitting.get(ti)
                 if known is None:
-                    known = hitting[total] = hits(total)
+                    known = hitting[ti] = hits(_counts_total(counts))
                 hit = known
             if not hit:
-                _finish(plain, total, counts, jokers, w * scale, poker)
+                plain.add(ti, counts, jokers, w, drawn)
                 continue
             for i, step in enumerate(weights):
                 if not step:
@@ -494,8 +493,69 @@ def _player_finishes_by_cards(
                 nxt[child] = nxt.get(child, 0) + w * step
         level = nxt
         drawn += 1
-    plain.charlie = charlies
-    return plain
+
+    def scale(drawn: int) -> Fraction:
+        return Fraction(1, start_unit * unit**drawn)
+
+    finishes = plain.finishes(scale)
+    finishes.charlie = charlies.finishes(scale)
+    return finishes
+
+
+class _Tally:
+    """Finished hands in whole weights (over a common denominator per number of cards
+    drawn), kept as :func:`_finish` keeps them in fractions: by total (its index), by
+    ranks (four cards or fewer), by poker key (five or more: counts of suit assignments
+    over ``4**ordinary cards``), and a 27 by its number of cards."""
+
+    def __init__(self, poker: PokerRules) -> None:
+        self.poker_rules = poker
+        self.mass: dict[tuple[int, int], int] = {}
+        self.short: dict[tuple[int, int, tuple[Rank, ...]], int] = {}
+        self.poker: dict[tuple[int, int, int, str], int] = {}
+        self.by_count: dict[tuple[int, int, int], int] = {}
+        self.poker_by_count: dict[tuple[int, int, int, int, str], int] = {}
+
+    def add(self, ti: int, counts: Counts, jokers: int, w: int, drawn: int) -> None:
+        key = (ti, drawn)
+        self.mass[key] = self.mass.get(key, 0) + w
+        ordinary = sum(counts)
+        cards = ordinary + jokers
+        if cards <= 4:
+            short = (ti, drawn, _short_ranks(counts, jokers))
+            self.short[short] = self.short.get(short, 0) + w
+            return
+        split = _poker_split(counts, jokers, self.poker_rules)
+        for name, n in split:
+            pkey = (ti, drawn, ordinary, name)
+            self.poker[pkey] = self.poker.get(pkey, 0) + w * n
+        if ti // 2 == TARGET and cards in CARDS_27:
+            ckey = (ti, drawn, cards)
+            self.by_count[ckey] = self.by_count.get(ckey, 0) + w
+            for name, n in split:
+                cpkey = (ti, drawn, ordinary, cards, name)
+                self.poker_by_count[cpkey] = self.poker_by_count.get(cpkey, 0) + w * n
+
+    def finishes(self, scale: Callable[[int], Fraction]) -> _Finishes:
+        """The tallies as chances (``scale(drawn)``: one whole weight's chance)."""
+        out = _Finishes({}, {}, {})
+        for (ti, drawn), w in self.mass.items():
+            total = _index_total(ti)
+            out.mass[total] = out.mass.get(total, Fraction(0)) + w * scale(drawn)
+        for (ti, drawn, ranks), w in self.short.items():
+            row = out.short.setdefault(_index_total(ti), {})
+            row[ranks] = row.get(ranks, Fraction(0)) + w * scale(drawn)
+        for (ti, drawn, ordinary, name), w in self.poker.items():
+            keys = out.poker.setdefault(_index_total(ti), {})
+            keys[name] = keys.get(name, Fraction(0)) + Fraction(w, 4**ordinary) * scale(drawn)
+        for (ti, drawn, cards), w in self.by_count.items():
+            of_total = out.by_count.setdefault(_index_total(ti), {})
+            of_total[cards] = of_total.get(cards, Fraction(0)) + w * scale(drawn)
+        for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items():
+            named = out.poker_by_count.setdefault((_index_total(ti), cards), {})
+            part = Fraction(w, 4**ordinary) * scale(drawn)
+            named[name] = named.get(name, Fraction(0)) + part
+        return out
 
 
 def _finish(
