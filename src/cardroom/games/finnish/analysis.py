@@ -504,7 +504,7 @@ def _player_finishes_by_cards(
 
 class _Tally:
     """Finished hands in whole weights (over a common denominator per number of cards
-    drawn), kept as :func:`_finish` keeps them in fractions: by total (its index), by
+    drawn), as :class:`_Finishes` keeps them in fractions: by total (its index), by
     ranks (four cards or fewer), by poker key (five or more: counts of suit assignments
     over ``4**ordinary cards``), and a 27 by its number of cards."""
 
@@ -536,9 +536,10 @@ class _Tally:
                 cpkey = (ti, drawn, ordinary, cards, name)
                 self.poker_by_count[cpkey] = self.poker_by_count.get(cpkey, 0) + w * n
 
-    def finishes(self, scale: Callable[[int], Fraction]) -> _Finishes:
-        """The tallies as chances (``scale(drawn)``: one whole weight's chance)."""
-        out = _Finishes({}, {}, {})
+    def finishes(self, scale: Callable[[int], Fraction], out: _Finishes | None = None) -> _Finishes:
+        """The tallies as chances (``scale(drawn)``: one whole weight's chance), added
+        to ``out`` if given."""
+        out = out if out is not None else _Finishes({}, {}, {})
         for (ti, drawn), w in self.mass.items():
             total = _index_total(ti)
             out.mass[total] = out.mass.get(total, Fraction(0)) + w * scale(drawn)
@@ -558,37 +559,6 @@ class _Tally:
         return out
 
 
-def _finish(
-    finishes: _Finishes,
-    total: Total,
-    counts: Counts,
-    jokers: int,
-    p: Fraction,
-    poker: PokerRules,
-) -> None:
-    """Add a hand that ends on ``total`` holding these cards, with chance ``p``: its
-    ranks (four cards or fewer), its poker keys (five or more) and, for a 27, its number
-    of cards."""
-    finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + p
-    ordinary = sum(counts)
-    cards = ordinary + jokers
-    if cards <= 4:
-        short = finishes.short.setdefault(total, {})
-        ranks = _short_ranks(counts, jokers)
-        short[ranks] = short.get(ranks, Fraction(0)) + p
-        return
-    split = _poker_split(counts, jokers, poker)
-    keys = finishes.poker.setdefault(total, {})
-    for name, n in split:
-        keys[name] = keys.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
-    if total.value == TARGET and cards in CARDS_27:
-        of_total = finishes.by_count.setdefault(total, {})
-        of_total[cards] = of_total.get(cards, Fraction(0)) + p
-        row = finishes.poker_by_count.setdefault((total, cards), {})
-        for name, n in split:
-            row[name] = row.get(name, Fraction(0)) + p * Fraction(n, 4**ordinary)
-
-
 def _wild_finishes(
     finishes: _Finishes,
     wild_acc: Mapping[tuple[int, Counts], int],
@@ -599,9 +569,10 @@ def _wild_finishes(
     """Add the hands a wild Joker ended (each a 27 of its ranks and one Joker) to
     ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
     (none of them a Joker), by its ranks."""
+    tally = _Tally(poker)
     for (k, counts), w in wild_acc.items():
-        p = w * scale(k) * (1 - p_joker) ** k * p_joker
-        _finish(finishes, Total(TARGET, False), counts, 1, p, poker)
+        tally.add(2 * TARGET, counts, 1, w, k)
+    tally.finishes(lambda k: scale(k) * (1 - p_joker) ** k * p_joker, finishes)
 
 
 def _dealer_places(
