@@ -397,9 +397,11 @@ def _player_finishes(
         level = nxt
         k += 1
 
+    @cache
     def scale(k: int) -> Fraction:
         return Fraction(1, start_unit * unit**k)
 
+    @cache
     def jokers(k: int, j: int) -> Fraction:
         """The chance of j hit Jokers (-1: four or more, -5: five or more) among k
         ordinary hits."""
