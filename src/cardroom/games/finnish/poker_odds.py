@@ -295,6 +295,13 @@ def sorted_codes(c0: int, c1: int, c2: int, c3: int) -> np.int64:
 
 
 @njit(inline="always")
+def ace_start(t: int) -> np.int64:
+    """The four suits' codes at the low Ace, the suits of ``t`` holding it."""
+    b0, b1, b2, b3 = t & 1, (t >> 1) & 1, (t >> 2) & 1, (t >> 3) & 1
+    return sorted_codes(b0 * 17, b1 * 17, b2 * 17, b3 * 17)
+
+
+@njit(inline="always")
 def _advance(code: int, bit: int, need: int) -> int:
     """One suit's code moved on by a rank it holds (``bit``), or -1 where it then holds
     ``need`` ranks of a five-rank window."""
@@ -340,8 +347,7 @@ def _no_straight_flush(
         w = onto[counts[14], t]
         if w == 0:
             continue
-        b0, b1, b2, b3 = t & 1, (t >> 1) & 1, (t >> 2) & 1, (t >> 3) & 1
-        packed = sorted_codes(b0 * 17, b1 * 17, b2 * 17, b3 * 17)
+        packed = ace_start(t)
         at = multiset_index(packed)
         if cur[at] == 0:
             active[0, nactive[0]] = packed

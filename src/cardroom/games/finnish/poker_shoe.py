@@ -46,7 +46,7 @@ from numba import njit
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
 from cardroom.games.finnish.kernel import five_of_a_kind, poker_held
 from cardroom.games.finnish.poker import PokerCategory
-from cardroom.games.finnish.poker_odds import multiset_index, sorted_codes, suit_step
+from cardroom.games.finnish.poker_odds import ace_start, multiset_index, suit_step
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
 
@@ -479,8 +479,7 @@ def _no_straight_flush_symmetric(
     for ace in range(16):
         if ways[0, ace] == 0:
             continue
-        b0, b1, b2, b3 = ace & 1, (ace >> 1) & 1, (ace >> 2) & 1, (ace >> 3) & 1
-        packed = sorted_codes(b0 * 17, b1 * 17, b2 * 17, b3 * 17)
+        packed = ace_start(ace)
         at = multiset_index(packed)
         if cur_f[at] == 0.0:
             active[0, nactive[0]] = packed
