@@ -200,10 +200,11 @@ class BonusTable:
     #: order: pair, two_pair, three_of_a_kind, straight, full_house, four_of_a_kind,
     #: flush, straight_flush, five_of_a_kind
     poker_order: tuple[str, ...] = POKER_KEYS
-    #: "ignored", or the poker award is paid only when the player's category stands
-    #: "higher" (or "as_high") in ``poker_order`` than the dealer's final hand's.  The
-    #: categories are compared, not the cards within them; a dealer's hand of four cards
-    #: or fewer, or of no pair, holds none
+    #: the poker award against the dealer's final hand: "ignored" (the source), "higher"
+    #: (paid only when the player's category stands higher in ``poker_order`` than the
+    #: best the dealer's cards hold) or "as_high" (as high will do); categories are
+    #: compared, not the cards within them, and a dealer's hand of four cards or fewer,
+    #: or of no pair, holds none
     poker_against_dealer: str = "ignored"
 
     CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
