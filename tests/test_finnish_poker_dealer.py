@@ -140,8 +140,8 @@ def _dealer_places(ranks: tuple[Rank, ...], bonus: BonusTable) -> dict[int, Frac
 
 
 #: Fours (and Threes) make long hands on both sides (the walk keys on both hands' ranks:
-#: each rank more multiplies its time)
-FOURS = {Rank.FOUR: 2, Rank.NINE: 1, Rank.KING: 1, Rank.JOKER: 1}
+#: each rank more multiplies its time, 0.5 s for FOURS, 40 s for THREES)
+FOURS = {Rank.FOUR: 2, Rank.KING: 1, Rank.JOKER: 1}
 THREES = {Rank.THREE: 1, Rank.FOUR: 2, Rank.KING: 1, Rank.JOKER: 1}
 
 
