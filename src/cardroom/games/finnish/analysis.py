@@ -69,6 +69,8 @@ from cardroom.games.finnish.hands import (
     Total,
     initial_27,
     total_from,
+    total_index,
+    total_of,
 )
 from cardroom.games.finnish.options import fee_assumption, fee_of, fee_scale
 from cardroom.games.finnish.poker import (
@@ -284,14 +286,8 @@ def _counts_total(counts: Counts) -> Total:
 
 @cache
 def _counts_index(counts: Counts) -> int:
-    """:func:`_counts_total` as an index, ``value * 2 + soft``."""
-    total = _counts_total(counts)
-    return total.value * 2 + int(total.soft)
-
-
-@cache
-def _index_total(index: int) -> Total:
-    return Total(index // 2, bool(index % 2))
+    """:func:`_counts_total` as a table index (:func:`total_index`)."""
+    return total_index(_counts_total(counts))
 
 
 def _first_level(starts: Mapping[Start, Fraction], unit: int) -> dict[tuple[Counts, int], int]:
@@ -413,27 +409,27 @@ def _player_finishes(
 
     finishes = _Finishes({}, {}, {})
     for (ti, k), w in mass_acc.items():
-        total = _index_total(ti)
+        total = total_of(ti)
         # (with Jokers wild, only the hands that drew no Joker end here)
         natural = jokers(k, 0) if wild else 1
         finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k) * natural
     for (ti, k, j0, j, name), w in poker_acc.items():
-        total = _index_total(ti)
+        total = total_of(ti)
         # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
         row = finishes.poker.setdefault(total, {})
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
     for (ti, k, j, ranks), w in short_acc.items():
-        total = _index_total(ti)
+        total = total_of(ti)
         short = finishes.short.setdefault(total, {})
         short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
     for (ti, k, j), w in count_acc.items():
-        total = _index_total(ti)
+        total = total_of(ti)
         of_total = finishes.by_count.setdefault(total, {})
         n = k + 2 + j
         of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
     for (ti, k, j0, j, name), w in count_poker_acc.items():
-        total = _index_total(ti)
+        total = total_of(ti)
         row = finishes.poker_by_count.setdefault((total, k + 2 + j), {})
         suits = Fraction(w, 4 ** (k + 2 - j0))
         row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
@@ -543,19 +539,19 @@ class _Tally:
         to ``out`` if given."""
         out = out if out is not None else _Finishes({}, {}, {})
         for (ti, drawn), w in self.mass.items():
-            total = _index_total(ti)
+            total = total_of(ti)
             out.mass[total] = out.mass.get(total, Fraction(0)) + w * scale(drawn)
         for (ti, drawn, ranks), w in self.short.items():
-            row = out.short.setdefault(_index_total(ti), {})
+            row = out.short.setdefault(total_of(ti), {})
             row[ranks] = row.get(ranks, Fraction(0)) + w * scale(drawn)
         for (ti, drawn, ordinary, name), w in self.poker.items():
-            keys = out.poker.setdefault(_index_total(ti), {})
+            keys = out.poker.setdefault(total_of(ti), {})
             keys[name] = keys.get(name, Fraction(0)) + Fraction(w, 4**ordinary) * scale(drawn)
         for (ti, drawn, cards), w in self.by_count.items():
-            of_total = out.by_count.setdefault(_index_total(ti), {})
+            of_total = out.by_count.setdefault(total_of(ti), {})
             of_total[cards] = of_total.get(cards, Fraction(0)) + w * scale(drawn)
         for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items():
-            named = out.poker_by_count.setdefault((_index_total(ti), cards), {})
+            named = out.poker_by_count.setdefault((total_of(ti), cards), {})
             part = Fraction(w, 4**ordinary) * scale(drawn)
             named[name] = named.get(name, Fraction(0)) + part
         return out

@@ -75,6 +75,18 @@ def total_from(low: int, has_ace: bool) -> Total:
     return Total(low, False)
 
 
+def total_index(total: Total) -> int:
+    """A total as a table index, ``value * 2 + soft`` (the compiled kernels' and the
+    counts' tables are indexed so)."""
+    return total.value * 2 + int(total.soft)
+
+
+@cache
+def total_of(index: int) -> Total:
+    """The total at a table index (:func:`total_index`)."""
+    return Total(index // 2, bool(index % 2))
+
+
 def finnish_total(cards: Iterable[Card]) -> Total:
     """The total of ``cards`` with every Joker counting 0."""
     low = 0

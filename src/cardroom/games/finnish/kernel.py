@@ -37,7 +37,14 @@ from cardroom.games.finnish.finnish27 import (
     find_bonus,
     pays_joanca,
 )
-from cardroom.games.finnish.hands import Initial27, Total, initial_27, total_from
+from cardroom.games.finnish.hands import (
+    Initial27,
+    Total,
+    initial_27,
+    total_from,
+    total_index,
+    total_of,
+)
 from cardroom.games.finnish.poker import PokerCategory, best_held, held_mask, makes_five
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
@@ -72,20 +79,12 @@ MAX_LOW = 100
 LOW_GUARD = MAX_LOW - 14
 
 
-def _index(total: Total) -> int:
-    return total.value * 2 + int(total.soft)
-
-
-def _total_of(index: int) -> Total:
-    return Total(index // 2, bool(index % 2))
-
-
 def _total_table() -> np.ndarray:
     """``[low, has_ace]`` -> total index, from :func:`total_from`."""
     table = np.zeros((MAX_LOW + 1, 2), np.int64)
     for low in range(MAX_LOW + 1):
         for ace in (0, 1):
-            table[low, ace] = _index(total_from(low, bool(ace)))
+            table[low, ace] = total_index(total_from(low, bool(ace)))
     return table
 
 
@@ -114,7 +113,7 @@ def _sample(rank_index: int, suit: int = 0) -> Card:
 def _dealer_table(hard_below: int, soft_below: int) -> np.ndarray:
     return np.array(
         [
-            _total_of(i).value < (soft_below if i % 2 else hard_below)
+            total_of(i).value < (soft_below if i % 2 else hard_below)
             for i in range(2 * (MAX_LOW + 1))
         ],
         np.bool_,
@@ -164,9 +163,9 @@ class Finnish27Kernel:
         hits = np.zeros((size, size), np.bool_)  # [dealer initial, player]
         settle = np.zeros((size, size), np.int64)  # [player, dealer] -> outcome
         for d in range(size):
-            dealer = _total_of(d)
+            dealer = total_of(d)
             for p in range(size):
-                player = _total_of(p)
+                player = total_of(p)
                 if (d % 2 and dealer.value > 27) or (p % 2 and player.value > 27):
                     continue  # a soft total is never over 27
                 try:
@@ -191,7 +190,7 @@ class Finnish27Kernel:
         )
         # by total index: may a hand of five cards or more of that total earn a poker award
         poker_ok = np.array(
-            [rules.bonus.poker_qualifies(_total_of(i).value) for i in range(size)], np.bool_
+            [rules.bonus.poker_qualifies(total_of(i).value) for i in range(size)], np.bool_
         )
         # by number of cards: the award of a winning 27 of that many cards (0: none)
         card27 = np.zeros(10, np.int64)
@@ -483,9 +482,9 @@ class TwentyOne2427Kernel:
         size = 2 * (MAX_LOW + 1)
         decisions = np.zeros((size, size), np.bool_)
         for d in range(size):
-            dealer = _total_of(d)
+            dealer = total_of(d)
             for p in range(size):
-                player = _total_of(p)
+                player = total_of(p)
                 if player.value > 27 or (d % 2 and dealer.value > 27):
                     continue  # a bust hand decides nothing; no soft total is over 27
                 try:
@@ -547,7 +546,7 @@ def _settle_2124(rules: TwentyOne2427Rules) -> np.ndarray:
     settle = np.zeros((size, size), np.int64)
     for p in range(size):
         for d in range(size):
-            player, dealer = _total_of(p), _total_of(d)
+            player, dealer = total_of(p), total_of(d)
             settle[p, d] = OUTCOMES.index(compare2124(player, dealer, rules)[0])
     return settle
 

@@ -55,7 +55,15 @@ from cardroom.games.finnish.finnish27 import (
     compare,
     find_bonus,
 )
-from cardroom.games.finnish.hands import TARGET, TargetRow, TargetTable, Total, initial_27
+from cardroom.games.finnish.hands import (
+    TARGET,
+    TargetRow,
+    TargetTable,
+    Total,
+    initial_27,
+    total_index,
+    total_of,
+)
 from cardroom.games.finnish.poker import PokerCategory, makes_five
 from cardroom.games.finnish.shoe_count import (
     COUNTED_CARDS,
@@ -81,8 +89,6 @@ from cardroom.games.finnish.shoe_count import (
     ordinary_counts,
     prepare,
     sample_card,
-    total_index,
-    total_of,
     totals_of,
     totals_where,
 )

@@ -64,7 +64,7 @@ from cardroom.analysis.modular import Modulus
 from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import shoe_kernel as kernel
-from cardroom.games.finnish.hands import Total, finnish_total, total_from
+from cardroom.games.finnish.hands import Total, finnish_total, total_from, total_index, total_of
 
 __all__ = [
     "Counts",
@@ -192,14 +192,6 @@ def hit_table(decide: Callable[[Total], bool]) -> np.ndarray:
     if table[-1].any():
         raise ValueError("rules: a hand would draw for ever")
     return table
-
-
-def total_index(total: Total) -> int:
-    return total.value * 2 + int(total.soft)
-
-
-def total_of(index: int) -> Total:
-    return Total(index // 2, bool(index % 2))
 
 
 def totals_where(keep: Callable[[Total], bool]) -> np.ndarray:
