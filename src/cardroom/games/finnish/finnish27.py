@@ -334,12 +334,18 @@ class BonusTable:
         key = POKER_BONUS.get(best_held(held, self.ranking))
         return key if key is not None and self.pays(key) else None
 
+    @property
+    def poker_margin(self) -> int:
+        """How many places of :attr:`ranking` the player's poker category must stand
+        above the dealer's to be paid (below any difference where it is ignored)."""
+        return {"ignored": -len(PokerCategory), "higher": 1, "as_high": 0}[
+            self.poker_against_dealer
+        ]
+
     def outranks(self, player: int, dealer: int) -> bool:
         """May a player's poker category at place ``player`` of :attr:`ranking` be paid
         against a dealer's hand whose best category stands at ``dealer`` (0: none)?"""
-        if self.poker_against_dealer == "higher":
-            return player > dealer
-        return self.poker_against_dealer == "ignored" or player >= dealer
+        return player - dealer >= self.poker_margin
 
     @property
     def poker_rules(self) -> PokerRules:
@@ -692,15 +698,26 @@ def find_bonus(
             by_count = poker.card_award(count, total)
             if by_count is not None:
                 return by_count
-            category = best_category(player, poker.bugs, poker.ranking)
-            award = poker.poker_award(POKER_BONUS.get(category), total)
-            if award is not None and len(dealer) >= 5:
-                theirs = best_category(dealer, poker.bugs, poker.ranking)
-                if not poker.outranks(poker.ranking[category], poker.ranking[theirs]):
-                    return None
-            return award
+            award, stopped = poker_award(player, dealer, poker, total)
+            return None if stopped else award
         return POKER_BONUS.get(best_category(player))
     return None
+
+
+def poker_award(
+    player: list[Card], dealer: list[Card], poker: BonusTable, total: int
+) -> tuple[str | None, str | None]:
+    """The poker award a winning hand of five cards or more and ``total`` holds, and the
+    dealer's category that stops it where the table holds the two hands against each
+    other (else None)."""
+    category = best_category(player, poker.bugs, poker.ranking)
+    award = poker.poker_award(POKER_BONUS.get(category), total)
+    if award is None or len(dealer) < 5:
+        return award, None
+    theirs = best_category(dealer, poker.bugs, poker.ranking)
+    if poker.outranks(poker.ranking[category], poker.ranking[theirs]):
+        return award, None
+    return award, POKER_BONUS[theirs]
 
 
 def pays_joanca(rules: Finnish27Rules) -> bool:
@@ -804,15 +821,14 @@ class Finnish27Round(FinnishRound):
         """The player's poker award and the dealer's category that stopped it, where
         the table holds one against the other and the dealer's hand did."""
         bonus = self.rules.bonus
-        player, dealer = self.hands["player"], self.hands["dealer"]
-        if bonus.poker_against_dealer == "ignored" or len(player) < 5 or len(dealer) < 5:
+        player = self.hands["player"]
+        if bonus.poker_against_dealer == "ignored" or len(player) < 5:
             return None
         total = self.total("player").value
-        alone = find_bonus(player, [], poker=bonus, total=total)
-        if alone is None or alone not in POKER_KEYS:
-            return None
-        theirs = POKER_BONUS[best_category(dealer, bonus.bugs, bonus.ranking)]
-        return alone, theirs
+        if bonus.card_award(len(player), total) is not None:
+            return None  # paid by its number of cards, not by poker
+        award, stopped = poker_award(player, self.hands["dealer"], bonus, total)
+        return None if award is None or stopped is None else (award, stopped)
 
     def settle(self, wager: str, stake: Fraction) -> tuple[Fraction, Why]:
         """The wager's net: the stake less the house's fee plays, and the fee is lost."""

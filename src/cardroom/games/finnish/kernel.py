@@ -253,16 +253,11 @@ class Finnish27Kernel:
         shoe = rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
-        # the least margin of the player's poker category over the dealer's (-9: any)
-        margin = {"ignored": -len(PokerCategory), "higher": 1, "as_high": 0}[
-            rules.bonus.poker_against_dealer
-        ]
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
-            t["dealer_hits"], t["settle"], t["poker"], t["place"], margin, t["poker_ok"],
-            t["card27"],
-            t["bonus2"], t["named"], equal27, rules.player_initial_27_wins, rules.jokers_wild,
-            rules.charlie, rules.bonus.bugs,
+            t["dealer_hits"], t["settle"], t["poker"], t["place"], rules.bonus.poker_margin,
+            t["poker_ok"], t["card27"], t["bonus2"], t["named"], equal27,
+            rules.player_initial_27_wins, rules.jokers_wild, rules.charlie, rules.bonus.bugs,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
             session, net, cells, sessions, record, rec_cell,
