@@ -67,6 +67,7 @@ from cardroom.games.finnish.hands import (
     TARGET,
     Initial27,
     Total,
+    dealer_limit,
     initial_27,
     total_from,
     total_index,
@@ -582,8 +583,7 @@ def _dealer_places(
     hand is walked as a player's is, by the dealer's limits."""
 
     def hits(total: Total) -> bool:
-        limit = rules.dealer_hits_soft_below if total.soft else rules.dealer_hits_hard_below
-        return total.value < limit
+        return total.value < dealer_limit(rules, total)
 
     poker = rules.bonus.poker_rules
     finishes = _player_finishes(odds, starts, hits, False, rules.jokers_wild, poker)

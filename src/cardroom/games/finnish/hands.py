@@ -313,6 +313,11 @@ class DealerDraw(Protocol):
     def dealer_hits_soft_below(self) -> int: ...
 
 
+def dealer_limit(rules: DealerDraw, total: Total) -> int:
+    """The total below which the dealer draws to a hand of this kind (hard or soft)."""
+    return rules.dealer_hits_soft_below if total.soft else rules.dealer_hits_hard_below
+
+
 class FinnishRound(Round):
     """What both Finnish 27 games share: the deal, the totals and the dealer's draw.
 
@@ -443,8 +448,7 @@ class FinnishRound(Round):
     def _dealer_turn(self) -> None:
         self._phase = "dealer"
         dealer = self.total("dealer")
-        rules = self._dealer_rules
-        limit = rules.dealer_hits_soft_below if dealer.soft else rules.dealer_hits_hard_below
+        limit = dealer_limit(self._dealer_rules, dealer)
         if dealer.value < limit:
             why = Why.of("dealer_hits", soft=dealer.soft, limit=limit)
             self.events.append(Decision("dealer", Action.HIT, True, why))

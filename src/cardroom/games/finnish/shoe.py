@@ -60,6 +60,7 @@ from cardroom.games.finnish.hands import (
     TargetRow,
     TargetTable,
     Total,
+    dealer_limit,
     initial_27,
     total_index,
     total_of,
@@ -160,8 +161,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
         return _settle_deal27(rules, player, dealer)
 
     def dealer_draws(total: Total) -> bool:
-        limit = rules.dealer_hits_soft_below if total.soft else rules.dealer_hits_hard_below
-        return total.value < limit
+        return total.value < dealer_limit(rules, total)
 
     def immediate(total: Total) -> str | None:
         if total.value == TARGET and rules.both_27 == "by_rules":
@@ -567,8 +567,7 @@ def twentyone_shape(rules: TwentyOne2427Rules, play: Hits) -> GameShape:
         return play(total, dealer)
 
     def dealer_draws(total: Total) -> bool:
-        limit = rules.dealer_hits_soft_below if total.soft else rules.dealer_hits_hard_below
-        return total.value < limit
+        return total.value < dealer_limit(rules, total)
 
     def settle(player: Total, dealer: Total) -> str:
         outcome, _ = compare2124(player, dealer, rules)
