@@ -285,14 +285,15 @@ def _straight_flush(
     xs: np.ndarray, cv: np.ndarray, need: int, symmetric: bool, binom: np.ndarray,
     cur: np.ndarray, cur_f: np.ndarray, nxt: np.ndarray, nxt_f: np.ndarray,
     active: np.ndarray, nactive: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray,
-    result: np.ndarray,
+    result: np.ndarray, every: np.ndarray, every_f: float,
 ) -> float:  # fmt: skip
     """Sets of cards (``xs``: per rank, Ace first) in which some suit holds ``need``
     distinct ranks of a five-rank window: plain residues into ``result`` (zeroed
     first), and the float.  ``symmetric``: every rank has as many cards of each suit
-    (the sets of k suits then all count alike).  The other arrays are scratch space
-    (see :func:`_all_suits_count`).  Where ``need`` is 4 or 5, by inclusion-exclusion
-    over sets of suits; where it is 2 or 3, as all sets less those without one
+    (the sets of k suits then all count alike); ``every``/``every_f``: all sets of
+    these cards (plain residues, float).  The other arrays are scratch space (see
+    :func:`_all_suits_count`).  Where ``need`` is 4 or 5, by inclusion-exclusion over
+    sets of suits; where it is 2 or 3, as all sets less those without one
     (:func:`_no_straight_flush`), which is then many times faster."""
     lanes = p.shape[0]
     result[:] = 0
@@ -318,17 +319,8 @@ def _straight_flush(
             none_f = _no_straight_flush_symmetric(xs, cv, need, binom, *scratch)
         else:
             none_f = _no_straight_flush(xs, cv, need, binom, *scratch)
-        every_f = 1.0
         for lane in range(lanes):
-            every = mont_mul(_U64(1), r2[lane], p[lane], q[lane])
-            for r in range(RANKS):
-                w = binom[cv[r, 0] + cv[r, 1] + cv[r, 2] + cv[r, 3], xs[r]]
-                every = mont_mul(every, mont_mul(_U64(w), r2[lane], p[lane], q[lane]),
-                                 p[lane], q[lane])  # fmt: skip
-            every = mont_mul(every, _U64(1), p[lane], q[lane])
-            result[lane] = sub_mod(every, result[lane], p[lane])
-        for r in range(RANKS):
-            every_f *= binom[cv[r, 0] + cv[r, 1] + cv[r, 2] + cv[r, 3], xs[r]]
+            result[lane] = sub_mod(every[lane], result[lane], p[lane])
         return every_f - none_f
     suits = np.zeros(4, np.int64)
     part = np.zeros(lanes, np.uint64)
@@ -601,7 +593,7 @@ def poker_batch(
                 continue
             sf_f[i, jokers] = _straight_flush(
                 xs, cv, 5 - jokers, symmetric, binom, cur, cur_f, nxt, nxt_f, active,
-                nactive, p, q, r2, result,
+                nactive, p, q, r2, result, total[i], total_f[i],
             )  # fmt: skip
             sf[i, jokers] = result
 
