@@ -232,7 +232,10 @@ def test_wrong_moves_are_refused_and_a_silent_seat_is_played_for(quick: Server) 
     played = sock.until(lambda m: any("time is up" in n for n in m["notices"]))
     assert played["turn"] is None
     sock.send({"action": "stand"})
-    assert sock.until(lambda m: m["type"] == "error")["error"] == "it is not your turn"
+    error = sock.until(lambda m: m["type"] == "error")["error"]
+    # refused out of turn; or, where the next coup has already offered Ann the bank by the
+    # time the move arrives, refused as no choice there (a race CI's runs can lose)
+    assert error == "it is not your turn" or error.startswith("'stand' is not a choice now")
     # the coup's record says so: Ann's decisions made by the absent policy
     deadline = time.monotonic() + 30
     while not any(
