@@ -147,6 +147,7 @@ OPTIONS: dict[str, Finnish27Rules] = {
             nine_card_27=Fraction(50),
         )
     ),
+    "Jokers wild anywhere": Finnish27Rules(jokers_wild=True),
 }
 
 

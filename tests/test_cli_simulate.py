@@ -204,17 +204,17 @@ def test_payouts_too_fine_for_64_bit_sums_are_refused_before_any_work(tmp_path: 
 
 
 def test_rules_the_real_shoe_cannot_count_run_without_an_exact_column(tmp_path: Path) -> None:
-    """Wild Jokers: the simulation runs and says why it has no exact column; the real
-    shoe's analysis refuses in one line, and the one with replacement counts them."""
-    rules = tmp_path / "wild.toml"
+    """A Charlie: the simulation runs and says why it has no exact column; the real
+    shoe's analysis refuses in one line, and the one with replacement counts it."""
+    rules = tmp_path / "charlie.toml"
     odd = "[8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8]"  # seven ranks: a short analysis
-    rules.write_text(f"jokers_wild = true\n[shoe]\ncards_per_rank = {odd}\n")
+    rules.write_text(f"charlie = 6\n[shoe]\ncards_per_rank = {odd}\n")
     code, out, _ = run(
         "simulate", "finnish27", "--rounds", "2000", "--workers", "1", "--rules", str(rules)
     )
     assert code == 0, out
-    assert "no exact column: jokers_wild: the real shoe's count" in " ".join(out.split())
+    assert "no exact column: charlie: the real shoe's count" in " ".join(out.split())
     code, _, err = run("analyze", "finnish27", "--rules", str(rules))
-    assert code == 2 and err.count("\n") == 1 and err.startswith("error: jokers_wild:")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: charlie:")
     code, out, _ = run("analyze", "finnish27", "--rules", str(rules), "--infinite", "--json")
     assert code == 0 and "player" in json.loads(out)["wagers"]

@@ -202,8 +202,10 @@ class RanksRound(Finnish27Round):
 def bonus_leaf(rnd: Round) -> Hashable:
     if rnd.outcome != "player":
         return (rnd.outcome,)
+    assert isinstance(rnd, Finnish27Round)
     player = tuple(sorted((c.rank for c in rnd.hands["player"]), key=RANK_ORDER.index))
-    return ("player", player, tuple(c.rank for c in rnd.hands["dealer"][:2]))
+    dealer = tuple(c.rank for c in rnd.hands["dealer"][:2])
+    return ("player", player, dealer, rnd.total("player").value)
 
 
 @cache
@@ -214,10 +216,11 @@ def _bonus_split(
     joanca: bool = False,
     nines_by_suit: bool = False,
     poker: BonusTable | None = None,
+    total: int | None = None,
 ) -> dict[str | None, Fraction]:
-    """The bonus of a winning hand of these ranks over every set of physical cards
-    of the shoe it could be (the cards of one rank are any of that rank's cards),
-    through the engine's own find_bonus."""
+    """The bonus of a winning hand of these ranks (and ``total``, where a wild Joker
+    made it) over every set of physical cards of the shoe it could be (the cards of
+    one rank are any of that rank's cards), through the engine's own find_bonus."""
     ordinary = [r for r in player if r is not Rank.JOKER]
     per_rank = []
     for rank in sorted(set(ordinary), key=RANK_ORDER.index):
@@ -231,15 +234,15 @@ def _bonus_split(
         )
     dealt = [JOKER if r is Rank.JOKER else Card(r, Suit.SPADES) for r in dealer]
     found: dict[str | None, int] = {}
-    total = 0
+    sets = 0
     for choice in itertools.product(*per_rank):
         hand = [JOKER] * (len(player) - len(ordinary))
         for rank, suits in choice:
             hand += [Card(rank, SUITS[s]) for s in suits]
-        key = find_bonus(hand, dealt, joanca, nines_by_suit, poker=poker)
+        key = find_bonus(hand, dealt, joanca, nines_by_suit, poker=poker, total=total)
         found[key] = found.get(key, 0) + 1
-        total += 1
-    return {key: Fraction(n, total) for key, n in found.items()}
+        sets += 1
+    return {key: Fraction(n, sets) for key, n in found.items()}
 
 
 def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]:
@@ -252,6 +255,7 @@ def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]
             lines[name] = lines.get(name, Fraction(0)) + p
             continue
         assert isinstance(leaf[1], tuple) and isinstance(leaf[2], tuple)
+        assert isinstance(leaf[3], int)
         split = _bonus_split(
             leaf[1],
             leaf[2],
@@ -259,6 +263,7 @@ def walked_lines(rules: Finnish27Rules, shoe: ShoeMakeup) -> dict[str, Fraction]
             pays_joanca(rules),
             rules.bonus.nines_vs_dealer_by_suit,
             rules.bonus,
+            leaf[3],
         )
         for key, q in split.items():
             name = "win (no bonus)" if key is None else f"win + {rules.bonus.describe(key)}"

@@ -139,12 +139,6 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
             "it does not follow a hand's number of cards; the analysis with cards drawn "
             "with replacement (analyze --infinite) counts it"
         )
-    if rules.jokers_wild:
-        raise ValueError(
-            "jokers_wild: the real shoe's count passes a Joker drawn after the deal through "
-            "and cannot count one that ends its hand; the analysis with cards drawn with "
-            "replacement (analyze --infinite) counts it"
-        )
     if rules.bonus.poker_against_dealer != "ignored":
         raise ValueError(
             "poker_against_dealer: the real shoe's count keeps no table of both hands' "
@@ -174,7 +168,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
         initial, settle_deal, hits, dealer_draws, immediate,
         lambda player, dealer: compare(player, dealer, rules)[0],
         (("player", "player"), ("push", "push"), ("dealer", "dealer")),
-        rules.joanca_joker_second,
+        rules.joanca_joker_second, rules.jokers_wild,
     )  # fmt: skip
 
 
@@ -228,6 +222,8 @@ class Finnish27Bonus:
         self.kmax = int(hands.sum(axis=1).max(initial=2))
         #: three Nines of one suit against the dealer's 9-9 have their own award
         self.nines_by_suit = nines_by_suit
+        #: a Joker drawn after the deal ends its hand (no deal left holds one)
+        self.wild = prepared.shape.jokers_wild
         #: the poker awards: the least category paid, and the hands that qualify
         poker = poker or BonusTable()
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
@@ -350,7 +346,7 @@ class Finnish27Bonus:
         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
         np.ndarray, np.ndarray,
     ]:  # fmt: skip
-        nhg, nhg_f = self.jokers(chosen.jokers)
+        nhg, nhg_f = self.wild_jokers() if self.wild else self.jokers(chosen.jokers)
         short = self._short.get(chosen.group)
         if short is None:
             short = self._short[chosen.group] = self.short(self._dealer_of_group[chosen.group])
@@ -389,6 +385,17 @@ class Finnish27Bonus:
                     if p:
                         table[jp, hits, jt] = self.modulus.residues(p)
                         table_f[jp, hits, jt] = float(p)
+        return table, table_f
+
+    @cache  # noqa: B019 - one object per analysis
+    def wild_jokers(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`jokers` where Jokers are wild: a hand holds the one Joker that ended
+        it (its ways are in the column of one Joker) or none."""
+        table = np.zeros((3, self.kmax + 1, self.held, self.modulus.lanes), np.uint64)
+        table_f = np.zeros((3, self.kmax + 1, self.held))
+        for jokers in range(2):
+            table[jokers, :, jokers] = self.modulus.residues(1)
+            table_f[jokers, :, jokers] = 1.0
         return table, table_f
 
     def short(self, dealer: list[Card]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

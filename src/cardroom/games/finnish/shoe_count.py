@@ -19,6 +19,14 @@ ordinary cards alone (without the Jokers; the chance of a sequence of ordinary
 cards is ``1/(ordinary cards left)_k``).  Where the Jokers matter (finnish27's
 bonus) their number in the player's hand is put back with its chance.
 
+**Wild Jokers.**  Where a Joker drawn after the deal makes its hand 27 and ends it,
+Jokers are drawn as cards: every deal holding one is a 27, and a hand ends either
+standing or on a Joker drawn where it would draw again (with the ordinary cards it
+holds, one card more).  A round of ordinary hands X and D and ``e`` such Jokers then
+has chance ``prod_r (n_r)_(x_r + d_r) (J)_e / (cards)_L``: the Jokers' factor is the
+player's ``J`` and the dealer's ``J - e_player``, and the denominator runs over all the
+cards left, so the same expansion counts it.
+
 **The hands as multisets.**  Each hand draws by a table keyed on its total, which
 depends only on which ranks it holds; so a hand is followed as a multiset of
 ranks, with the number of card orders in which its rules draw it
@@ -64,7 +72,14 @@ from cardroom.analysis.modular import Modulus
 from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import shoe_kernel as kernel
-from cardroom.games.finnish.hands import Total, finnish_total, total_from, total_index, total_of
+from cardroom.games.finnish.hands import (
+    TARGET,
+    Total,
+    finnish_total,
+    total_from,
+    total_index,
+    total_of,
+)
 
 __all__ = [
     "Counts",
@@ -77,6 +92,8 @@ __all__ = [
 ]
 
 JOKER_INDEX = 13
+#: the total of a hand a wild Joker ended
+WILD_27 = Total(TARGET, False)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 #: lows a hit/stand table is asked about (no hand draws anywhere near this)
 _LOW_LIMIT = 120
@@ -318,6 +335,9 @@ class GameShape:
     #: does the order of a Joker and another card matter to a 27 (then each order is
     #: its own pair: :func:`deals`)
     ordered: bool = False
+    #: does a Joker drawn after the deal make its hand 27 and end it (then every deal
+    #: with a Joker is a 27, and each hand that would draw again may end on a Joker)
+    jokers_wild: bool = False
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -394,15 +414,18 @@ def player_hands(
     return HandTable(k, c, w, h)
 
 
-def dealer_draws(tables: Tables, low: int, ace: bool, drawing: np.ndarray) -> HandTable:
+def dealer_draws(
+    tables: Tables, low: int, ace: bool, drawing: np.ndarray, wild: bool = False
+) -> HandTable:
     """The dealer's finished draws (as multisets) from a two-card start of ``low``
-    with or without an Ace."""
+    with or without an Ace; with ``wild`` Jokers, also the draws on which he would draw
+    again (``draws`` 1: the hands a Joker ends)."""
     start = np.zeros((1, 13), np.int8)
     k, c, w, h = kernel.hand_states(
         np.zeros(1, np.int64), start, np.ones((1, 1), np.int64), low, ace, drawing,
         tables.caps, tables.radix,
     )  # fmt: skip
-    done = h == 0
+    done = np.ones(len(h), np.bool_) if wild else h == 0
     return HandTable(k[done], c[done], w[done], h[done])
 
 
@@ -511,6 +534,17 @@ class Prepared:
     finals: list[Total]  # the dealer's final totals, in order: the kernels' axis
     hands: list[HandTable]  # every player state, per class
     longest: int  # at least as many cards as any round takes
+    #: with wild Jokers, the place in ``finals`` of a dealer's 27 that a Joker made
+    #: (beside his other 27s; its chance carries the Joker's), else -1
+    joker_final: int = -1
+
+    def finished(self, hands: HandTable) -> np.ndarray:
+        """Which states of a player's table are finished hands: those that stand, and
+        with wild Jokers those that draw too (each ends there if it draws a Joker)."""
+        if self.shape.jokers_wild:
+            return np.ones(len(hands.draws), np.bool_)
+        done: np.ndarray = hands.draws == 0
+        return done
 
     @cached_property
     def denominator(self) -> int:
@@ -575,19 +609,26 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
             )
         )  # fmt: skip
     tables = Tables.build(shoe, [dealer_table, *classes])
-    draws = [dealer_draws(tables, low, ace, dealer_table) for low, ace in draw_starts]
+    wild = shape.jokers_wild
+    draws = [dealer_draws(tables, low, ace, dealer_table, wild) for low, ace in draw_starts]
     finals_seen: set[Total] = set()
     for (low, ace), table in zip(draw_starts, draws, strict=True):
-        for row_low, row_ace in zip(table.lows(), table.counts[:, 0] > 0, strict=True):
+        stands = table.draws == 0
+        lows, aces = table.lows()[stands], table.counts[stands, 0] > 0
+        for row_low, row_ace in zip(lows, aces, strict=True):
             finals_seen.add(total_from(low + int(row_low), ace or bool(row_ace)))
     finals = sorted(finals_seen, key=lambda t: (t.value, t.soft))
+    joker_final = -1
+    if wild:  # a 27 that a Joker made settles as any 27 of his: it goes beside them
+        joker_final = sum(1 for t in finals if t.value <= TARGET)
+        finals.insert(joker_final, WILD_27)
     hands = [player_hands(tables, start_rows, table) for table in classes]
     longest_player = max((int(h.sizes.max()) for h in hands if len(h.sizes)), default=2)
     longest_dealer = max((int(d.sizes.max()) for d in draws if len(d.sizes)), default=0)
     longest = min(shoe.cards, shoe.jokers + longest_player + 2 + longest_dealer)
     return Prepared(
         shape, shoe, tables, settled, start_rows, dealers, classes, class_of, draws,
-        draw_starts, finals, hands, longest,
+        draw_starts, finals, hands, longest, joker_final,
     )  # fmt: skip
 
 
@@ -608,7 +649,8 @@ class DealerHands:
     def build(cls, prepared: Prepared) -> DealerHands:
         where = np.full(int(_total_indices().max()) + 1, -1, np.int64)
         for i, t in enumerate(prepared.finals):
-            where[total_index(t)] = i
+            if i != prepared.joker_final:
+                where[total_index(t)] = i
         counts, ways, finals, hits = [], [], [], []
         shoe = np.array(prepared.shoe.counts[:13], np.int64)
         for d in prepared.dealers:
@@ -619,8 +661,10 @@ class DealerHands:
             counts.append(np.ascontiguousarray(hands[fit].astype(np.int8)))
             ways.append(np.ascontiguousarray(table.ways[fit, 0]))
             totals = totals_of(table.lows()[fit] + low, (table.counts[fit, 0] > 0) | ace)
-            finals.append(where[totals])
-            hits.append(table.sizes[fit])
+            # a hand that would draw again ends on a wild Joker: one card more
+            joker = table.draws[fit] == 1
+            finals.append(np.where(joker, prepared.joker_final, where[totals]))
+            hits.append(table.sizes[fit] + joker)
         universe = kernel.sub_universe(
             np.ascontiguousarray(np.concatenate(counts)), prepared.tables.radix
         )
@@ -642,7 +686,7 @@ def _unique_hands(
 def finished_hands(prepared: Prepared) -> np.ndarray:
     """Every finished player hand of every table, once: the rows of the sweep's
     :attr:`PlayerHands.counts`, in their order."""
-    return _unique_hands(prepared, [h.draws == 0 for h in prepared.hands])[0]
+    return _unique_hands(prepared, [prepared.finished(h) for h in prepared.hands])[0]
 
 
 @dataclass
@@ -663,7 +707,7 @@ class PlayerHands:
         """The hands (``chosen[c]``: which states of table c; by default its finished
         hands), and for each table the place of each chosen state."""
         if chosen is None:
-            chosen = [h.draws == 0 for h in prepared.hands]
+            chosen = [prepared.finished(h) for h in prepared.hands]
         finished = list(chosen)
         counts, inverse = _unique_hands(prepared, finished)
         ptr, ids, weights = kernel.sub_multisets(
@@ -711,9 +755,17 @@ class ClassRun:
         cls, prepared: Prepared, hands: HandTable, rows: np.ndarray, player: PlayerHands,
         universe: int,
     ) -> ClassRun:  # fmt: skip
-        done = hands.draws == 0
+        done = prepared.finished(hands)
         counts = np.ascontiguousarray(hands.counts[done])
         totals = totals_of(hands.lows()[done], counts[:, 0] > 0)
+        ways = np.ascontiguousarray(hands.ways[done])
+        if prepared.shape.jokers_wild:
+            # a hand that would draw again ends on a Joker as a 27: its ways move to the
+            # column of one Joker held (none was dealt: every deal with one is a 27)
+            joker = hands.draws[done] == 1
+            totals[joker] = total_index(WILD_27)
+            ways[joker, 1] = ways[joker, 0]
+            ways[joker, 0] = 0
         spec = OutcomeSpec.build(
             sorted(set(totals.tolist())), prepared.finals, prepared.shape, prepared.check
         )
@@ -722,8 +774,7 @@ class ClassRun:
         wanted = np.zeros(universe, np.bool_)
         wanted[player.sub_id[np.repeat(mine, np.diff(player.sub_ptr))]] = True
         return cls(
-            counts, counts.sum(axis=1).astype(np.int64), totals,
-            np.ascontiguousarray(hands.ways[done]), rows, spec, wanted,
+            counts, counts.sum(axis=1).astype(np.int64), totals, ways, rows, spec, wanted,
         )  # fmt: skip
 
 
@@ -791,6 +842,38 @@ class Sweep:
             prepared, dealer, player, runs, ints, inverses, fall, fall_f, tab, tab_f, kmax,
             mmax,
         )  # fmt: skip
+
+    @cached_property
+    def wild_tables(self) -> tuple[np.ndarray, ...]:
+        """The factors of every pass where Jokers are wild (no deal left holds a Joker,
+        and Jokers are drawn as cards): over all the cards left, not the ordinary
+        ones.  ``invfall[size, m] = 1 / (left)_m`` with ``left`` the cards after the
+        player's ``size`` and the dealer's two; ``jpk[0, size]`` is
+        ``1 / (shoe)_4 / (shoe - 4)_hits`` for a hand of ``size`` ordinary cards, and
+        ``jpk[1, size]`` the same for a hand that drew a Joker after them, with the
+        Jokers that can be that one; ``jl[e]``: the Jokers left for the dealer's when
+        the player's hand holds ``e`` (Montgomery forms and floats)."""
+        prepared = self.prepared
+        modulus = prepared.modulus
+        cards, jokers = prepared.shoe.cards, prepared.shoe.jokers
+        invfall, invfall_f, jpk0, jpk0_f, ok0, _ = kernel.pass_tables(
+            0, cards, 0, cards, self.kmax + 1, self.mmax, self.ints, self.inverses,
+            modulus.p, modulus.q,
+        )  # fmt: skip
+        sizes = self.kmax + 2
+        jpk = np.zeros((3, sizes, modulus.lanes), np.uint64)
+        jpk_f = np.zeros((3, sizes))
+        jpk_ok = np.zeros((3, sizes), np.bool_)
+        jpk[0], jpk_f[0], jpk_ok[0] = jpk0[0], jpk0_f[0], ok0[0]
+        for size in range(2, sizes):
+            hits = size - 1  # the ordinary cards drawn and the Joker
+            if jokers and cards - 4 - hits >= 0:
+                chance = Fraction(jokers, falling(cards, 4) * falling(cards - 4, hits))
+                jpk[1, size], jpk_f[1, size] = modulus.residues(chance), float(chance)
+                jpk_ok[1, size] = True
+        left = [max(jokers - e, 0) for e in range(2)]
+        jl = modulus.table(left)
+        return invfall, invfall_f, jpk, jpk_f, jpk_ok, jl, np.array(left, np.float64)
 
     def dealer_table(self, chosen: Pass) -> tuple[np.ndarray, ...]:
         """G of a pass: its starts' whole hands expanded over the sub-multisets."""
@@ -969,10 +1052,14 @@ def _pass(
         bugs = False
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
-    invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
-        chosen.jokers, prepared.shoe.ordinary, prepared.shoe.jokers, prepared.shoe.cards,
-        sweep.kmax, sweep.mmax, sweep.ints, sweep.inverses, modulus.p, modulus.q,
-    )  # fmt: skip
+    if prepared.shape.jokers_wild:
+        invfall, invfall_f, jpk, jpk_f, jpk_ok, jl, jl_f = sweep.wild_tables
+    else:
+        invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
+            chosen.jokers, prepared.shoe.ordinary, prepared.shoe.jokers, prepared.shoe.cards,
+            sweep.kmax, sweep.mmax, sweep.ints, sweep.inverses, modulus.p, modulus.q,
+        )  # fmt: skip
+        jl, jl_f = np.zeros((2, modulus.lanes), np.uint64), np.zeros(2)
     shoe = np.array(prepared.shoe.counts[:13], np.int64)
     out, out_f, won, _ = kernel.hands_pass(
         run.counts, run.sizes, run.totals, run.ways, run.rows, sweep.player.sub_ptr,
@@ -981,8 +1068,8 @@ def _pass(
         cat_val, cat_f, short_row, short_key, short_val, short_f, held_key, poker_ok, card27,
         bugs, categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
         s_count, s_w, s_w_f, shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f,
-        jpk_ok, sweep.ints,
-        modulus.p, modulus.q, modulus.r2, 0, len(run.counts),
+        jpk_ok, prepared.joker_final, jl, jl_f, sweep.ints, modulus.p, modulus.q, modulus.r2, 0,
+        len(run.counts),
     )  # fmt: skip
     return out, out_f, won
 

@@ -582,10 +582,13 @@ def pass_tables(
 def _fold(
     loc: int, size: int, g_ptr: np.ndarray, g_final: np.ndarray, g_m: np.ndarray,
     g_vals: np.ndarray, g_f: np.ndarray, invfall: np.ndarray, invfall_f: np.ndarray,
-    hcum: np.ndarray, hcum_f: np.ndarray, p: np.ndarray, q: np.ndarray,
+    hcum: np.ndarray, hcum_f: np.ndarray, jf: int, jl: np.ndarray, jl_f: float,
+    p: np.ndarray, q: np.ndarray,
 ) -> None:  # fmt: skip
     """Row ``loc`` of the dealer's cumulative finals for a player hand of ``size``
-    cards: ``hcum[loc, v] = sum over finals <= v of G(I, final, m) / (left)_m``."""
+    cards: ``hcum[loc, v] = sum over finals <= v of G(I, final, m) / (left)_m``; the
+    final ``jf`` (a 27 a wild Joker made; -1: none) is also weighed by the Jokers left
+    to make it, ``jl`` (Montgomery lanes; ``jl_f`` as a float)."""
     lanes = p.shape[0]
     nv = hcum.shape[1]
     hcum[loc] = 0
@@ -595,8 +598,10 @@ def _fold(
         v = g_final[e]
         for lane in range(lanes):
             term = mont_mul(g_vals[e, lane], invfall[size, m, lane], p[lane], q[lane])
+            if v == jf:
+                term = mont_mul(term, jl[lane], p[lane], q[lane])
             hcum[loc, v, lane] = add_mod(hcum[loc, v, lane], term, p[lane])
-        hcum_f[loc, v] += g_f[e] * invfall_f[size, m]
+        hcum_f[loc, v] += g_f[e] * invfall_f[size, m] * (jl_f if v == jf else 1.0)
     for v in range(1, nv):
         for lane in range(lanes):
             hcum[loc, v, lane] = add_mod(hcum[loc, v, lane], hcum[loc, v - 1, lane], p[lane])
@@ -611,7 +616,8 @@ def _against_dealer(
     g_f: np.ndarray, invfall: np.ndarray, invfall_f: np.ndarray, hcum: np.ndarray,
     hcum_f: np.ndarray, nb: np.ndarray, bp: np.ndarray, coef: np.ndarray, start: np.ndarray,
     start_f: float, out: np.ndarray, out_f: np.ndarray, cum: np.ndarray, high: np.ndarray,
-    cum_f: np.ndarray, p: np.ndarray, q: np.ndarray,
+    cum_f: np.ndarray, key: int, jf: int, jl: np.ndarray, jl_f: float, p: np.ndarray,
+    q: np.ndarray,
 ) -> None:  # fmt: skip
     """The chance (plain residues and floats) of each result channel, and of the
     dealer finishing at all (the last row), jointly with the dealer's starts of the
@@ -619,6 +625,8 @@ def _against_dealer(
     them off the dealer's cumulative finals at the total's breakpoints
     ``bp[ti, :nb[ti]]``; its last column counts the chance of the dealer's starts
     (``start``), which is where the cumulative finals end when no breakpoint is there.
+    The folds of the dealer's finals (:func:`_fold`: ``size``, ``jf``, ``jl``) are kept
+    per sub-multiset under ``key`` and made again for another key.
     """
     lanes = p.shape[0]
     k = nb[ti]
@@ -629,10 +637,10 @@ def _against_dealer(
         loc = where[sub_id[e]]
         if loc < 0:
             continue
-        if stamp[loc] != size:
+        if stamp[loc] != key:
             _fold(loc, size, g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f,
-                  hcum, hcum_f, p, q)  # fmt: skip
-            stamp[loc] = size
+                  hcum, hcum_f, jf, jl, jl_f, p, q)  # fmt: skip
+            stamp[loc] = key
         c = sub_c[e]
         if c >= 0 and c < _SMALL:
             # c times a Montgomery form, summed exactly in 128 bits; reduced once below
@@ -785,7 +793,8 @@ def hands_pass(
     s_rank: np.ndarray, s_count: np.ndarray, s_w: np.ndarray, s_w_f: np.ndarray,
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
     invfall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray, jpk_ok: np.ndarray,
-    mont_int: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray, first: int, stop: int,
+    jf: int, jl: np.ndarray, jl_f: np.ndarray, mont_int: np.ndarray, p: np.ndarray,
+    q: np.ndarray, r2: np.ndarray, first: int, stop: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Every finished player hand of one hit/stand table against the dealer's starts
     of one pass (their whole hands added up in G): the chance of each result channel
@@ -806,6 +815,12 @@ def hands_pass(
     ``x_row`` among all hands), or
     ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
     cards or more earns its poker bonus only where ``poker_ok[ti]`` (by its total).
+
+    With wild Jokers (``jf``, the dealer's final a Joker made, is not -1) no deal
+    left holds a Joker, and the ways of a hand a Joker ended (which draws one card
+    more) are in the column of one Joker: ``jpk`` weighs that Joker, and the dealer's
+    finals are folded for its cards and with the Jokers it left, ``jl[1]``
+    (``jl[0]`` for the other hands).
     """
     lanes = p.shape[0]
     nloc = g_ids.shape[0]
@@ -853,10 +868,12 @@ def hands_pass(
                 res[immediate[ti]] = start
                 res_f[immediate[ti]] = start_f
         else:
+            joker = 1 if jf >= 0 and x_ways[x, 1] != 0 else 0
             _against_dealer(
-                x_row[x], size, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp, g_ptr,
-                g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp, coef,
-                start, start_f, res, res_f, cum, high, cum_f, p, q,
+                x_row[x], size + joker, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
+                g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
+                coef, start, start_f, res, res_f, cum, high, cum_f, 2 * (size + joker) + joker,
+                jf, jl[joker], jl_f[joker], p, q,
             )  # fmt: skip
         for lane in range(lanes):
             total[lane] = 0
@@ -1018,7 +1035,7 @@ def decide_pass(
             _against_dealer(
                 u_row[x], u_size[x], ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                 g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
-                coef, one, 1.0, res, res_f, cum, high, cum_f, p, q,
+                coef, one, 1.0, res, res_f, cum, high, cum_f, u_size[x], -1, one, 1.0, p, q,
             )  # fmt: skip
             # the last row says the dealer finished; what the channels leave of it is
             # the rest (the dealer's win)
