@@ -148,6 +148,8 @@ OPTIONS: dict[str, Finnish27Rules] = {
         )
     ),
     "Jokers wild anywhere": Finnish27Rules(jokers_wild=True),
+    "a Charlie of nine cards": Finnish27Rules(charlie=9),
+    "Jokers wild and a Charlie of seven cards": Finnish27Rules(jokers_wild=True, charlie=7),
 }
 
 

@@ -204,17 +204,18 @@ def test_payouts_too_fine_for_64_bit_sums_are_refused_before_any_work(tmp_path: 
 
 
 def test_rules_the_real_shoe_cannot_count_run_without_an_exact_column(tmp_path: Path) -> None:
-    """A Charlie: the simulation runs and says why it has no exact column; the real
-    shoe's analysis refuses in one line, and the one with replacement counts it."""
-    rules = tmp_path / "charlie.toml"
+    """The poker award held against the dealer's hand: the simulation runs and says why
+    it has no exact column; the real shoe's analysis refuses in one line, and the one
+    with replacement counts it."""
+    rules = tmp_path / "against.toml"
     odd = "[8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8]"  # seven ranks: a short analysis
-    rules.write_text(f"charlie = 6\n[shoe]\ncards_per_rank = {odd}\n")
+    rules.write_text(f'[shoe]\ncards_per_rank = {odd}\n[bonus]\npoker_against_dealer = "higher"\n')
     code, out, _ = run(
         "simulate", "finnish27", "--rounds", "2000", "--workers", "1", "--rules", str(rules)
     )
     assert code == 0, out
-    assert "no exact column: charlie: the real shoe's count" in " ".join(out.split())
+    assert "no exact column: poker_against_dealer: the real shoe's count" in " ".join(out.split())
     code, _, err = run("analyze", "finnish27", "--rules", str(rules))
-    assert code == 2 and err.count("\n") == 1 and err.startswith("error: charlie:")
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: poker_against_dealer:")
     code, out, _ = run("analyze", "finnish27", "--rules", str(rules), "--infinite", "--json")
     assert code == 0 and "player" in json.loads(out)["wagers"]

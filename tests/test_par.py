@@ -357,21 +357,45 @@ def test_missing_dependencies_say_how_to_install_them(no_weasyprint: None, tmp_p
 
 
 def test_rules_the_real_shoe_refuses_get_a_sheet_of_the_model_with_replacement() -> None:
-    """A Charlie (the real shoe's count refuses it): the sheet is of cards drawn with
-    replacement, says so first among its assumptions, and its figures are that
-    analysis's; the strategy table, which refuses a Charlie too, is left out."""
+    """The poker award held against the dealer's hand (the real shoe's count refuses
+    it): the sheet is of cards drawn with replacement, says so first among its
+    assumptions, and its figures are that analysis's."""
     from cardroom.core.shoe import ShoeRules
     from cardroom.games import get_game
     from cardroom.games.finnish.analysis import analyze_finnish27
-    from cardroom.games.finnish.finnish27 import Finnish27Rules
+    from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
 
     odd = (8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8)  # seven ranks: a short analysis
-    rules = Finnish27Rules(charlie=9, shoe=ShoeRules(cards_per_rank=odd, reshuffle_after=40))
+    rules = Finnish27Rules(
+        bonus=BonusTable(poker_against_dealer="higher"),
+        shoe=ShoeRules(cards_per_rank=odd, reshuffle_after=40),
+    )
     sheet = compute_sheet(get_game("finnish27"), rules)
-    assert sheet.assumptions[0].startswith("the real shoe's count refuses these rules (charlie:")
-    assert "every figure on this sheet is for cards drawn with replacement" in sheet.assumptions[0]
+    first = sheet.assumptions[0]
+    assert first.startswith("the real shoe's count refuses these rules (poker_against_dealer:")
+    assert "every figure on this sheet is for cards drawn with replacement" in first
     expected = analyze_finnish27(rules).wagers
     assert {w.wager: w.house_edge for w in sheet.wagers} == {
         name: wager.house_edge for name, wager in expected.items()
     }
+    assert sheet.strategy is not None
+
+
+def test_a_sheet_without_a_strategy_says_why() -> None:
+    """A Charlie: the real shoe counts it, but the best table (worked out from totals)
+    cannot; the sheet has the real shoe's figures, no strategy table, and says why."""
+    from cardroom.core.shoe import ShoeRules
+    from cardroom.games import get_game
+    from cardroom.games.finnish.finnish27 import Finnish27Rules
+    from cardroom.games.finnish.shoe import analyze_finnish27_shoe
+
+    odd = (8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8)
+    rules = Finnish27Rules(charlie=9, shoe=ShoeRules(cards_per_rank=odd, reshuffle_after=40))
+    sheet = compute_sheet(get_game("finnish27"), rules)
     assert sheet.strategy is None
+    assert sheet.assumptions[0].startswith("no strategy table: charlie: the best table")
+    assert not any("drawn with replacement" in line for line in sheet.assumptions)
+    expected = analyze_finnish27_shoe(rules).wagers
+    assert {w.wager: w.house_edge for w in sheet.wagers} == {
+        name: wager.house_edge for name, wager in expected.items()
+    }

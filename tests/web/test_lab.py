@@ -227,11 +227,11 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     # a variant the real shoe's count refuses: its line says why, and it has no figures
     page.goto("/lab?game=finnish27")
     for side in ("a", "b"):
-        page.locator(f"#{side}-jokers_wild").fill("true")
+        page.locator(f"#{side}-bonus\\.poker_against_dealer").fill("higher")
     page.get_by_role("button", name="Work out the edges").click()
     expect(page.locator("#lab-edges")).to_have_attribute("data-status", "ready", timeout=120_000)
     expect(page.locator("#lab-status")).to_contain_text(
-        "variant A: jokers_wild: the real shoe's count passes a Joker"
+        "variant A: poker_against_dealer: the real shoe's count keeps no table"
     )
     expect(page.locator("#lab-edges")).to_be_hidden()  # no figures on either side
 
@@ -308,11 +308,11 @@ def test_every_field_of_every_game_says_what_it_means() -> None:
 
 
 def test_a_variant_the_real_shoe_cannot_count_says_so(web: Web) -> None:
-    """Wild Jokers in finnish27: the lab's edges come back as the analyser's one-line
-    refusal, not a wrong figure."""
+    """The poker award held against the dealer's hand in finnish27: the lab's edges
+    come back as the analyser's one-line refusal, not a wrong figure."""
     ann = web.person("Ann")
-    wild = {"jokers_wild": "true"}
-    ask = {"a": wild, "b": {**wild, "both_27": "stalemate"}}
+    against = {"bonus.poker_against_dealer": "higher"}
+    ask = {"a": against, "b": {**against, "both_27": "stalemate"}}
     assert ann.post("/api/lab/finnish27", ask).status_code == 200
     web.edges.wait(timeout=300)
     answer = ann.post("/api/lab/finnish27", ask)
@@ -320,6 +320,6 @@ def test_a_variant_the_real_shoe_cannot_count_says_so(web: Web) -> None:
     data = answer.json()
     for side in ("a", "b"):
         assert data[side]["status"] == "failed"
-        assert data[side]["error"].startswith("jokers_wild: the real shoe's count")
+        assert data[side]["error"].startswith("poker_against_dealer: the real shoe's count")
         assert "\n" not in data[side]["error"]
     assert all(row["b"] is None and row["difference"] is None for row in data["rows"])

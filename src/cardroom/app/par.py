@@ -333,7 +333,8 @@ def compute_sheet(
 
     Where the real shoe's count refuses the rules but the game can be counted with
     cards drawn with replacement, the sheet is of that model, and says so first among
-    its assumptions (and without a strategy table the model cannot give)."""
+    its assumptions.  Where the strategy cannot be worked out under these rules, the
+    sheet has no strategy table and says why among its assumptions."""
     refused: str | None = None
     try:
         analysis = game.analyze(rules, AnalysisAsk(effects=effects)) if game.analyze else None
@@ -343,20 +344,21 @@ def compute_sheet(
         refused = str(err)
         analysis = game.analyze(rules, AnalysisAsk(effects=effects, infinite=True))
     solved = None
+    said: list[str] = []
+    if refused is not None:
+        said.append(
+            f"the real shoe's count refuses these rules ({refused}): every figure on this "
+            "sheet is for cards drawn with replacement, not the real shoe"
+        )
     if game.strategy is not None:
         try:
             solved = game.strategy(rules, strategy_ask or StrategyAsk())
-        except ValueError:
-            if refused is None:
-                raise
+        except ValueError as err:
+            said.append(f"no strategy table: {err}")
     sheet = build_sheet(game, rules, analysis, solved, effects_asked=effects)
-    if refused is None:
+    if not said:
         return sheet
-    said = (
-        f"the real shoe's count refuses these rules ({refused}): every figure on this "
-        "sheet is for cards drawn with replacement, not the real shoe"
-    )
-    return replace(sheet, assumptions=(said, *sheet.assumptions))
+    return replace(sheet, assumptions=(*said, *sheet.assumptions))
 
 
 def one_in_text(value: Fraction | None) -> str:

@@ -133,12 +133,6 @@ def shoe_model(shoe: ShoeMakeup, longest: int | None = None) -> str:
 # -- finnish27 ---------------------------------------------------------------------------
 def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
     """finnish27's rules as the count reads them, from the engine's own functions."""
-    if rules.charlie:
-        raise ValueError(
-            "charlie: the real shoe's count passes Jokers drawn after the deal through, so "
-            "it does not follow a hand's number of cards; the analysis with cards drawn "
-            "with replacement (analyze --infinite) counts it"
-        )
     if rules.bonus.poker_against_dealer != "ignored":
         raise ValueError(
             "poker_against_dealer: the real shoe's count keeps no table of both hands' "
@@ -168,7 +162,7 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
         initial, settle_deal, hits, dealer_draws, immediate,
         lambda player, dealer: compare(player, dealer, rules)[0],
         (("player", "player"), ("push", "push"), ("dealer", "dealer")),
-        rules.joanca_joker_second, rules.jokers_wild,
+        rules.joanca_joker_second, rules.jokers_wild, rules.charlie,
     )  # fmt: skip
 
 
@@ -222,8 +216,6 @@ class Finnish27Bonus:
         self.kmax = int(hands.sum(axis=1).max(initial=2))
         #: three Nines of one suit against the dealer's 9-9 have their own award
         self.nines_by_suit = nines_by_suit
-        #: a Joker drawn after the deal ends its hand (no deal left holds one)
-        self.wild = prepared.shape.jokers_wild
         #: the poker awards: the least category paid, and the hands that qualify
         poker = poker or BonusTable()
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
@@ -346,7 +338,7 @@ class Finnish27Bonus:
         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
         np.ndarray, np.ndarray,
     ]:  # fmt: skip
-        nhg, nhg_f = self.wild_jokers() if self.wild else self.jokers(chosen.jokers)
+        nhg, nhg_f = self.jokers(chosen.jokers)
         short = self._short.get(chosen.group)
         if short is None:
             short = self._short[chosen.group] = self.short(self._dealer_of_group[chosen.group])
@@ -385,17 +377,6 @@ class Finnish27Bonus:
                     if p:
                         table[jp, hits, jt] = self.modulus.residues(p)
                         table_f[jp, hits, jt] = float(p)
-        return table, table_f
-
-    @cache  # noqa: B019 - one object per analysis
-    def wild_jokers(self) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`jokers` where Jokers are wild: a hand holds the one Joker that ended
-        it (its ways are in the column of one Joker) or none."""
-        table = np.zeros((3, self.kmax + 1, self.held, self.modulus.lanes), np.uint64)
-        table_f = np.zeros((3, self.kmax + 1, self.held))
-        for jokers in range(2):
-            table[jokers, :, jokers] = self.modulus.residues(1)
-            table_f[jokers, :, jokers] = 1.0
         return table, table_f
 
     def short(self, dealer: list[Card]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -27,6 +27,11 @@ has chance ``prod_r (n_r)_(x_r + d_r) (J)_e / (cards)_L``: the Jokers' factor is
 player's ``J`` and the dealer's ``J - e_player``, and the denominator runs over all the
 cards left, so the same expansion counts it.
 
+**A Charlie.**  Where a hand of so many cards (Jokers counted) wins at once, the
+Jokers the player's hand draws are followed one by one (:func:`finished_rows`): its
+part of a round's chance is ``(J')_e prod_r (n_r)_(x_r) / (cards left)_(hits + e)``,
+and the dealer's draws after it still pass the Jokers through.
+
 **The hands as multisets.**  Each hand draws by a table keyed on its total, which
 depends only on which ranks it holds; so a hand is followed as a multiset of
 ranks, with the number of card orders in which its rules draw it
@@ -60,10 +65,10 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache, partial
-from math import prod
+from math import comb, prod
 from typing import Any, Protocol
 
 import numpy as np
@@ -338,6 +343,9 @@ class GameShape:
     #: does a Joker drawn after the deal make its hand 27 and end it (then every deal
     #: with a Joker is a 27, and each hand that would draw again may end on a Joker)
     jokers_wild: bool = False
+    #: a player's hand of this many cards (Jokers counted) at 27 or less wins before
+    #: the dealer plays (0: none); then the Jokers a hand draws are followed
+    charlie: int = 0
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -538,13 +546,21 @@ class Prepared:
     #: (beside his other 27s; its chance carries the Joker's), else -1
     joker_final: int = -1
 
+    @property
+    def explicit(self) -> bool:
+        """Are the Jokers a player's hand draws after the deal followed one by one (wild
+        Jokers end a hand; a Charlie counts them among its cards)?"""
+        return self.shape.jokers_wild or self.shape.charlie > 0
+
     def finished(self, hands: HandTable) -> np.ndarray:
-        """Which states of a player's table are finished hands: those that stand, and
-        with wild Jokers those that draw too (each ends there if it draws a Joker)."""
-        if self.shape.jokers_wild:
-            return np.ones(len(hands.draws), np.bool_)
-        done: np.ndarray = hands.draws == 0
-        return done
+        """Which states of a player's table some finished hand has as its ordinary
+        cards."""
+        if not self.explicit:
+            done: np.ndarray = hands.draws == 0
+            return done
+        mask = np.zeros(len(hands.draws), np.bool_)
+        mask[finished_rows(self.shape, hands).state] = True
+        return mask
 
     @cached_property
     def denominator(self) -> int:
@@ -560,6 +576,96 @@ class Prepared:
         """Could a round run out of cards?  (Only in tiny shoes; the kernels then add
         up where the dealer finishes, and the count refuses a shortfall.)"""
         return self.longest >= self.shoe.cards
+
+
+@dataclass
+class FinishedRows:
+    """A player's table's finished hands: each is a state of the table (its ordinary
+    cards) with the Jokers it drew after the deal, where those are followed."""
+
+    state: np.ndarray  # int64 [n]: the state of the table
+    drawn: np.ndarray  # int64 [n]: Jokers drawn after the deal
+    wins: np.ndarray  # bool [n]: a Charlie, which wins before the dealer plays
+    ways: np.ndarray  # int64 [n, 3]: card orders, per Jokers among the first two cards
+    totals: np.ndarray  # int64 [n]: the total's index
+
+
+def finished_rows(shape: GameShape, hands: HandTable) -> FinishedRows:
+    """The finished hands of a player's table (:class:`FinishedRows`).
+
+    Without wild Jokers or a Charlie, the states that stand (the Jokers drawn are put
+    back with their chance later).  With wild Jokers, also each state that draws,
+    ended by a Joker as a 27.  With a Charlie of ``c`` cards, the Jokers drawn count
+    among the hand's cards: a hand of ``k`` ordinary hits and ``e`` Jokers drawn in
+    between (``C(k - 1 + e, e)`` orders with the last card ordinary, ``C(k + e - 1,
+    e - 1)`` with a Joker last, from a state that draws) that reaches ``c`` cards at 27
+    or less is a Charlie, and one that stands with fewer cards (or over 27) stands.
+    """
+    sizes = hands.sizes
+    n = len(sizes)
+    totals = totals_of(hands.lows(), hands.counts[:, 0] > 0)
+    values = np.array([total_of(ti).value for ti in range(int(totals.max(initial=0)) + 1)])
+    value = values[totals]
+    drawing = hands.draws == 1
+    charlie = shape.charlie
+    parts: list[tuple[np.ndarray, int, bool, np.ndarray, np.ndarray]] = []
+
+    def add(mask: np.ndarray, drawn: int, wins: bool, ways: np.ndarray, total: np.ndarray) -> None:
+        keep = mask & ways.any(axis=1)
+        if keep.any():
+            parts.append((np.nonzero(keep)[0], drawn, wins, ways[keep], total[keep]))
+
+    if shape.jokers_wild:  # no deal left holds a Joker: the ways are all in column 0
+        reach = (sizes == charlie) & (value <= TARGET)
+        within = sizes <= charlie if charlie else np.ones(n, np.bool_)
+        add(reach, 0, True, hands.ways, totals)
+        add(~drawing & ~reach & within, 0, False, hands.ways, totals)
+        wild = np.full(n, total_index(WILD_27), np.int64)
+        ends = drawing & (sizes < charlie if charlie else np.ones(n, np.bool_))
+        add(ends & (sizes + 1 == charlie), 1, True, hands.ways, wild)
+        add(ends & (sizes + 1 != charlie), 1, False, hands.ways, wild)
+    elif charlie:
+        binom = np.array([[comb(a, b) for b in range(charlie + 1)] for a in range(2 * charlie + 2)])
+        for jp in range(3):
+            w = hands.ways[:, jp]
+            hits = np.clip(sizes - (2 - jp), 0, None)
+            for e in range(charlie + 1):
+                cards = sizes + jp + e
+                if not (w.any() and (cards <= charlie).any()):
+                    continue
+                small = np.minimum(hits + e, 2 * charlie + 1)
+                # the last card ordinary (none drawn at all: the two cards dealt)
+                last_ordinary = np.where(hits >= 1, binom[np.maximum(small - 1, 0), e], e == 0)
+                last_joker = binom[np.maximum(small - 1, 0), max(e - 1, 0)] * (e >= 1) * drawing
+                reach = (cards == charlie) & (value <= TARGET)
+                stand = ~drawing & ~reach & (cards <= charlie)
+                column = np.zeros((n, 3), np.int64)
+                column[:, jp] = _times(w, last_ordinary + last_joker)
+                add(reach, e, True, column.copy(), totals)
+                column[:, jp] = _times(w, last_ordinary)
+                add(stand, e, False, column, totals)
+    else:
+        add(~drawing, 0, False, hands.ways, totals)
+    if not parts:
+        return FinishedRows(
+            np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.bool_),
+            np.zeros((0, 3), np.int64), np.zeros(0, np.int64),
+        )  # fmt: skip
+    return FinishedRows(
+        np.concatenate([state for state, *_ in parts]),
+        np.concatenate([np.full(len(state), drawn, np.int64) for state, drawn, *_ in parts]),
+        np.concatenate([np.full(len(state), wins, np.bool_) for state, _, wins, *_ in parts]),
+        np.ascontiguousarray(np.concatenate([ways for *_, ways, _ in parts])),
+        np.concatenate([total for *_, total in parts]),
+    )
+
+
+def _times(ways: np.ndarray, orders: np.ndarray) -> np.ndarray:
+    """Card orders times the orders of the Jokers among them, refusing past 62 bits."""
+    if len(ways) and float(ways.max()) * float(orders.max()) >= 2.0**62:
+        raise OverflowError("a hand's count of card orders passes 62 bits")
+    product: np.ndarray = ways * orders.astype(np.int64)
+    return product
 
 
 def _against(player_draws: Callable[[Total, Total], bool], dealer: Total, total: Total) -> bool:
@@ -750,31 +856,32 @@ class ClassRun:
     spec: OutcomeSpec
     wanted: np.ndarray  # per place in the universe: one of these hands has it
 
+    drawn: np.ndarray  # Jokers drawn after the deal, where they are followed
+    wins: np.ndarray  # a Charlie: the player wins before the dealer plays
+
     @classmethod
     def build(
-        cls, prepared: Prepared, hands: HandTable, rows: np.ndarray, player: PlayerHands,
+        cls, prepared: Prepared, hands: HandTable, places: np.ndarray, player: PlayerHands,
         universe: int,
     ) -> ClassRun:  # fmt: skip
-        done = prepared.finished(hands)
-        counts = np.ascontiguousarray(hands.counts[done])
-        totals = totals_of(hands.lows()[done], counts[:, 0] > 0)
-        ways = np.ascontiguousarray(hands.ways[done])
-        if prepared.shape.jokers_wild:
-            # a hand that would draw again ends on a Joker as a 27: its ways move to the
-            # column of one Joker held (none was dealt: every deal with one is a 27)
-            joker = hands.draws[done] == 1
-            totals[joker] = total_index(WILD_27)
-            ways[joker, 1] = ways[joker, 0]
-            ways[joker, 0] = 0
+        """``places``: the place in ``player`` of each state :meth:`Prepared.finished`
+        chose, in order."""
+        found = finished_rows(prepared.shape, hands)
+        place = np.full(len(hands.draws), -1, np.int64)
+        place[np.nonzero(prepared.finished(hands))[0]] = places
+        rows = place[found.state]
+        counts = np.ascontiguousarray(hands.counts[found.state])
+        totals = found.totals
         spec = OutcomeSpec.build(
             sorted(set(totals.tolist())), prepared.finals, prepared.shape, prepared.check
         )
         mine = np.zeros(len(player.counts), np.bool_)
-        mine[rows] = True
+        mine[rows[~found.wins]] = True  # a Charlie never meets the dealer
         wanted = np.zeros(universe, np.bool_)
         wanted[player.sub_id[np.repeat(mine, np.diff(player.sub_ptr))]] = True
         return cls(
-            counts, counts.sum(axis=1).astype(np.int64), totals, ways, rows, spec, wanted,
+            counts, counts.sum(axis=1).astype(np.int64), totals, found.ways, rows, spec,
+            wanted, found.drawn, found.wins,
         )  # fmt: skip
 
 
@@ -820,6 +927,7 @@ class Sweep:
     tab_f: np.ndarray
     kmax: int
     mmax: int
+    _drawn: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, prepared: Prepared) -> Sweep:
@@ -827,8 +935,8 @@ class Sweep:
         dealer = DealerHands.build(prepared)
         player, places = PlayerHands.build(prepared, dealer)
         runs = [
-            ClassRun.build(prepared, hands, rows, player, len(dealer.universe))
-            for hands, rows in zip(prepared.hands, places, strict=True)
+            ClassRun.build(prepared, hands, at, player, len(dealer.universe))
+            for hands, at in zip(prepared.hands, places, strict=True)
         ]
         ints, inverses = mont_tables(modulus, prepared.shoe.cards)
         cap = int(prepared.tables.caps.max())
@@ -845,35 +953,54 @@ class Sweep:
 
     @cached_property
     def wild_tables(self) -> tuple[np.ndarray, ...]:
-        """The factors of every pass where Jokers are wild (no deal left holds a Joker,
-        and Jokers are drawn as cards): over all the cards left, not the ordinary
-        ones.  ``invfall[size, m] = 1 / (left)_m`` with ``left`` the cards after the
-        player's ``size`` and the dealer's two; ``jpk[0, size]`` is
-        ``1 / (shoe)_4 / (shoe - 4)_hits`` for a hand of ``size`` ordinary cards, and
-        ``jpk[1, size]`` the same for a hand that drew a Joker after them, with the
-        Jokers that can be that one; ``jl[e]``: the Jokers left for the dealer's when
-        the player's hand holds ``e`` (Montgomery forms and floats)."""
+        """The dealer's factors where Jokers are wild (drawn as cards, not passed
+        through): ``invfall[size, m] = 1 / (left)_m`` with ``left`` all the cards after
+        the dealer's two and the player's ``size`` (his Jokers among them), and
+        ``jl[e]``, the Jokers left for the dealer's when the player's hand holds ``e``
+        (Montgomery forms and floats)."""
         prepared = self.prepared
         modulus = prepared.modulus
         cards, jokers = prepared.shoe.cards, prepared.shoe.jokers
-        invfall, invfall_f, jpk0, jpk0_f, ok0, _ = kernel.pass_tables(
+        invfall, invfall_f, *_ = kernel.pass_tables(
             0, cards, 0, cards, self.kmax + 1, self.mmax, self.ints, self.inverses,
             modulus.p, modulus.q,
         )  # fmt: skip
-        sizes = self.kmax + 2
-        jpk = np.zeros((3, sizes, modulus.lanes), np.uint64)
-        jpk_f = np.zeros((3, sizes))
-        jpk_ok = np.zeros((3, sizes), np.bool_)
-        jpk[0], jpk_f[0], jpk_ok[0] = jpk0[0], jpk0_f[0], ok0[0]
-        for size in range(2, sizes):
-            hits = size - 1  # the ordinary cards drawn and the Joker
-            if jokers and cards - 4 - hits >= 0:
-                chance = Fraction(jokers, falling(cards, 4) * falling(cards - 4, hits))
-                jpk[1, size], jpk_f[1, size] = modulus.residues(chance), float(chance)
-                jpk_ok[1, size] = True
         left = [max(jokers - e, 0) for e in range(2)]
-        jl = modulus.table(left)
-        return invfall, invfall_f, jpk, jpk_f, jpk_ok, jl, np.array(left, np.float64)
+        return invfall, invfall_f, modulus.table(left), np.array(left, np.float64)
+
+    def drawn_tables(self, dealer_jokers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where a hand's Jokers drawn after the deal are followed, the player's factor
+        ``jpk[jp, size, e]``: the chance of the deal's four cards and of the hand's
+        draws, ``(J - jd)_jp (J - jd - jp)_e / (shoe)_4 / (shoe - 4)_(hits + e)`` for a
+        hand of ``size`` ordinary cards (``hits`` drawn), ``jp`` Jokers dealt to it and
+        ``e`` drawn, the dealer's two cards holding ``jd`` (Montgomery forms, floats and
+        where there is such a hand)."""
+        known = self._drawn.get(dealer_jokers)
+        if known is not None:
+            return known
+        prepared = self.prepared
+        modulus = prepared.modulus
+        cards, jokers = prepared.shoe.cards, prepared.shoe.jokers - dealer_jokers
+        drawn = max((int(run.drawn.max(initial=0)) for run in self.runs), default=0) + 1
+        jpk = np.zeros((3, self.kmax + 1, drawn, modulus.lanes), np.uint64)
+        jpk_f = np.zeros((3, self.kmax + 1, drawn))
+        jpk_ok = np.zeros((3, self.kmax + 1, drawn), np.bool_)
+        deal = falling(cards, 4)
+        for jp in range(min(2, jokers) + 1):
+            for size in range(2 - jp, self.kmax + 1):
+                hits = size - (2 - jp)
+                for e in range(min(drawn, jokers - jp + 1)):
+                    if hits + e > cards - 4:
+                        continue
+                    chance = Fraction(
+                        falling(jokers, jp) * falling(jokers - jp, e),
+                        deal * falling(cards - 4, hits + e),
+                    )
+                    jpk[jp, size, e] = modulus.residues(chance)
+                    jpk_f[jp, size, e] = float(chance)
+                    jpk_ok[jp, size, e] = True
+        self._drawn[dealer_jokers] = (jpk, jpk_f, jpk_ok)
+        return jpk, jpk_f, jpk_ok
 
     def dealer_table(self, chosen: Pass) -> tuple[np.ndarray, ...]:
         """G of a pass: its starts' whole hands expanded over the sub-multisets."""
@@ -1052,17 +1179,21 @@ def _pass(
         bugs = False
     g_ids, g_ptr, g_final, g_m, g_vals, g_f = sweep.dealer_table(chosen)
     s_rank, s_count, s_w, s_w_f = sweep.start_arrays(chosen)
-    if prepared.shape.jokers_wild:
-        invfall, invfall_f, jpk, jpk_f, jpk_ok, jl, jl_f = sweep.wild_tables
-    else:
-        invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
-            chosen.jokers, prepared.shoe.ordinary, prepared.shoe.jokers, prepared.shoe.cards,
-            sweep.kmax, sweep.mmax, sweep.ints, sweep.inverses, modulus.p, modulus.q,
-        )  # fmt: skip
-        jl, jl_f = np.zeros((2, modulus.lanes), np.uint64), np.zeros(2)
+    invfall, invfall_f, jpk, jpk_f, jpk_ok, _ = kernel.pass_tables(
+        chosen.jokers, prepared.shoe.ordinary, prepared.shoe.jokers, prepared.shoe.cards,
+        sweep.kmax, sweep.mmax, sweep.ints, sweep.inverses, modulus.p, modulus.q,
+    )  # fmt: skip
+    # (the Jokers drawn: put back with their chance, so none in the player's factor)
+    jpk, jpk_f, jpk_ok = jpk[:, :, None], jpk_f[:, :, None], jpk_ok[:, :, None]
+    jl, jl_f = np.zeros((2, modulus.lanes), np.uint64), np.zeros(2)
+    if prepared.explicit:  # the Jokers each hand drew are in its row
+        jpk, jpk_f, jpk_ok = sweep.drawn_tables(chosen.jokers)
+    if prepared.shape.jokers_wild:  # and the dealer's are drawn as cards
+        invfall, invfall_f, jl, jl_f = sweep.wild_tables
     shoe = np.array(prepared.shoe.counts[:13], np.int64)
     out, out_f, won, _ = kernel.hands_pass(
-        run.counts, run.sizes, run.totals, run.ways, run.rows, sweep.player.sub_ptr,
+        run.counts, run.sizes, run.totals, run.ways, run.rows, run.drawn, run.wins,
+        prepared.explicit, sweep.player.sub_ptr,
         sweep.player.sub_id, sweep.player.sub_c, big[0], big[1], len(sweep.dealer.universe),
         run.spec.immediate, run.spec.nb, run.spec.bp, run.spec.coef, nhg, nhg_f, cat_key,
         cat_val, cat_f, short_row, short_key, short_val, short_f, held_key, poker_ok, card27,

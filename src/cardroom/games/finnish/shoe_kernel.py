@@ -694,14 +694,15 @@ def _against_dealer(
 
 @njit(cache=True, nogil=True)
 def _hand_weights(
-    x: int, size: int, x_counts: np.ndarray, x_ways: np.ndarray, fall: np.ndarray,
-    fall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray, jpk_ok: np.ndarray,
-    w: np.ndarray, w_f: np.ndarray, live: np.ndarray, p: np.ndarray, q: np.ndarray,
-    r2: np.ndarray,
+    x: int, size: int, drawn: int, x_counts: np.ndarray, x_ways: np.ndarray,
+    fall: np.ndarray, fall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray,
+    jpk_ok: np.ndarray, w: np.ndarray, w_f: np.ndarray, live: np.ndarray, p: np.ndarray,
+    q: np.ndarray, r2: np.ndarray,
 ) -> bool:  # fmt: skip
     """``w[jp]``: the chance (Montgomery lanes; ``w_f`` floats) of the player's first
-    two cards holding ``jp`` Jokers and the hand ending as ``x``, the dealer's cards
-    aside; ``live[jp]`` whether there is such a hand.  False when there is none."""
+    two cards holding ``jp`` Jokers and the hand ending as ``x`` (with ``drawn``
+    Jokers drawn after the deal, where they are followed), the dealer's cards aside;
+    ``live[jp]`` whether there is such a hand.  False when there is none."""
     lanes = p.shape[0]
     any_hand = False
     for jp in range(3):
@@ -709,19 +710,19 @@ def _hand_weights(
         w_f[jp] = 0.0
         live[jp] = False
         ways = x_ways[x, jp]
-        if ways == 0 or not jpk_ok[jp, size]:
+        if ways == 0 or not jpk_ok[jp, size, drawn]:
             continue
         live[jp] = True
         any_hand = True
         for lane in range(lanes):
             value = mont_mul(_U64(ways), r2[lane], p[lane], q[lane])
-            value = mont_mul(value, jpk[jp, size, lane], p[lane], q[lane])
+            value = mont_mul(value, jpk[jp, size, drawn, lane], p[lane], q[lane])
             for r in range(RANKS):
                 c = x_counts[x, r]
                 if c:
                     value = mont_mul(value, fall[r, c, lane], p[lane], q[lane])
             w[jp, lane] = value
-        value_f = ways * jpk_f[jp, size]
+        value_f = ways * jpk_f[jp, size, drawn]
         for r in range(RANKS):
             c = x_counts[x, r]
             if c:
@@ -783,8 +784,9 @@ def _held_with_jokers(
 @njit(cache=True, nogil=True)
 def hands_pass(
     x_counts: np.ndarray, x_size: np.ndarray, x_total: np.ndarray, x_ways: np.ndarray,
-    x_row: np.ndarray, sub_ptr: np.ndarray, sub_id: np.ndarray, sub_c: np.ndarray,
-    big_c: np.ndarray, big_f: np.ndarray, nu: int, immediate: np.ndarray, nb: np.ndarray,
+    x_row: np.ndarray, x_drawn: np.ndarray, x_wins: np.ndarray, explicit: bool,
+    sub_ptr: np.ndarray, sub_id: np.ndarray, sub_c: np.ndarray, big_c: np.ndarray,
+    big_f: np.ndarray, nu: int, immediate: np.ndarray, nb: np.ndarray,
     bp: np.ndarray, coef: np.ndarray, nhg: np.ndarray, nhg_f: np.ndarray, cat_key: np.ndarray,
     cat_val: np.ndarray, cat_f: np.ndarray, short_row: np.ndarray, short_key: np.ndarray,
     short_val: np.ndarray, short_f: np.ndarray, held_key: np.ndarray, poker_ok: np.ndarray,
@@ -816,11 +818,14 @@ def hands_pass(
     ``short_*[short_row[row], jt]`` for shorter ones (-1: none).  A hand of five
     cards or more earns its poker bonus only where ``poker_ok[ti]`` (by its total).
 
-    With wild Jokers (``jf``, the dealer's final a Joker made, is not -1) no deal
-    left holds a Joker, and the ways of a hand a Joker ended (which draws one card
-    more) are in the column of one Joker: ``jpk`` weighs that Joker, and the dealer's
-    finals are folded for its cards and with the Jokers it left, ``jl[1]``
-    (``jl[0]`` for the other hands).
+    Where the Jokers a hand draws after the deal are followed (``explicit``: wild
+    Jokers or a Charlie), hand ``x`` holds ``x_drawn[x]`` of them besides its ordinary
+    cards (``jpk[jp, size, drawn]`` weighs them), and so ``jp + x_drawn[x]`` in all;
+    elsewhere ``x_drawn`` is 0 and ``nhg`` puts them back with their chance.  A hand
+    with ``x_wins[x]`` (a Charlie) wins at once, before the dealer plays.  With wild
+    Jokers (``jf``, the dealer's final a Joker made, is not -1) the dealer's finals
+    are folded for the player's cards with his Jokers, and with the Jokers left,
+    ``jl[drawn]``.
     """
     lanes = p.shape[0]
     nloc = g_ids.shape[0]
@@ -853,27 +858,30 @@ def hands_pass(
     no_suits = np.zeros(4, np.int64)
     for x in range(first, stop):
         size = x_size[x]
-        if not _hand_weights(x, size, x_counts, x_ways, fall, fall_f, jpk, jpk_f, jpk_ok,
-                             w, w_f, live, p, q, r2):  # fmt: skip
+        drawn = x_drawn[x]
+        if not _hand_weights(x, size, drawn, x_counts, x_ways, fall, fall_f, jpk, jpk_f,
+                             jpk_ok, w, w_f, live, p, q, r2):  # fmt: skip
             continue
         start_f = _start_mass(x, x_counts, shoe, s_rank, s_count, s_w, s_w_f, mont_int,
                               start, p, q)  # fmt: skip
         ti = x_total[x]
-        if immediate[ti] >= 0:
+        now = 0 if x_wins[x] else immediate[ti]
+        if now >= 0:
             res[:] = 0
             res_f[:] = 0.0
             res[finished] = start
             res_f[finished] = start_f
-            if immediate[ti] < finished:
-                res[immediate[ti]] = start
-                res_f[immediate[ti]] = start_f
+            if now < finished:
+                res[now] = start
+                res_f[now] = start_f
         else:
-            joker = 1 if jf >= 0 and x_ways[x, 1] != 0 else 0
+            # with wild Jokers the dealer draws after the player's Jokers too
+            held = size + drawn if jf >= 0 else size
             _against_dealer(
-                x_row[x], size + joker, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
+                x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                 g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
-                coef, start, start_f, res, res_f, cum, high, cum_f, 2 * (size + joker) + joker,
-                jf, jl[joker], jl_f[joker], p, q,
+                coef, start, start_f, res, res_f, cum, high, cum_f, 4 * held + drawn, jf,
+                jl[drawn], jl_f[drawn], p, q,
             )  # fmt: skip
         for lane in range(lanes):
             total[lane] = 0
@@ -892,7 +900,7 @@ def hands_pass(
             out_f[chunk, o] += res_f[o] * total_f
             rest_f -= res_f[o]
         out_f[chunk, finished] += rest_f * total_f
-        if ncat == 0 or (immediate[ti] >= 0 and immediate[ti] != 0):
+        if ncat == 0 or (now >= 0 and now != 0):
             continue
         row = x_row[x]
         for jp in range(3):
@@ -902,12 +910,21 @@ def hands_pass(
             for lane in range(lanes):
                 won[lane] = mont_mul(res[0, lane], w[jp, lane], p[lane], q[lane])
             won_f = res_f[0] * w_f[jp]
-            for jt in range(jp, nhg.shape[2]):
-                if nhg_f[jp, hits, jt] == 0.0:
-                    continue
-                for lane in range(lanes):
-                    chance[lane] = mont_mul(won[lane], nhg[jp, hits, jt, lane], p[lane], q[lane])
-                chance_f = won_f * nhg_f[jp, hits, jt]
+            held_last = nhg.shape[2] - 1
+            for jt in range(jp, held_last + 1):
+                if explicit:
+                    # the hand holds its Jokers for sure (the last column: or more)
+                    if jt != min(jp + drawn, held_last):
+                        continue
+                    chance[:] = won
+                    chance_f = won_f
+                else:
+                    if nhg_f[jp, hits, jt] == 0.0:
+                        continue
+                    for lane in range(lanes):
+                        chance[lane] = mont_mul(won[lane], nhg[jp, hits, jt, lane], p[lane],
+                                                q[lane])  # fmt: skip
+                    chance_f = won_f * nhg_f[jp, hits, jt]
                 if size + jt < card27.shape[1] and card27[ti, size + jt] >= 0:
                     key = card27[ti, size + jt]  # paid by its number of cards
                     for lane in range(lanes):
