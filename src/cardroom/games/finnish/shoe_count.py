@@ -604,8 +604,7 @@ def finished_rows(shape: GameShape, hands: HandTable) -> FinishedRows:
     sizes = hands.sizes
     n = len(sizes)
     totals = totals_of(hands.lows(), hands.counts[:, 0] > 0)
-    values = np.array([total_of(ti).value for ti in range(int(totals.max(initial=0)) + 1)])
-    value = values[totals]
+    value = totals // 2  # (a total's index is twice its value, plus one if soft)
     drawing = hands.draws == 1
     charlie = shape.charlie
     parts: list[tuple[np.ndarray, int, bool, np.ndarray, np.ndarray]] = []
@@ -717,13 +716,12 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
     tables = Tables.build(shoe, [dealer_table, *classes])
     wild = shape.jokers_wild
     draws = [dealer_draws(tables, low, ace, dealer_table, wild) for low, ace in draw_starts]
-    finals_seen: set[Total] = set()
+    finals_seen: set[int] = set()
     for (low, ace), table in zip(draw_starts, draws, strict=True):
         stands = table.draws == 0
         lows, aces = table.lows()[stands], table.counts[stands, 0] > 0
-        for row_low, row_ace in zip(lows, aces, strict=True):
-            finals_seen.add(total_from(low + int(row_low), ace or bool(row_ace)))
-    finals = sorted(finals_seen, key=lambda t: (t.value, t.soft))
+        finals_seen.update(np.unique(totals_of(lows + low, aces | ace)).tolist())
+    finals = sorted((total_of(ti) for ti in finals_seen), key=lambda t: (t.value, t.soft))
     joker_final = -1
     if wild:  # a 27 that a Joker made settles as any 27 of his: it goes beside them
         joker_final = sum(1 for t in finals if t.value <= TARGET)
@@ -771,9 +769,10 @@ class DealerHands:
             joker = table.draws[fit] == 1
             finals.append(np.where(joker, prepared.joker_final, where[totals]))
             hits.append(table.sizes[fit] + joker)
-        universe = kernel.sub_universe(
-            np.ascontiguousarray(np.concatenate(counts)), prepared.tables.radix
-        )
+        # (many starts reach the same whole hand: each is expanded once)
+        whole = np.concatenate(counts)
+        _, first = np.unique(whole.astype(np.int64) @ prepared.tables.radix, return_index=True)
+        universe = kernel.sub_universe(np.ascontiguousarray(whole[first]), prepared.tables.radix)
         keys, vals = kernel.hash_index(universe)
         return cls(counts, ways, finals, hits, universe, keys, vals)
 
@@ -1011,17 +1010,28 @@ class Sweep:
             d = prepared.dealers[i]
             factor = d.orders * falling(prepared.shoe.jokers, d.jokers)
             w = self.dealer.ways[i].astype(object) * factor
-            if len(w) and max(w) >= 1 << 62:
-                raise OverflowError("a dealer hand's count of card orders passes 62 bits")
             counts.append(self.dealer.counts[i])
-            ways.append(w.astype(np.int64))
+            ways.append(w)
             finals.append(self.dealer.finals[i])
             hits.append(self.dealer.hits[i])
+        # the same whole hand, final and number of draws from several starts of the
+        # pass (5-6 drawing a 2 and 2-6 drawing a 5) is expanded once, its ways added
+        all_counts = np.concatenate(counts)
+        keyed = np.stack(
+            [all_counts.astype(np.int64) @ prepared.tables.radix, np.concatenate(finals),
+             np.concatenate(hits)], axis=1,
+        )  # fmt: skip
+        unique, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
+        summed = np.zeros(len(unique), object)
+        np.add.at(summed, inverse.reshape(-1), np.concatenate(ways))
+        if len(summed) and max(summed) >= 1 << 62:
+            raise OverflowError("a dealer hand's count of card orders passes 62 bits")
         return kernel.dealer_terms(  # type: ignore[no-any-return, unused-ignore]
-            np.ascontiguousarray(np.concatenate(counts)), np.concatenate(ways),
-            np.concatenate(finals), np.concatenate(hits), prepared.tables.radix,
-            self.dealer.index_keys, self.dealer.index_vals, self.runs[chosen.table].wanted,
-            self.tab, self.tab_f, modulus.p, modulus.q, modulus.r2, len(prepared.finals),
+            np.ascontiguousarray(all_counts[first]), summed.astype(np.int64),
+            np.ascontiguousarray(unique[:, 1]), np.ascontiguousarray(unique[:, 2]),
+            prepared.tables.radix, self.dealer.index_keys, self.dealer.index_vals,
+            self.runs[chosen.table].wanted, self.tab, self.tab_f, modulus.p, modulus.q,
+            modulus.r2, len(prepared.finals),
         )  # fmt: skip
 
     def start_arrays(self, chosen: Pass) -> tuple[np.ndarray, ...]:

@@ -875,13 +875,15 @@ def hands_pass(
                 res[now] = start
                 res_f[now] = start_f
         else:
-            # with wild Jokers the dealer draws after the player's Jokers too
-            held = size + drawn if jf >= 0 else size
+            # with wild Jokers the dealer draws after the player's Jokers too (one at
+            # most); elsewhere he passes them through
+            wild = 1 if jf >= 0 else 0
+            held = size + drawn * wild
             _against_dealer(
                 x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                 g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
-                coef, start, start_f, res, res_f, cum, high, cum_f, 4 * held + drawn, jf,
-                jl[drawn], jl_f[drawn], p, q,
+                coef, start, start_f, res, res_f, cum, high, cum_f, 4 * held + drawn * wild,
+                jf, jl[drawn * wild], jl_f[drawn * wild], p, q,
             )  # fmt: skip
         for lane in range(lanes):
             total[lane] = 0
