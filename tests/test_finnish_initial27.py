@@ -20,6 +20,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardroom.analysis.report import GameReport
 from cardroom.analysis.walk import RANK_ORDER, exact
@@ -471,6 +473,51 @@ def test_the_real_shoe_matches_the_engine_walk_line_by_line(
         assert {"win + Straight flush 7:1", "win + Five of a kind 20:1"} <= lines.keys()
     if variant is WILD:  # 27s a Joker made, paid by their number of cards or as poker
         assert {"win + 6-card 27 5:1", "win + Flush 6:1"} <= lines.keys()
+
+
+#: the source's order of the poker categories, lowest first
+SOURCE_ORDER = BonusTable().poker_order
+
+
+@st.composite
+def rule_combinations(draw: st.DrawFn) -> Finnish27Rules:
+    """finnish27's options drawn together (the flow of the hands, the settlements, the
+    initial 27s and the poker award), as a designer might combine them."""
+    wild = draw(st.booleans())
+    choices = {
+        name: draw(st.sampled_from(values)) for name, values in Finnish27Rules.CHOICES.items()
+    }
+    initial = {} if wild else {
+        name: draw(st.booleans()) for name in ("jo_jo_27", "joanca_27", "ace_king_27")
+    }  # fmt: skip
+    bonus = BonusTable(
+        six_card_27=Fraction(draw(st.sampled_from([0, 5]))),
+        seven_card_27=Fraction(draw(st.sampled_from([0, 10]))),
+        poker_jokers=draw(st.sampled_from(["wild", "bug"])),
+        poker_hands=draw(st.sampled_from(["any", "27", "under_28"])),
+        poker_minimum=draw(st.sampled_from(["pair", "two_pair"])),
+        poker_order=tuple(draw(st.permutations(SOURCE_ORDER))),
+    )
+    return Finnish27Rules(
+        jokers_wild=wild,
+        charlie=draw(st.sampled_from([0, 5, 6, 7])),
+        player_initial_27_wins=draw(st.booleans()),
+        dealer_hits_hard_below=draw(st.sampled_from([23, 24, 25])),
+        bonus=bonus,
+        **choices,
+        **initial,
+    )
+
+
+@pytest.mark.long
+@settings(max_examples=12, deadline=None)
+@given(rule_combinations(), st.sampled_from([POKER_SHOE, BUGS_SHOE]))
+def test_the_real_shoe_counts_option_combinations_as_the_engine_plays_them(
+    rules: Finnish27Rules, shoe: ShoeMakeup
+) -> None:
+    """Any combination of the options the real shoe's count takes, on a small shoe:
+    every line of the player wager equals the engine's walk."""
+    check_lines_against_the_walk(rules, shoe)
 
 
 def test_each_option_moves_the_exact_figures_as_it_says() -> None:
