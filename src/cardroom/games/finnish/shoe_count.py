@@ -545,6 +545,15 @@ class Prepared:
     #: with wild Jokers, the place in ``finals`` of a dealer's 27 that a Joker made
     #: (beside his other 27s; its chance carries the Joker's), else -1
     joker_final: int = -1
+    #: :func:`finished_rows` of each player table, by the table's id (made once)
+    _rows: dict[int, FinishedRows] = field(default_factory=dict, repr=False)
+
+    def rows(self, hands: HandTable) -> FinishedRows:
+        """The finished hands of one of the player's tables (:func:`finished_rows`)."""
+        known = self._rows.get(id(hands))
+        if known is None:
+            known = self._rows[id(hands)] = finished_rows(self.shape, hands)
+        return known
 
     @property
     def explicit(self) -> bool:
@@ -559,7 +568,7 @@ class Prepared:
             done: np.ndarray = hands.draws == 0
             return done
         mask = np.zeros(len(hands.draws), np.bool_)
-        mask[finished_rows(self.shape, hands).state] = True
+        mask[self.rows(hands).state] = True
         return mask
 
     @cached_property
@@ -650,12 +659,16 @@ def finished_rows(shape: GameShape, hands: HandTable) -> FinishedRows:
             np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.bool_),
             np.zeros((0, 3), np.int64), np.zeros(0, np.int64),
         )  # fmt: skip
+    state = np.concatenate([state for state, *_ in parts])
+    # by state, so that the sweep meets a hand's rows one after another and its hands
+    # in order of their cards (as the table lists its states)
+    order = np.argsort(state, kind="stable")
     return FinishedRows(
-        np.concatenate([state for state, *_ in parts]),
-        np.concatenate([np.full(len(state), drawn, np.int64) for state, drawn, *_ in parts]),
-        np.concatenate([np.full(len(state), wins, np.bool_) for state, _, wins, *_ in parts]),
-        np.ascontiguousarray(np.concatenate([ways for *_, ways, _ in parts])),
-        np.concatenate([total for *_, total in parts]),
+        state[order],
+        np.concatenate([np.full(len(st), drawn, np.int64) for st, drawn, *_ in parts])[order],
+        np.concatenate([np.full(len(st), wins, np.bool_) for st, _, wins, *_ in parts])[order],
+        np.ascontiguousarray(np.concatenate([ways for *_, ways, _ in parts])[order]),
+        np.concatenate([total for *_, total in parts])[order],
     )
 
 
@@ -865,7 +878,7 @@ class ClassRun:
     ) -> ClassRun:  # fmt: skip
         """``places``: the place in ``player`` of each state :meth:`Prepared.finished`
         chose, in order."""
-        found = finished_rows(prepared.shape, hands)
+        found = prepared.rows(hands)
         place = np.full(len(hands.draws), -1, np.int64)
         place[np.nonzero(prepared.finished(hands))[0]] = places
         rows = place[found.state]

@@ -693,16 +693,39 @@ def _against_dealer(
 
 
 @njit(cache=True, nogil=True)
+def _cards_product(
+    x: int, x_counts: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, out: np.ndarray,
+    p: np.ndarray, q: np.ndarray, r2: np.ndarray,
+) -> float:  # fmt: skip
+    """``prod_r (n_r)_(x_r)``, the shoe's ordinary cards that can be hand ``x``'s
+    (Montgomery lanes into ``out``; returns the float)."""
+    lanes = p.shape[0]
+    for lane in range(lanes):
+        value = mont_mul(_U64(1), r2[lane], p[lane], q[lane])
+        for r in range(RANKS):
+            c = x_counts[x, r]
+            if c:
+                value = mont_mul(value, fall[r, c, lane], p[lane], q[lane])
+        out[lane] = value
+    value_f = 1.0
+    for r in range(RANKS):
+        c = x_counts[x, r]
+        if c:
+            value_f *= fall_f[r, c]
+    return value_f
+
+
+@njit(cache=True, nogil=True)
 def _hand_weights(
-    x: int, size: int, drawn: int, x_counts: np.ndarray, x_ways: np.ndarray,
-    fall: np.ndarray, fall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray,
-    jpk_ok: np.ndarray, w: np.ndarray, w_f: np.ndarray, live: np.ndarray, p: np.ndarray,
-    q: np.ndarray, r2: np.ndarray,
+    x: int, size: int, drawn: int, x_ways: np.ndarray, cards: np.ndarray, cards_f: float,
+    jpk: np.ndarray, jpk_f: np.ndarray, jpk_ok: np.ndarray, w: np.ndarray, w_f: np.ndarray,
+    live: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray,
 ) -> bool:  # fmt: skip
     """``w[jp]``: the chance (Montgomery lanes; ``w_f`` floats) of the player's first
     two cards holding ``jp`` Jokers and the hand ending as ``x`` (with ``drawn``
-    Jokers drawn after the deal, where they are followed), the dealer's cards aside;
-    ``live[jp]`` whether there is such a hand.  False when there is none."""
+    Jokers drawn after the deal, where they are followed), the dealer's cards aside,
+    from its cards' product ``cards`` (:func:`_cards_product`); ``live[jp]`` whether
+    there is such a hand.  False when there is none."""
     lanes = p.shape[0]
     any_hand = False
     for jp in range(3):
@@ -717,17 +740,8 @@ def _hand_weights(
         for lane in range(lanes):
             value = mont_mul(_U64(ways), r2[lane], p[lane], q[lane])
             value = mont_mul(value, jpk[jp, size, drawn, lane], p[lane], q[lane])
-            for r in range(RANKS):
-                c = x_counts[x, r]
-                if c:
-                    value = mont_mul(value, fall[r, c, lane], p[lane], q[lane])
-            w[jp, lane] = value
-        value_f = ways * jpk_f[jp, size, drawn]
-        for r in range(RANKS):
-            c = x_counts[x, r]
-            if c:
-                value_f *= fall_f[r, c]
-        w_f[jp] = value_f
+            w[jp, lane] = mont_mul(value, cards[lane], p[lane], q[lane])
+        w_f[jp] = ways * jpk_f[jp, size, drawn] * cards_f
     return any_hand
 
 
@@ -856,14 +870,25 @@ def hands_pass(
     chance = np.zeros(lanes, np.uint64)
     values = np.zeros(15, np.int64)
     no_suits = np.zeros(4, np.int64)
+    # hands of the same ordinary cards side by side (a Charlie's rows, one per number of
+    # Jokers drawn) share the dealer's start mass and, meeting him alike, his results
+    last_row = -1
+    last_met = -1
+    start_f = 0.0
+    cards = np.zeros(lanes, np.uint64)
+    cards_f = 0.0
     for x in range(first, stop):
         size = x_size[x]
         drawn = x_drawn[x]
-        if not _hand_weights(x, size, drawn, x_counts, x_ways, fall, fall_f, jpk, jpk_f,
-                             jpk_ok, w, w_f, live, p, q, r2):  # fmt: skip
+        if x_row[x] != last_row:
+            cards_f = _cards_product(x, x_counts, fall, fall_f, cards, p, q, r2)
+            start_f = _start_mass(x, x_counts, shoe, s_rank, s_count, s_w, s_w_f, mont_int,
+                                  start, p, q)  # fmt: skip
+            last_row = x_row[x]
+            last_met = -1
+        if not _hand_weights(x, size, drawn, x_ways, cards, cards_f, jpk, jpk_f, jpk_ok, w,
+                             w_f, live, p, q, r2):  # fmt: skip
             continue
-        start_f = _start_mass(x, x_counts, shoe, s_rank, s_count, s_w, s_w_f, mont_int,
-                              start, p, q)  # fmt: skip
         ti = x_total[x]
         now = 0 if x_wins[x] else immediate[ti]
         if now >= 0:
@@ -874,17 +899,22 @@ def hands_pass(
             if now < finished:
                 res[now] = start
                 res_f[now] = start_f
+            last_met = -1
         else:
             # with wild Jokers the dealer draws after the player's Jokers too (one at
             # most); elsewhere he passes them through
             wild = 1 if jf >= 0 else 0
             held = size + drawn * wild
-            _against_dealer(
-                x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
-                g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
-                coef, start, start_f, res, res_f, cum, high, cum_f, 4 * held + drawn * wild,
-                jf, jl[drawn * wild], jl_f[drawn * wild], p, q,
-            )  # fmt: skip
+            key = 4 * held + drawn * wild
+            met = key * 1024 + ti
+            if met != last_met:
+                _against_dealer(
+                    x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
+                    g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb,
+                    bp, coef, start, start_f, res, res_f, cum, high, cum_f, key, jf,
+                    jl[drawn * wild], jl_f[drawn * wild], p, q,
+                )  # fmt: skip
+                last_met = met
         for lane in range(lanes):
             total[lane] = 0
             for jp in range(3):
