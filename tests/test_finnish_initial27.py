@@ -47,7 +47,7 @@ from cardroom.games.finnish.finnish27 import (
 )
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.finnish.shoe_count import ShoeMakeup
-from cardroom.simulation.runner import run
+from cardroom.simulation.runner import RunResult, run
 from tests.test_finnish_analysis import (
     BONUS_SHOES,
     SHOES,
@@ -572,12 +572,14 @@ def test_simulation_agrees_with_the_exact_figures_of_a_variant() -> None:
     agrees(analyze_finnish27_shoe(rules), rules, 60_000, 27)
 
 
-def agrees(report: GameReport, rules: Finnish27Rules, rounds: int, seed: int) -> None:
-    """A simulation of ``rounds`` lies within 4 standard errors of ``report``'s edges."""
+def agrees(report: GameReport, rules: Finnish27Rules, rounds: int, seed: int) -> RunResult:
+    """A simulation of ``rounds`` lies within 4 standard errors of ``report``'s edges
+    (the simulation, for more checks)."""
     result = run("finnish27", rules, rounds, seed=seed)
     for i, wager in enumerate(result.wager_ids):
         figures = result.wager(i, report.wagers[wager].expected)
         assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+    return result
 
 
 #: two decks, each round dealt from a fresh shoe: the real shoe's count is these rounds'
@@ -590,11 +592,7 @@ def agrees_with_the_real_shoe_only(rules: Finnish27Rules, rounds: int, seed: int
     shoe's count, and the player wager's mean more than 4 from the model with
     replacement (so the simulation can tell the two apart)."""
     compile_once()
-    real = analyze_finnish27_shoe(rules)
-    result = run("finnish27", rules, rounds, seed=seed)
-    for i, wager in enumerate(result.wager_ids):
-        figures = result.wager(i, real.wagers[wager].expected)
-        assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+    result = agrees(analyze_finnish27_shoe(rules), rules, rounds, seed)
     model = analyze_finnish27(rules).wagers["player"].expected
     far = result.wager(result.wager_ids.index("player"), model)
     assert far.z is not None and abs(far.z) > 4, far
