@@ -46,6 +46,7 @@ from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from itertools import product
 from math import comb, lcm
+from operator import mul
 from typing import Any
 
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
@@ -281,8 +282,12 @@ class _Finishes:
 
 @cache
 def _counts_total(counts: Counts) -> Total:
-    low = sum(n * rank.number for n, rank in zip(counts, _ORDINARY, strict=True))
+    low = sum(map(mul, counts, _NUMBERS))
     return total_from(low, counts[_ACE_INDEX] > 0)
+
+
+#: the points of the ranks of :data:`_ORDINARY`
+_NUMBERS: tuple[int, ...] = tuple(rank.number for rank in _ORDINARY)
 
 
 @cache
@@ -314,9 +319,11 @@ def _player_finishes(
     by_count: bool = False,
     wild: bool = False,
     poker: PokerRules = PLAIN_POKER,
+    keep_short: bool = True,
 ) -> _Finishes:
     """Play every player start to its end, tracking the ranks of the hand (and, with
-    ``by_count``, the hands of 27 by their number of cards).
+    ``by_count``, the hands of 27 by their number of cards; without ``keep_short``, the
+    ranks of the hands of four cards or fewer are not kept).
 
     With ``wild`` a Joker hit makes the hand 27 and ends it: a hand that took ``k``
     ordinary hits then holds no hit Joker (chance ``(1-pJ)**k``), and every hand
@@ -376,8 +383,9 @@ def _player_finishes(
                         count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
             for j in range(4 if k else 1):
                 if m + j0 + j <= 4:
-                    key = (ti, k, j, _short_ranks(counts, j0 + j))
-                    short_acc[key] = short_acc.get(key, 0) + w
+                    if keep_short:
+                        key = (ti, k, j, _short_ranks(counts, j0 + j))
+                        short_acc[key] = short_acc.get(key, 0) + w
                     continue
                 for name, n in _poker_split(counts, j0 + j, poker):
                     pkey = (ti, k, j0, j, name)
@@ -586,7 +594,9 @@ def _dealer_places(
         return total.value < dealer_limit(rules, total)
 
     poker = rules.bonus.poker_rules
-    finishes = _player_finishes(odds, starts, hits, False, rules.jokers_wild, poker)
+    finishes = _player_finishes(
+        odds, starts, hits, False, rules.jokers_wild, poker, keep_short=False
+    )
     places: dict[Total, dict[int, Fraction]] = {}
     for total, mass in finishes.mass.items():
         row = places.setdefault(total, {0: mass})
@@ -615,7 +625,14 @@ def _poker_split(
 ) -> tuple[tuple[str, int], ...]:
     """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
     split = value_counts(_by_value(counts), jokers, poker)
+    if len(split) == 1:  # most hands: the suits change nothing
+        name = _BONUS_OF[split[0][0]]
+        return () if name is None else ((name, split[0][1]),)
     return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
+
+
+#: each category's poker bonus key (None for a high card)
+_BONUS_OF: tuple[str | None, ...] = tuple(POKER_BONUS.get(c) for c in PokerCategory)
 
 
 def _by_value(counts: Counts) -> tuple[int, ...]:

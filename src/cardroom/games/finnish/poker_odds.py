@@ -12,21 +12,18 @@ counted, not enumerated:
 * **flush** happens when some suit holds at least ``5 - jokers`` cards: a count
   of the assignments where every suit holds fewer (a product of binomials);
 * **straight flush** happens when some suit holds ``5 - jokers`` distinct ranks
-  inside one five-rank window.  Within one suit the ranks are independent (a
-  rank with ``c`` cards is present in a given suit unless all ``c`` avoid it),
-  so the count runs inclusion-exclusion over sets of suits, each term a small
-  dynamic programme over the ranks from the low Ace to the high Ace.  With Jokers
-  (a straight flush of four cards of a suit or fewer) the assignments *without* one
-  are counted instead, compiled, by a programme whose state is the multiset of the
-  four suits' last four ranks (the suits are alike): tens of times faster;
+  inside one five-rank window.  The assignments *without* one are counted,
+  compiled, by a programme over the ranks from the low Ace to the high Ace whose
+  state is the multiset of the four suits' last four ranks (the suits are alike);
 * every other category depends on the ranks alone
   (:func:`cardroom.games.finnish.poker.held_mask` without suits); a hand is, of the
   categories it holds with a straight flush, a flush or neither, the highest in the
   table's order.
 
 The counts are exact integers out of ``4**m`` (``m`` the cards that are not
-Jokers).  The tests compare them with a brute-force enumeration of every suit
-assignment through the evaluator.
+Jokers, at most 31), each hand's worked out by one compiled call.  The
+tests compare them with a brute-force enumeration of every suit assignment through
+the evaluator.
 
 >>> from cardroom.core.cards import Rank
 >>> split = category_counts((Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE), jokers=1)
@@ -75,7 +72,7 @@ def category_counts(
         raise ValueError("ranks: give the Jokers as a count, not as ranks")
     if len(ranks) + jokers < 5:
         raise ValueError("a poker hand needs at least 5 cards")
-    return dict(_category_counts(counts_by_value(ranks), jokers, PokerRules(bug, ranking)))
+    return dict(value_counts(counts_by_value(ranks), jokers, PokerRules(bug, ranking)))
 
 
 def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
@@ -89,10 +86,25 @@ def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
 def value_counts(
     counts: tuple[int, ...], jokers: int, poker: PokerRules = PLAIN_POKER
 ) -> tuple[tuple[PokerCategory, int], ...]:
-    """:func:`category_counts` from :func:`counts_by_value` (memoised)."""
-    if sum(counts) + jokers < 5:
-        raise ValueError("a poker hand needs at least 5 cards")
-    return _category_counts(counts, jokers, poker)
+    """:func:`category_counts` from :func:`counts_by_value` (not memoised: the analysis
+    keeps what it needs)."""
+    c0, n0, c1, n1, c2, n2 = _counts_row(
+        counts, jokers, poker.bug, _best_table(poker), _SPREAD, *_scratch()
+    )
+    if c0 < -1:
+        raise ValueError(
+            f"a poker hand needs at least 5 cards, and at most {_MOST_CARDS} besides its Jokers"
+        )
+    # (each part's category, where it has one; the parts are never all empty)
+    found: tuple[tuple[PokerCategory, int], ...] = ((_CATEGORIES[c0], n0),) if c0 >= 0 else ()
+    if c1 >= 0:
+        found += ((_CATEGORIES[c1], n1),)
+    if c2 >= 0:
+        found += ((_CATEGORIES[c2], n2),)
+    return found
+
+
+_CATEGORIES = tuple(PokerCategory)
 
 
 #: :func:`~cardroom.games.finnish.poker.held_mask`, compiled (called some 10**5 times
@@ -112,34 +124,12 @@ _NO_SUITS = (0, 0, 0, 0)
 
 
 @cache
-def _category_counts(
-    counts: tuple[int, ...], jokers: int, poker: PokerRules = PLAIN_POKER
-) -> tuple[tuple[PokerCategory, int], ...]:
-    m = sum(counts)
-    everything = 4**m
-    held = ranks_held(counts, jokers, poker.bug)
-    plain = best_held(held, poker.ranking)
-    flush = best_held(held | _FLUSH, poker.ranking)
-    straight_flush = best_held(held | _FLUSH | _STRAIGHT_FLUSH, poker.ranking)
-    need = 5 - jokers  # cards of one suit a flush needs
-    if plain == flush == straight_flush:  # the suits change nothing
-        return ((plain, everything),)
-    if need <= 1:  # four Jokers and another card: a straight flush round it
-        return ((straight_flush, everything),)
-    no_flush = _spread(m, need - 1)
-    sf_count = _straight_flush_count(counts, need)
-    result: dict[PokerCategory, int] = {}
-    for category, n in (
-        (straight_flush, sf_count),
-        (flush, everything - no_flush - sf_count),
-        (plain, no_flush),
-    ):
-        if n:
-            result[category] = result.get(category, 0) + n
-    return tuple(result.items())
+def _best_table(poker: PokerRules) -> np.ndarray:
+    """:func:`best_held` of every set of categories, as a table the compiled count reads."""
+    held = range(1 << len(PokerCategory))
+    return np.array([best_held(h, poker.ranking) for h in held], np.int64)
 
 
-@cache
 def _spread(m: int, most: int) -> int:
     """Assignments of ``m`` distinct cards to 4 suits with at most ``most`` per suit."""
     ways = [1 if n <= most else 0 for n in range(m + 1)]  # one suit
@@ -150,86 +140,12 @@ def _spread(m: int, most: int) -> int:
     return ways[m]
 
 
-def _straight_flush_count(counts: tuple[int, ...], need: int) -> int:
-    """Assignments where some suit holds ``need`` distinct ranks inside one window."""
-    present = {v for v in range(2, 15) if counts[v]}
-    if 14 in present:
-        present.add(1)
-    if not any(len(present & set(range(top - 4, top + 1))) >= need for top in range(5, 15)):
-        return 0
-    m = sum(counts)
-    if need <= 4 and m <= _MOST_CARDS:
-        return int(4**m - _no_straight_flush(np.array(counts, np.int64), need, *_scratch()))
-    total = 0
-    for k in range(1, 5):
-        # every one of k suits needs `need` distinct ranks of its own
-        if sum(min(c, k) for c in counts) < k * need:
-            break
-        total += (-1) ** (k + 1) * comb(4, k) * _all_suits_count(counts, need, k)
-    return total
-
-
-@cache
 def _exactly(k: int, present: int, c: int) -> int:
     """Ways ``c`` cards of one rank fall so that, of k given suits, exactly
     ``present`` named ones hold at least one (the other 4 - k suits are free)."""
     return sum(
         comb(present, i) * (-1) ** (present - i) * (4 - k + i) ** c for i in range(present + 1)
     )
-
-
-#: per (k, need): state * 16 + subset -> the next state (memoised; an int key hashes fast)
-_STEPS: dict[tuple[int, int], dict[int, int]] = {}
-
-
-def _step(state: int, subset: int, k: int, need: int) -> int:
-    """Advance each of k suits' last-four-ranks history by one rank."""
-    new = 0
-    for i in range(k):
-        field = state >> (5 * i) & 31
-        if field != _DONE:
-            history = (field << 1 | (subset >> i & 1)) & 31
-            field = _DONE if history.bit_count() >= need else history & 15
-        new |= field << (5 * i)
-    return new
-
-
-def _all_suits_count(counts: tuple[int, ...], need: int, k: int) -> int:
-    """Assignments where each of k given suits holds a straight flush."""
-    done_all = sum(_DONE << (5 * i) for i in range(k))
-    ace = counts[14]
-    total = 0
-    for aces_in in range(k + 1):
-        if ace == 0 and aces_in:
-            break
-        # the Ace is present in the first `aces_in` of the k suits (by symmetry)
-        weight = comb(k, aces_in) * _exactly(k, aces_in, ace)
-        if not weight:
-            continue
-        ace_subset = (1 << aces_in) - 1
-        steps = _STEPS.setdefault((k, need), {})
-        states = {_step(0, ace_subset, k, need): weight}  # value 1: the low Ace
-        for value in range(2, 15):
-            c = counts[value]
-            options = (
-                [(ace_subset, 1)]
-                if value == 14
-                else [(s, _exactly(k, s.bit_count(), c)) for s in range(1 << k)]
-                if c
-                else [(0, 1)]
-            )
-            options = [(subset, ways) for subset, ways in options if ways]
-            nxt: dict[int, int] = {}
-            for state, w in states.items():
-                base = state << 4
-                for subset, ways in options:
-                    key = steps.get(base | subset)
-                    if key is None:
-                        key = steps[base | subset] = _step(state, subset, k, need)
-                    nxt[key] = nxt.get(key, 0) + w * ways
-            states = nxt
-        total += states.get(done_all, 0)
-    return total
 
 
 # -- the assignments without a straight flush, compiled ------------------------------------------
@@ -335,7 +251,7 @@ def suit_step(packed: np.int64, t: int, high: bool, need: int) -> np.int64:
 
 @njit(cache=True)
 def _no_straight_flush(
-    counts: np.ndarray, need: int, onto: np.ndarray, cur: np.ndarray, nxt: np.ndarray,
+    counts: tuple[int, ...], need: int, onto: np.ndarray, cur: np.ndarray, nxt: np.ndarray,
     active: np.ndarray, nactive: np.ndarray,
 ) -> int:  # fmt: skip
     """Assignments of the cards (``counts`` per poker value, the Ace 14) to the four
@@ -383,3 +299,75 @@ def _no_straight_flush(
         total += cur[at]
         cur[at] = 0
     return total
+
+
+#: ``_SPREAD[m, most]``: :func:`_spread` for every hand the compiled count takes
+_SPREAD = np.array(
+    [[_spread(m, most) for most in range(5)] for m in range(_MOST_CARDS + 1)], np.int64
+)
+
+
+@njit(cache=True)
+def _counts_row(
+    counts: tuple[int, ...], jokers: int, bug: bool, best: np.ndarray, spread: np.ndarray,
+    onto: np.ndarray, cur: np.ndarray, nxt: np.ndarray, active: np.ndarray,
+    nactive: np.ndarray,
+) -> tuple[int, int, int, int, int, int]:  # fmt: skip
+    """A hand's best categories and their counts out of ``4**m``: ``counts`` per poker
+    value and ``jokers`` Jokers; ``best`` is :func:`best_held` as a table.  Up to three
+    (category, count) pairs, the straight flush's, the flush's and the rest's, the
+    same category merged (-1 where unused); -2 first for a hand of fewer than 5 cards
+    or more than :data:`_MOST_CARDS` besides its Jokers."""
+    no_suits = (0, 0, 0, 0)
+    m = 0
+    for v in range(15):
+        m += counts[v]
+    if m + jokers < 5 or m > _MOST_CARDS:
+        return -2, 0, -1, 0, -1, 0
+    everything = 1 << (2 * m)
+    held = _held_mask(counts, no_suits, no_suits, jokers, bug)
+    plain = best[held]
+    flush = best[held | _FLUSH]
+    straight_flush = best[held | _FLUSH | _STRAIGHT_FLUSH]
+    need = 5 - jokers
+    if plain == flush and flush == straight_flush:  # the suits change nothing
+        return plain, everything, -1, 0, -1, 0
+    if need <= 1:  # four Jokers and another card: a straight flush round it
+        return straight_flush, everything, -1, 0, -1, 0
+    no_flush = spread[m, need - 1]
+    sf_count = 0
+    # a straight flush needs `need` distinct values in a five-value window
+    bits = 0
+    for v in range(2, 15):
+        if counts[v]:
+            bits |= 1 << v
+    if bits >> 14 & 1:
+        bits |= 2
+    for high in range(5, 15):
+        present = 0
+        for v in range(high - 4, high + 1):
+            present += bits >> v & 1
+        if present >= need:
+            sf_count = everything - _no_straight_flush(
+                counts, need, onto, cur, nxt, active, nactive
+            )
+            break
+    flush_count = everything - no_flush - sf_count
+    # merge the parts whose categories are the same (the table's order may rank them so)
+    if flush == straight_flush:
+        flush_count += sf_count
+        sf_count = 0
+    if plain == flush:
+        no_flush += flush_count
+        flush_count = 0
+    elif plain == straight_flush:
+        no_flush += sf_count
+        sf_count = 0
+    return (
+        straight_flush if sf_count else -1,
+        sf_count,
+        flush if flush_count else -1,
+        flush_count,
+        plain if no_flush else -1,
+        no_flush,
+    )
