@@ -290,6 +290,8 @@ class Finnish27Bonus:
         self._groups: list[tuple[str | None, ...]] = []
         self._dealer_of_group: list[list[Card]] = []
         self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
+        self._jokers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _no_flush(
         self, hands: np.ndarray, suits: np.ndarray, out: np.ndarray, out_f: np.ndarray
@@ -338,7 +340,10 @@ class Finnish27Bonus:
         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
         np.ndarray, np.ndarray,
     ]:  # fmt: skip
-        nhg, nhg_f = self.jokers(chosen.jokers)
+        known = self._jokers.get(chosen.jokers)
+        if known is None:
+            known = self._jokers[chosen.jokers] = self.jokers(chosen.jokers)
+        nhg, nhg_f = known
         short = self._short.get(chosen.group)
         if short is None:
             short = self._short[chosen.group] = self.short(self._dealer_of_group[chosen.group])
