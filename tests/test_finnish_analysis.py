@@ -481,3 +481,25 @@ def check_simulated_outcome_shares(report: GameReport) -> None:
         if wager != "player":
             figures = result.wager(i, -report.wagers[wager].house_edge)
             assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
+
+
+def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
+    """The walk with replacement packs several ways of playing into one integer per
+    hand, a lane each: three lanes (two hit/stand rules, one with its own starts) give
+    what each gives walked alone, so no lane leaks into another."""
+    from cardroom.games.finnish import analysis
+
+    rules = Finnish27Rules(jokers_wild=True)  # wild Jokers: the hands a Joker ends too
+    odds = DrawOdds.of_shoe(rules.shoe)
+    starts = analysis._starts(odds, rules.initial_27s, rules.joanca_joker_second)
+    low = {s: p for s, p in starts.items() if s.total.value < 10}
+    lanes = [
+        (starts, lambda total: total.value < 20),
+        (starts, lambda total: total.value < 23),
+        (low, lambda total: total.value < 25),
+    ]
+    poker, count_27s = rules.bonus.poker_rules, rules.bonus.card_27s
+    together = analysis._finishes_in_lanes(odds, lanes, count_27s, True, poker)
+    alone = [analysis._finishes_in_lanes(odds, [lane], count_27s, True, poker)[0] for lane in lanes]
+    assert together == alone
+    assert together[0].mass != together[1].mass != together[2].mass

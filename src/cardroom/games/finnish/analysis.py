@@ -40,14 +40,14 @@ chance, since they change neither the total nor the other ranks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from itertools import product
 from math import comb, lcm
 from operator import mul
-from typing import Any
+from typing import Any, TypeVar
 
 from cardroom.analysis.report import GameReport, Line, WagerReport, decimal_text, fraction_text
 from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
@@ -321,9 +321,27 @@ def _player_finishes(
     poker: PokerRules = PLAIN_POKER,
     keep_short: bool = True,
 ) -> _Finishes:
-    """Play every player start to its end, tracking the ranks of the hand (and, with
-    ``by_count``, the hands of 27 by their number of cards; without ``keep_short``, the
-    ranks of the hands of four cards or fewer are not kept).
+    """Play every player start to its end: :func:`_finishes_in_lanes` with one lane."""
+    return _finishes_in_lanes(odds, [(starts, hits)], by_count, wild, poker, keep_short)[0]
+
+
+#: the most ordinary hits a hand walked with replacement may take (each is a point or
+#: more, and no hand hits at 27); the lanes' widths are made for it
+_MOST_HITS = 40
+
+
+def _finishes_in_lanes(
+    odds: DrawOdds,
+    lanes: Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]],
+    by_count: bool = False,
+    wild: bool = False,
+    poker: PokerRules = PLAIN_POKER,
+    keep_short: bool = True,
+) -> list[_Finishes]:
+    """Play every start of each lane (its starts, and its hit/stand rule) to its end,
+    tracking the ranks of the hand (and, with ``by_count``, the hands of 27 by their
+    number of cards; without ``keep_short``, the ranks of the hands of four cards or
+    fewer are not kept).
 
     With ``wild`` a Joker hit makes the hand 27 and ends it: a hand that took ``k``
     ordinary hits then holds no hit Joker (chance ``(1-pJ)**k``), and every hand
@@ -336,15 +354,27 @@ def _player_finishes(
     ``C(k+j-1, j) pJ**j (1-pJ)**k``.  Weights are integers over a common
     denominator per number of hits, so the walk over some 10**5 rank
     multisets needs no fractions.
+
+    The lanes are walked together: a hand's weight holds each lane's in its own
+    ``width`` bits of one integer, so a hand several lanes reach (the rows of a
+    hit/stand table share most of theirs) is followed once, and a lane that stands
+    where another hits is masked off.  Every weight and tally is a sum of
+    non-negative terms below ``start_unit * unit**k * 4**(k + 2)``, which the width
+    holds, so no lane ever carries into the next.
     """
     p_joker = odds.joker
     ordinary = [odds.odds[RANK_ORDER.index(r)] / (1 - p_joker) for r in _ORDINARY]
     unit = lcm(*(q.denominator for q in ordinary))
     weights = [int(q * unit) for q in ordinary]
-    start_unit = lcm(*(p.denominator for p in starts.values()))
+    start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
+    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
+    lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
 
-    # (counts, Jokers in the start) -> integer weight, one level per ordinary hit
-    level = _first_level(starts, start_unit)
+    # (counts, Jokers in the start) -> packed integer weights, one level per ordinary hit
+    level: dict[tuple[Counts, int], int] = {}
+    for lane, (starts, _) in enumerate(lanes):
+        for first, w in _first_level(starts, start_unit).items():
+            level[first] = level.get(first, 0) + (w << width * lane)
 
     # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight;
     # totals as indices (value * 2 + soft: an int hashes far faster than a Total)
@@ -356,23 +386,33 @@ def _player_finishes(
     count_poker_acc: dict[tuple[int, int, int, int, str], int] = {}
     # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
     wild_acc: dict[tuple[int, Counts], int] = {}
-    hitting: dict[int, bool] = {}
+    # by total index: the bits of the lanes that hit there
+    hitting: dict[int, int] = {}
     k = 0
     while level:
+        if k > _MOST_HITS:
+            raise AssertionError(f"a hand took more than {_MOST_HITS} hits")
         nxt: dict[tuple[Counts, int], int] = {}
         for (counts, j0), w in level.items():
             ti = _counts_index(counts)
             hit = hitting.get(ti)
             if hit is None:
-                hit = hitting[ti] = hits(_counts_total(counts))
+                total = _counts_total(counts)
+                hit = hitting[ti] = sum(
+                    bits for bits, (_, hits) in zip(lane_bits, lanes, strict=True) if hits(total)
+                )
             if hit:
-                if wild:
-                    wild_acc[(k, counts)] = wild_acc.get((k, counts), 0) + w
-                for i, step in enumerate(weights):
-                    if step:
-                        child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
-                        nxt[child] = nxt.get(child, 0) + w * step
-                continue
+                drawing = w & hit
+                if drawing:
+                    if wild:
+                        wild_acc[(k, counts)] = wild_acc.get((k, counts), 0) + drawing
+                    for i, step in enumerate(weights):
+                        if step:
+                            child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), j0)
+                            nxt[child] = nxt.get(child, 0) + drawing * step
+                    w ^= drawing  # the lanes that stand here
+                    if not w:
+                        continue
             mass_acc[(ti, k)] = mass_acc.get((ti, k), 0) + w
             m = k + 2 - j0
             if by_count and ti // 2 == TARGET:
@@ -416,35 +456,51 @@ def _player_finishes(
             return 1 - sum((jokers(k, i) for i in range(-j if j < -1 else 4)), Fraction(0))
         return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
 
-    finishes = _Finishes({}, {}, {})
-    for (ti, k), w in mass_acc.items():
-        total = total_of(ti)
-        # (with Jokers wild, only the hands that drew no Joker end here)
-        natural = jokers(k, 0) if wild else 1
-        finishes.mass[total] = finishes.mass.get(total, Fraction(0)) + w * scale(k) * natural
-    for (ti, k, j0, j, name), w in poker_acc.items():
-        total = total_of(ti)
-        # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
-        row = finishes.poker.setdefault(total, {})
-        suits = Fraction(w, 4 ** (k + 2 - j0))
-        row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
-    for (ti, k, j, ranks), w in short_acc.items():
-        total = total_of(ti)
-        short = finishes.short.setdefault(total, {})
-        short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
-    for (ti, k, j), w in count_acc.items():
-        total = total_of(ti)
-        of_total = finishes.by_count.setdefault(total, {})
-        n = k + 2 + j
-        of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
-    for (ti, k, j0, j, name), w in count_poker_acc.items():
-        total = total_of(ti)
-        row = finishes.poker_by_count.setdefault((total, k + 2 + j), {})
-        suits = Fraction(w, 4 ** (k + 2 - j0))
-        row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
-    if wild_acc:
-        _wild_finishes(finishes, wild_acc, scale, p_joker, poker)
-    return finishes
+    def finishes(lane: int) -> _Finishes:
+        shift, full = width * lane, (1 << width) - 1
+        found = _Finishes({}, {}, {})
+        for (ti, k), w in _lane(mass_acc, shift, full):
+            total = total_of(ti)
+            # (with Jokers wild, only the hands that drew no Joker end here)
+            natural = jokers(k, 0) if wild else 1
+            found.mass[total] = found.mass.get(total, Fraction(0)) + w * scale(k) * natural
+        for (ti, k, j0, j, name), w in _lane(poker_acc, shift, full):
+            total = total_of(ti)
+            # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
+            row = found.poker.setdefault(total, {})
+            suits = Fraction(w, 4 ** (k + 2 - j0))
+            row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
+        for (ti, k, j, ranks), w in _lane(short_acc, shift, full):
+            total = total_of(ti)
+            short = found.short.setdefault(total, {})
+            short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
+        for (ti, k, j), w in _lane(count_acc, shift, full):
+            total = total_of(ti)
+            of_total = found.by_count.setdefault(total, {})
+            n = k + 2 + j
+            of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
+        for (ti, k, j0, j, name), w in _lane(count_poker_acc, shift, full):
+            total = total_of(ti)
+            row = found.poker_by_count.setdefault((total, k + 2 + j), {})
+            suits = Fraction(w, 4 ** (k + 2 - j0))
+            row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
+        wild_lane = dict(_lane(wild_acc, shift, full))
+        if wild_lane:
+            _wild_finishes(found, wild_lane, scale, p_joker, poker)
+        return found
+
+    return [finishes(lane) for lane in range(len(lanes))]
+
+
+_K = TypeVar("_K")
+
+
+def _lane(tally: Mapping[_K, int], shift: int, full: int) -> Iterator[tuple[_K, int]]:
+    """One lane's non-zero entries of a tally of packed weights."""
+    for key, packed in tally.items():
+        w = packed >> shift & full
+        if w:
+            yield key, w
 
 
 def _player_finishes_by_cards(
@@ -583,28 +639,30 @@ def _wild_finishes(
 
 
 def _dealer_places(
-    odds: DrawOdds, starts: Mapping[Start, Fraction], rules: Finnish27Rules
-) -> dict[Total, dict[int, Fraction]]:
-    """The dealer's final totals from ``starts`` (their chances given the dealer's
-    start), each split by the place in the table's order of the best poker category
-    the final hand holds (0: none, and always for four cards or fewer).  The dealer's
-    hand is walked as a player's is, by the dealer's limits."""
+    odds: DrawOdds, starts: Mapping[Start, Mapping[Start, Fraction]], rules: Finnish27Rules
+) -> dict[Start, dict[Total, dict[int, Fraction]]]:
+    """For each dealer's start (merged by total: the two-card starts it stands for, with
+    their chances given it), the dealer's final totals, each split by the place in the
+    table's order of the best poker category the final hand holds (0: none, and always
+    for four cards or fewer).  The dealer's hand is walked as a player's is, by the
+    dealer's limits, every start at once (one lane each)."""
 
     def hits(total: Total) -> bool:
         return total.value < dealer_limit(rules, total)
 
     poker = rules.bonus.poker_rules
-    finishes = _player_finishes(
-        odds, starts, hits, False, rules.jokers_wild, poker, keep_short=False
-    )
-    places: dict[Total, dict[int, Fraction]] = {}
-    for total, mass in finishes.mass.items():
-        row = places.setdefault(total, {0: mass})
-        for key, q in finishes.poker.get(total, {}).items():
-            place = poker.ranking[POKER_CATEGORY[key]]
-            row[place] = row.get(place, Fraction(0)) + q
-            row[0] -= q
-    return places
+    lanes = [(pairs, hits) for pairs in starts.values()]
+    walked = _finishes_in_lanes(odds, lanes, False, rules.jokers_wild, poker, keep_short=False)
+    found: dict[Start, dict[Total, dict[int, Fraction]]] = {}
+    for dealer, finishes in zip(starts, walked, strict=True):
+        places = found[dealer] = {}
+        for total, mass in finishes.mass.items():
+            row = places.setdefault(total, {0: mass})
+            for key, q in finishes.poker.get(total, {}).items():
+                place = poker.ranking[POKER_CATEGORY[key]]
+                row[place] = row.get(place, Fraction(0)) + q
+                row[0] -= q
+    return found
 
 
 def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
@@ -766,9 +824,13 @@ def analyze_finnish27(
         known = paid_wins.get((dealer, player, place))
         if known is not None:
             return known
-        if dealer not in places:
-            pairs = {s: p / dealers[dealer] for s, p in starts.items() if _merged(s) == dealer}
-            places[dealer] = _dealer_places(odds, pairs, rules)
+        if not places:  # every dealer's start that plays on, walked together
+            played = {
+                merged: {s: p / dealers[merged] for s, p in starts.items() if _merged(s) == merged}
+                for merged in dealers
+                if merged.kind is None
+            }
+            places.update(_dealer_places(odds, played, rules))
         known = Fraction(0)
         for final, row in places[dealer].items():
             if compare27(player, final, rules)[0] == "player":
@@ -818,23 +880,33 @@ def analyze_finnish27(
     poker = rules.bonus.poker_rules
     # the player's finishes, once per distinct row of the hit/stand table
     totals = [total_from(low, ace) for low in range(60) for ace in (False, True) if low or not ace]
-    rows: dict[tuple[bool, ...], _Finishes] = {}
-    finishes_of: dict[Start, _Finishes] = {}
+    # each distinct row's rule, by the first dealer's start that plays it
+    row_rules: dict[tuple[bool, ...], Callable[[Total], bool]] = {}
+    row_of: dict[Start, tuple[bool, ...]] = {}
     for dealer in dealers:
         if dealer.kind is not None:
             continue
-        row = tuple(play(total, dealer.total) for total in totals)
-        if row not in rows:
-            against = _against(play, dealer.total)
-            if rules.charlie:
-                rows[row] = _player_finishes_by_cards(
-                    odds, starts, against, rules.charlie, rules.jokers_wild, poker
-                )
-            else:
-                rows[row] = _player_finishes(
-                    odds, starts, against, rules.bonus.card_27s, rules.jokers_wild, poker
-                )
-        finishes_of[dealer] = rows[row]
+        row = row_of[dealer] = tuple(play(total, dealer.total) for total in totals)
+        if row not in row_rules:
+            row_rules[row] = _against(play, dealer.total)
+    rows: dict[tuple[bool, ...], _Finishes]
+    if rules.charlie:
+        rows = {
+            row: _player_finishes_by_cards(
+                odds, starts, against, rules.charlie, rules.jokers_wild, poker
+            )
+            for row, against in row_rules.items()
+        }
+    else:  # the rows walked together (they share most of their hands)
+        walked = _finishes_in_lanes(
+            odds,
+            [(starts, against) for against in row_rules.values()],
+            rules.bonus.card_27s,
+            rules.jokers_wild,
+            poker,
+        )
+        rows = dict(zip(row_rules, walked, strict=True))
+    finishes_of = {dealer: rows[row] for dealer, row in row_of.items()}
 
     for dealer, pd in dealers.items():
         for player, pp in starts.items():
