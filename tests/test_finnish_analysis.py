@@ -503,3 +503,10 @@ def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
     alone = [analysis._finishes_in_lanes(odds, [lane], count_27s, True, poker)[0] for lane in lanes]
     assert together == alone
     assert together[0].mass != together[1].mass != together[2].mass
+    # and with a Charlie of six cards, whose walk draws the Jokers one by one
+    together = analysis._finishes_by_cards_in_lanes(odds, lanes, 6, True, poker)
+    alone = [
+        analysis._finishes_by_cards_in_lanes(odds, [lane], 6, True, poker)[0] for lane in lanes
+    ]
+    assert together == alone
+    assert together[0].charlie != together[1].charlie

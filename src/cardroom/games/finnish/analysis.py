@@ -312,19 +312,6 @@ def _first_level(starts: Mapping[Start, Fraction], unit: int) -> dict[tuple[Coun
     return level
 
 
-def _player_finishes(
-    odds: DrawOdds,
-    starts: Mapping[Start, Fraction],
-    hits: Callable[[Total], bool],
-    by_count: bool = False,
-    wild: bool = False,
-    poker: PokerRules = PLAIN_POKER,
-    keep_short: bool = True,
-) -> _Finishes:
-    """Play every player start to its end: :func:`_finishes_in_lanes` with one lane."""
-    return _finishes_in_lanes(odds, [(starts, hits)], by_count, wild, poker, keep_short)[0]
-
-
 #: the most ordinary hits a hand walked with replacement may take (each is a point or
 #: more, and no hand hits at 27); the lanes' widths are made for it
 _MOST_HITS = 40
@@ -503,32 +490,40 @@ def _lane(tally: Mapping[_K, int], shift: int, full: int) -> Iterator[tuple[_K, 
             yield key, w
 
 
-def _player_finishes_by_cards(
+def _finishes_by_cards_in_lanes(
     odds: DrawOdds,
-    starts: Mapping[Start, Fraction],
-    hits: Callable[[Total], bool],
+    lanes: Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]],
     charlie: int,
     wild: bool = False,
     poker: PokerRules = PLAIN_POKER,
-) -> _Finishes:
-    """:func:`_player_finishes` where a hand of ``charlie`` cards of 27 or less wins at
-    once (a Charlie): the hand's number of cards matters, so its Jokers are drawn one
+) -> list[_Finishes]:
+    """:func:`_finishes_in_lanes` where a hand of ``charlie`` cards of 27 or less wins
+    at once (a Charlie): the hand's number of cards matters, so its Jokers are drawn one
     by one with the other cards (no hand passes ``charlie`` cards, so the walk ends).
     The Charlies are kept apart, in ``charlie``; the hands of 27 are kept by their
     number of cards as well.  With ``wild`` a Joker drawn makes the hand 27 at once.
+    The lanes are packed into one integer per hand as there.
     """
     every = [odds.odds[RANK_ORDER.index(r)] for r in _ORDINARY] + [odds.joker]
     unit = lcm(*(q.denominator for q in every))
     weights = [int(q * unit) for q in every]
-    start_unit = lcm(*(p.denominator for p in starts.values()))
+    start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
+    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
+    lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
 
-    # (ordinary counts, Jokers held) -> integer weight, one level per card drawn
-    level = _first_level(starts, start_unit)
+    # (ordinary counts, Jokers held) -> packed integer weights, one level per card drawn
+    level: dict[tuple[Counts, int], int] = {}
+    for lane, (starts, _) in enumerate(lanes):
+        for first, w in _first_level(starts, start_unit).items():
+            level[first] = level.get(first, 0) + (w << width * lane)
 
     plain, charlies = _Tally(poker), _Tally(poker)
-    hitting: dict[int, bool] = {}
+    # by total index: the bits of the lanes that hit there
+    hitting: dict[int, int] = {}
     drawn = 0
     while level:
+        if drawn > _MOST_HITS:
+            raise AssertionError(f"a hand drew more than {_MOST_HITS} cards")
         nxt: dict[tuple[Counts, int], int] = {}
         for (counts, jokers), w in level.items():
             cards = sum(counts) + jokers
@@ -537,32 +532,42 @@ def _player_finishes_by_cards(
             if cards == charlie and ti // 2 <= TARGET:
                 charlies.add(ti, counts, jokers, w, drawn)
                 continue
-            hit = False
+            hit = 0
             if not wild_27 and cards < charlie:
-                known = hitting.get(ti)
-                if known is None:
-                    known = hitting[ti] = hits(_counts_total(counts))
-                hit = known
-            if not hit:
+                hit = hitting.get(ti, -1)
+                if hit < 0:
+                    total = _counts_total(counts)
+                    hit = hitting[ti] = sum(
+                        bits
+                        for bits, (_, hits) in zip(lane_bits, lanes, strict=True)
+                        if hits(total)
+                    )
+            drawing = w & hit
+            if drawing:
+                for i, step in enumerate(weights):
+                    if not step:
+                        continue
+                    if i == len(_ORDINARY):
+                        child = (counts, jokers + 1)
+                    else:
+                        child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), jokers)
+                    nxt[child] = nxt.get(child, 0) + drawing * step
+                w ^= drawing  # the lanes that stand here
+            if w:
                 plain.add(ti, counts, jokers, w, drawn)
-                continue
-            for i, step in enumerate(weights):
-                if not step:
-                    continue
-                if i == len(_ORDINARY):
-                    child = (counts, jokers + 1)
-                else:
-                    child = ((*counts[:i], counts[i] + 1, *counts[i + 1 :]), jokers)
-                nxt[child] = nxt.get(child, 0) + w * step
         level = nxt
         drawn += 1
 
     def scale(drawn: int) -> Fraction:
         return Fraction(1, start_unit * unit**drawn)
 
-    finishes = plain.finishes(scale)
-    finishes.charlie = charlies.finishes(scale)
-    return finishes
+    def finishes(lane: int) -> _Finishes:
+        shift, full = width * lane, (1 << width) - 1
+        found = plain.lane(shift, full).finishes(scale)
+        found.charlie = charlies.lane(shift, full).finishes(scale)
+        return found
+
+    return [finishes(lane) for lane in range(len(lanes))]
 
 
 class _Tally:
@@ -598,6 +603,16 @@ class _Tally:
             for name, n in split:
                 cpkey = (ti, drawn, ordinary, cards, name)
                 self.poker_by_count[cpkey] = self.poker_by_count.get(cpkey, 0) + w * n
+
+    def lane(self, shift: int, full: int) -> _Tally:
+        """One lane's tallies, where the weights are packed (:func:`_lane`)."""
+        one = _Tally(self.poker_rules)
+        one.mass = dict(_lane(self.mass, shift, full))
+        one.short = dict(_lane(self.short, shift, full))
+        one.poker = dict(_lane(self.poker, shift, full))
+        one.by_count = dict(_lane(self.by_count, shift, full))
+        one.poker_by_count = dict(_lane(self.poker_by_count, shift, full))
+        return one
 
     def finishes(self, scale: Callable[[int], Fraction], out: _Finishes | None = None) -> _Finishes:
         """The tallies as chances (``scale(drawn)``: one whole weight's chance), added
@@ -796,6 +811,9 @@ def analyze_finnish27(
         ranks: tuple[Rank, ...], dealer: Start, p: Fraction, initial: bool = False
     ) -> None:
         # only an initial 27 is a Joanca (a Joker first may be a total of two cards)
+        if _bonus_split(ranks, (), joanca and initial, by_suit).keys() == {None}:
+            add("player", None, p)  # no bonus whatever the dealer's cards (their chances add to 1)
+            return
         for pair, w in dealer_ranks[dealer].items():
             for key, q in _short_bonus(ranks, pair, joanca and initial, by_suit).items():
                 add("player", key, p * w * q)
@@ -889,23 +907,13 @@ def analyze_finnish27(
         row = row_of[dealer] = tuple(play(total, dealer.total) for total in totals)
         if row not in row_rules:
             row_rules[row] = _against(play, dealer.total)
-    rows: dict[tuple[bool, ...], _Finishes]
+    # the rows walked together (they share most of their hands)
+    lanes = [(starts, against) for against in row_rules.values()]
     if rules.charlie:
-        rows = {
-            row: _player_finishes_by_cards(
-                odds, starts, against, rules.charlie, rules.jokers_wild, poker
-            )
-            for row, against in row_rules.items()
-        }
-    else:  # the rows walked together (they share most of their hands)
-        walked = _finishes_in_lanes(
-            odds,
-            [(starts, against) for against in row_rules.values()],
-            rules.bonus.card_27s,
-            rules.jokers_wild,
-            poker,
-        )
-        rows = dict(zip(row_rules, walked, strict=True))
+        walked = _finishes_by_cards_in_lanes(odds, lanes, rules.charlie, rules.jokers_wild, poker)
+    else:
+        walked = _finishes_in_lanes(odds, lanes, rules.bonus.card_27s, rules.jokers_wild, poker)
+    rows = dict(zip(row_rules, walked, strict=True))
     finishes_of = {dealer: rows[row] for dealer, row in row_of.items()}
 
     for dealer, pd in dealers.items():
