@@ -40,7 +40,7 @@ chance, since they change neither the total nor the other ranks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -443,43 +443,70 @@ def _finishes_in_lanes(
             return 1 - sum((jokers(k, i) for i in range(-j if j < -1 else 4)), Fraction(0))
         return comb(k + j - 1, j) * p_joker**j * (1 - p_joker) ** k if k else Fraction(j == 0)
 
+    @cache
+    def factor(k: int, j: int, ordinary: int) -> Fraction:
+        """A whole weight's chance after ``k`` ordinary hits and ``j`` hit Jokers, counted
+        out of the ``4**ordinary`` ways of the cards' suits."""
+        return scale(k) * jokers(k, j) * Fraction(1, 4**ordinary)
+
+    count = len(lanes)
+    tallies = (mass_acc, poker_acc, short_acc, count_acc, count_poker_acc, wild_acc)
+    mass_l, poker_l, short_l, count_l, count_poker_l, wild_l = (
+        _lanes_of(tally, count, width) for tally in tallies
+    )
+
     def finishes(lane: int) -> _Finishes:
-        shift, full = width * lane, (1 << width) - 1
         found = _Finishes({}, {}, {})
-        for (ti, k), w in _lane(mass_acc, shift, full):
-            total = total_of(ti)
-            # (with Jokers wild, only the hands that drew no Joker end here)
-            natural = jokers(k, 0) if wild else 1
-            found.mass[total] = found.mass.get(total, Fraction(0)) + w * scale(k) * natural
-        for (ti, k, j0, j, name), w in _lane(poker_acc, shift, full):
-            total = total_of(ti)
-            # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
-            row = found.poker.setdefault(total, {})
-            suits = Fraction(w, 4 ** (k + 2 - j0))
-            row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
-        for (ti, k, j, ranks), w in _lane(short_acc, shift, full):
-            total = total_of(ti)
-            short = found.short.setdefault(total, {})
-            short[ranks] = short.get(ranks, Fraction(0)) + w * scale(k) * jokers(k, j)
-        for (ti, k, j), w in _lane(count_acc, shift, full):
-            total = total_of(ti)
-            of_total = found.by_count.setdefault(total, {})
-            n = k + 2 + j
-            of_total[n] = of_total.get(n, Fraction(0)) + w * scale(k) * jokers(k, j)
-        for (ti, k, j0, j, name), w in _lane(count_poker_acc, shift, full):
-            total = total_of(ti)
-            row = found.poker_by_count.setdefault((total, k + 2 + j), {})
-            suits = Fraction(w, 4 ** (k + 2 - j0))
-            row[name] = row.get(name, Fraction(0)) + suits * scale(k) * jokers(k, j)
-        wild_lane = dict(_lane(wild_acc, shift, full))
-        if wild_lane:
-            _wild_finishes(found, wild_lane, scale, p_joker, poker)
+        # (with Jokers wild, only the hands that drew no Joker end here)
+        found.mass = _exact_sums(
+            (total_of(ti), w, factor(k, 0, 0) if wild else scale(k))
+            for (ti, k), w in mass_l[lane].items()
+        )
+        # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
+        for (total, name), p in _exact_sums(
+            ((total_of(ti), name), w, factor(k, j, k + 2 - j0))
+            for (ti, k, j0, j, name), w in poker_l[lane].items()
+        ).items():
+            found.poker.setdefault(total, {})[name] = p
+        for (total, ranks), p in _exact_sums(
+            ((total_of(ti), ranks), w, factor(k, j, 0))
+            for (ti, k, j, ranks), w in short_l[lane].items()
+        ).items():
+            found.short.setdefault(total, {})[ranks] = p
+        for (total, n), p in _exact_sums(
+            ((total_of(ti), k + 2 + j), w, factor(k, j, 0))
+            for (ti, k, j), w in count_l[lane].items()
+        ).items():
+            found.by_count.setdefault(total, {})[n] = p
+        for (total, n, name), p in _exact_sums(
+            ((total_of(ti), k + 2 + j, name), w, factor(k, j, k + 2 - j0))
+            for (ti, k, j0, j, name), w in count_poker_l[lane].items()
+        ).items():
+            found.poker_by_count.setdefault((total, n), {})[name] = p
+        if wild_l[lane]:
+            _wild_finishes(found, wild_l[lane], scale, p_joker, poker)
         return found
 
-    return [finishes(lane) for lane in range(len(lanes))]
+    return [finishes(lane) for lane in range(count)]
 
 
 _K = TypeVar("_K")
+
+
+def _lanes_of(tally: Mapping[_K, int], count: int, width: int) -> list[dict[_K, int]]:
+    """Each of ``count`` lanes' non-zero entries of a tally of packed weights, in one
+    pass over the tally."""
+    out: list[dict[_K, int]] = [{} for _ in range(count)]
+    full = (1 << width) - 1
+    for key, packed in tally.items():
+        lane = 0
+        while packed:
+            w = packed & full
+            if w:
+                out[lane][key] = w
+            packed >>= width
+            lane += 1
+    return out
 
 
 def _lane(tally: Mapping[_K, int], shift: int, full: int) -> Iterator[tuple[_K, int]]:
@@ -488,6 +515,23 @@ def _lane(tally: Mapping[_K, int], shift: int, full: int) -> Iterator[tuple[_K, 
         w = packed >> shift & full
         if w:
             yield key, w
+
+
+def _exact_sums(terms: Iterable[tuple[_K, int, Fraction]]) -> dict[_K, Fraction]:
+    """The sum of ``w * f`` for each key, worked in integers over one common denominator
+    and made a fraction once per key (adding fractions term by term reduces each sum)."""
+    listed = list(terms)
+    if not listed:
+        return {}
+    common = lcm(*{f.denominator for _, _, f in listed})
+    scaled: dict[int, int] = {}  # by the factor's identity (each comes from a cache)
+    sums: dict[_K, int] = {}
+    for key, w, f in listed:
+        m = scaled.get(id(f))
+        if m is None:
+            m = scaled[id(f)] = f.numerator * (common // f.denominator)
+        sums[key] = sums.get(key, 0) + w * m
+    return {key: Fraction(v, common) for key, v in sums.items()}
 
 
 def _finishes_by_cards_in_lanes(
