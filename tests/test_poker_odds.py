@@ -16,8 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
-from cardroom.games.finnish.poker import STANDARD, PokerCategory, best_category
-from cardroom.games.finnish.poker_odds import category_counts
+from cardroom.games.finnish.poker import STANDARD, PokerCategory, PokerRules, best_category
+from cardroom.games.finnish.poker_odds import (
+    category_counts,
+    counts_by_value,
+    counts_table,
+    value_counts,
+)
 
 ORDINARY = [rank for rank in Rank if rank is not Rank.JOKER]
 
@@ -103,3 +108,17 @@ def test_bad_hands_are_refused() -> None:
         category_counts((Rank.TWO, Rank.JOKER, Rank.THREE, Rank.FOUR, Rank.FIVE), 0)
     with pytest.raises(ValueError, match="at most 31 besides"):
         category_counts((Rank.TWO,) * 32, 0)
+
+
+def test_the_table_by_jokers_is_each_count_alone() -> None:
+    """One compiled call gives a hand's counts with 0 to 9 Jokers: each row is the
+    count of that many Jokers on its own, and -2 where the hand is short of five."""
+    poker = PokerRules(True, ORDERED)
+    for text in ("2 3 4 5", "A 2 6 7 A 2 6", "9 9 9 9 2", "K K", "T J Q K A 9 9"):
+        counts = counts_by_value(ranks_of(text))
+        for jokers, row in enumerate(counts_table(counts, poker)):
+            if len(text.split()) + jokers < 5:
+                assert row[0] == -2
+                continue
+            pairs = [(row[at], row[at + 1]) for at in (0, 2, 4) if row[at] >= 0]
+            assert pairs == [(int(c), n) for c, n in value_counts(counts, jokers, poker)]

@@ -81,7 +81,7 @@ from cardroom.games.finnish.poker import (
     PokerRules,
     best_held,
 )
-from cardroom.games.finnish.poker_odds import ranks_held, value_counts
+from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_table, ranks_held, value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -363,14 +363,14 @@ def _finishes_in_lanes(
         for first, w in _first_level(starts, start_unit).items():
             level[first] = level.get(first, 0) + (w << width * lane)
 
-    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", bonus) -> weight;
-    # totals as indices (value * 2 + soft: an int hashes far faster than a Total)
-    poker_acc: dict[tuple[int, int, int, int, str], int] = {}
+    # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", category) ->
+    # weight; totals as indices (value * 2 + soft: an int hashes far faster than a Total)
+    poker_acc: dict[tuple[int, int, int, int, int], int] = {}
     short_acc: dict[tuple[int, int, int, tuple[Rank, ...]], int] = {}
     mass_acc: dict[tuple[int, int], int] = {}
     # hands of 27 of six to nine cards: (hits, hit Jokers) -> weight, and with a poker key
     count_acc: dict[tuple[int, int, int], int] = {}
-    count_poker_acc: dict[tuple[int, int, int, int, str], int] = {}
+    count_poker_acc: dict[tuple[int, int, int, int, int], int] = {}
     # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
     wild_acc: dict[tuple[int, Counts], int] = {}
     # by total index: the bits of the lanes that hit there
@@ -402,21 +402,28 @@ def _finishes_in_lanes(
                         continue
             mass_acc[(ti, k)] = mass_acc.get((ti, k), 0) + w
             m = k + 2 - j0
+            # the poker counts with each number of Jokers: row j of (category, count)
+            # pairs, the categories by number here (their keys once, at the end)
+            table = _counts_table(counts, poker) if m + j0 + 3 >= 5 else None
             if by_count and ti // 2 == TARGET:
                 for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
                     count_acc[(ti, k, j)] = count_acc.get((ti, k, j), 0) + w
-                    for name, n in _poker_split(counts, j0 + j, poker):
-                        ckey = (ti, k, j0, j, name)
-                        count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * n
+                    row = _poker_row(table, counts, j0 + j, poker)
+                    for at in (0, 2, 4):
+                        if _PAID[row[at]]:
+                            ckey = (ti, k, j0, j, row[at])
+                            count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * row[at + 1]
             for j in range(4 if k else 1):
                 if m + j0 + j <= 4:
                     if keep_short:
                         key = (ti, k, j, _short_ranks(counts, j0 + j))
                         short_acc[key] = short_acc.get(key, 0) + w
                     continue
-                for name, n in _poker_split(counts, j0 + j, poker):
-                    pkey = (ti, k, j0, j, name)
-                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * n
+                row = _poker_row(table, counts, j0 + j, poker)
+                for at in (0, 2, 4):
+                    if _PAID[row[at]]:
+                        pkey = (ti, k, j0, j, row[at])
+                        poker_acc[pkey] = poker_acc.get(pkey, 0) + w * row[at + 1]
             if k:
                 # four hit Jokers or more: whatever the suits (wild ones, or five bugs
                 # and more, as many as four); bugs in the start make five at least
@@ -424,7 +431,7 @@ def _finishes_in_lanes(
                 for j, held in many:
                     award = _many_jokers(counts, held, poker)
                     if award is not None:
-                        pkey = (ti, k, j0, j, award)
+                        pkey = (ti, k, j0, j, POKER_CATEGORY[award])
                         poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
         level = nxt
         k += 1
@@ -463,11 +470,11 @@ def _finishes_in_lanes(
             for (ti, k), w in mass_l[lane].items()
         )
         # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
-        for (total, name), p in _exact_sums(
-            ((total_of(ti), name), w, factor(k, j, k + 2 - j0))
-            for (ti, k, j0, j, name), w in poker_l[lane].items()
+        for (total, category), p in _exact_sums(
+            ((total_of(ti), category), w, factor(k, j, k + 2 - j0))
+            for (ti, k, j0, j, category), w in poker_l[lane].items()
         ).items():
-            found.poker.setdefault(total, {})[name] = p
+            found.poker.setdefault(total, {})[POKER_BONUS[_CATEGORIES[category]]] = p
         for (total, ranks), p in _exact_sums(
             ((total_of(ti), ranks), w, factor(k, j, 0))
             for (ti, k, j, ranks), w in short_l[lane].items()
@@ -478,11 +485,11 @@ def _finishes_in_lanes(
             for (ti, k, j), w in count_l[lane].items()
         ).items():
             found.by_count.setdefault(total, {})[n] = p
-        for (total, n, name), p in _exact_sums(
-            ((total_of(ti), k + 2 + j, name), w, factor(k, j, k + 2 - j0))
-            for (ti, k, j0, j, name), w in count_poker_l[lane].items()
+        for (total, n, category), p in _exact_sums(
+            ((total_of(ti), k + 2 + j, category), w, factor(k, j, k + 2 - j0))
+            for (ti, k, j0, j, category), w in count_poker_l[lane].items()
         ).items():
-            found.poker_by_count.setdefault((total, n), {})[name] = p
+            found.poker_by_count.setdefault((total, n), {})[POKER_BONUS[_CATEGORIES[category]]] = p
         if wild_l[lane]:
             _wild_finishes(found, wild_l[lane], scale, p_joker, poker)
         return found
@@ -757,6 +764,30 @@ def _by_value(counts: Counts) -> tuple[int, ...]:
     gives them) of ranks counted in :data:`_ORDINARY`'s order: the Ace first (its value
     is 14), then Two to King."""
     return (0, 0, *counts[1:], counts[0])
+
+
+@cache
+def _counts_table(counts: Counts, poker: PokerRules) -> list[list[int]]:
+    """The poker counts of these ranks with 0 to :data:`TABLE_JOKERS` Jokers (rows of
+    flat (category, count) pairs)."""
+    return counts_table(_by_value(counts), poker)
+
+
+def _poker_row(
+    table: list[list[int]] | None, counts: Counts, jokers: int, poker: PokerRules
+) -> list[int]:
+    """Row ``jokers`` of :func:`_counts_table` (worked out on its own beyond the table)."""
+    if table is not None and jokers <= TABLE_JOKERS:
+        return table[jokers]
+    row = [-1, 0, -1, 0, -1, 0]
+    for at, (category, n) in enumerate(value_counts(_by_value(counts), jokers, poker)):
+        row[2 * at], row[2 * at + 1] = int(category), n
+    return row
+
+
+#: the categories as numbers, and which earn a poker bonus (read at -1 and -2 too: none)
+_CATEGORIES: tuple[PokerCategory, ...] = tuple(PokerCategory)
+_PAID: tuple[bool, ...] = (*(c in POKER_BONUS for c in PokerCategory), False, False)
 
 
 @cache

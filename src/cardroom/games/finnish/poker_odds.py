@@ -51,7 +51,7 @@ from cardroom.games.finnish.poker import (
     held_mask,
 )
 
-__all__ = ["category_counts", "counts_by_value", "value_counts"]
+__all__ = ["TABLE_JOKERS", "category_counts", "counts_by_value", "counts_table", "value_counts"]
 
 #: the thirteen ordinary ranks, Ace first; their poker values 14, 2, ..., 13
 _RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
@@ -105,6 +105,22 @@ def value_counts(
 
 
 _CATEGORIES = tuple(PokerCategory)
+
+#: the Jokers :func:`counts_table` goes up to
+TABLE_JOKERS = 9
+
+
+def counts_table(counts: tuple[int, ...], poker: PokerRules = PLAIN_POKER) -> list[list[int]]:
+    """:func:`value_counts` of these cards with each number of Jokers from 0 to
+    :data:`TABLE_JOKERS`, in one compiled call: row ``j`` holds up to three (category,
+    count) pairs flat (the category -1 where unused; every category -2 where the hand
+    would be shorter than five cards).  An analysis that needs a hand's counts with
+    several numbers of Jokers asks once."""
+    if sum(counts) > _MOST_CARDS:
+        raise ValueError(f"a poker hand of at most {_MOST_CARDS} cards besides its Jokers")
+    out = np.empty((TABLE_JOKERS + 1, 6), np.int64)
+    _counts_table(counts, poker.bug, _best_table(poker), _SPREAD, *_scratch(), out)
+    return out.tolist()
 
 
 #: :func:`~cardroom.games.finnish.poker.held_mask`, compiled (called some 10**5 times
@@ -371,3 +387,16 @@ def _counts_row(
         plain if no_flush else -1,
         no_flush,
     )
+
+
+@njit(cache=True)
+def _counts_table(
+    counts: tuple[int, ...], bug: bool, best: np.ndarray, spread: np.ndarray,
+    onto: np.ndarray, cur: np.ndarray, nxt: np.ndarray, active: np.ndarray,
+    nactive: np.ndarray, out: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`_counts_row` for each number of Jokers, a row of ``out`` each."""
+    for jokers in range(out.shape[0]):
+        row = _counts_row(counts, jokers, bug, best, spread, onto, cur, nxt, active, nactive)
+        for i in range(6):
+            out[jokers, i] = row[i]
