@@ -516,17 +516,11 @@ def _lanes_of(tally: Mapping[_K, int], count: int, width: int) -> list[dict[_K, 
     return out
 
 
-def _lane(tally: Mapping[_K, int], shift: int, full: int) -> Iterator[tuple[_K, int]]:
-    """One lane's non-zero entries of a tally of packed weights."""
-    for key, packed in tally.items():
-        w = packed >> shift & full
-        if w:
-            yield key, w
-
-
 def _exact_sums(terms: Iterable[tuple[_K, int, Fraction]]) -> dict[_K, Fraction]:
     """The sum of ``w * f`` for each key, worked in integers over one common denominator
-    and made a fraction once per key (adding fractions term by term reduces each sum)."""
+    and made a fraction once per key (adding fractions term by term reduces each sum).
+    The factors are told apart by identity: the list keeps each alive, so two live at
+    once never share one."""
     listed = list(terms)
     if not listed:
         return {}
@@ -609,16 +603,18 @@ def _finishes_by_cards_in_lanes(
         level = nxt
         drawn += 1
 
+    @cache
     def scale(drawn: int) -> Fraction:
         return Fraction(1, start_unit * unit**drawn)
 
-    def finishes(lane: int) -> _Finishes:
-        shift, full = width * lane, (1 << width) - 1
-        found = plain.lane(shift, full).finishes(scale)
-        found.charlie = charlies.lane(shift, full).finishes(scale)
-        return found
-
-    return [finishes(lane) for lane in range(len(lanes))]
+    found = []
+    for one, charlie_lane in zip(
+        plain.lanes(len(lanes), width), charlies.lanes(len(lanes), width), strict=True
+    ):
+        finishes = one.finishes(scale)
+        finishes.charlie = charlie_lane.finishes(scale)
+        found.append(finishes)
+    return found
 
 
 class _Tally:
@@ -655,36 +651,51 @@ class _Tally:
                 cpkey = (ti, drawn, ordinary, cards, name)
                 self.poker_by_count[cpkey] = self.poker_by_count.get(cpkey, 0) + w * n
 
-    def lane(self, shift: int, full: int) -> _Tally:
-        """One lane's tallies, where the weights are packed (:func:`_lane`)."""
-        one = _Tally(self.poker_rules)
-        one.mass = dict(_lane(self.mass, shift, full))
-        one.short = dict(_lane(self.short, shift, full))
-        one.poker = dict(_lane(self.poker, shift, full))
-        one.by_count = dict(_lane(self.by_count, shift, full))
-        one.poker_by_count = dict(_lane(self.poker_by_count, shift, full))
-        return one
+    def lanes(self, count: int, width: int) -> list[_Tally]:
+        """Each lane's tallies, where the weights are packed (:func:`_lanes_of`)."""
+        split = [_Tally(self.poker_rules) for _ in range(count)]
+        for name in ("mass", "short", "poker", "by_count", "poker_by_count"):
+            for one, part in zip(split, _lanes_of(getattr(self, name), count, width), strict=True):
+                setattr(one, name, part)
+        return split
 
     def finishes(self, scale: Callable[[int], Fraction], out: _Finishes | None = None) -> _Finishes:
         """The tallies as chances (``scale(drawn)``: one whole weight's chance), added
         to ``out`` if given."""
         out = out if out is not None else _Finishes({}, {}, {})
-        for (ti, drawn), w in self.mass.items():
-            total = total_of(ti)
-            out.mass[total] = out.mass.get(total, Fraction(0)) + w * scale(drawn)
-        for (ti, drawn, ranks), w in self.short.items():
-            row = out.short.setdefault(total_of(ti), {})
-            row[ranks] = row.get(ranks, Fraction(0)) + w * scale(drawn)
-        for (ti, drawn, ordinary, name), w in self.poker.items():
-            keys = out.poker.setdefault(total_of(ti), {})
-            keys[name] = keys.get(name, Fraction(0)) + Fraction(w, 4**ordinary) * scale(drawn)
-        for (ti, drawn, cards), w in self.by_count.items():
-            of_total = out.by_count.setdefault(total_of(ti), {})
-            of_total[cards] = of_total.get(cards, Fraction(0)) + w * scale(drawn)
-        for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items():
-            named = out.poker_by_count.setdefault((total_of(ti), cards), {})
-            part = Fraction(w, 4**ordinary) * scale(drawn)
-            named[name] = named.get(name, Fraction(0)) + part
+
+        @cache
+        def factor(drawn: int, ordinary: int) -> Fraction:
+            return scale(drawn) * Fraction(1, 4**ordinary)
+
+        for total, p in _exact_sums(
+            (total_of(ti), w, factor(drawn, 0)) for (ti, drawn), w in self.mass.items()
+        ).items():
+            out.mass[total] = out.mass.get(total, Fraction(0)) + p
+        for (total, ranks), p in _exact_sums(
+            ((total_of(ti), ranks), w, factor(drawn, 0))
+            for (ti, drawn, ranks), w in self.short.items()
+        ).items():
+            row = out.short.setdefault(total, {})
+            row[ranks] = row.get(ranks, Fraction(0)) + p
+        for (total, name), p in _exact_sums(
+            ((total_of(ti), name), w, factor(drawn, ordinary))
+            for (ti, drawn, ordinary, name), w in self.poker.items()
+        ).items():
+            keys = out.poker.setdefault(total, {})
+            keys[name] = keys.get(name, Fraction(0)) + p
+        for (total, cards), p in _exact_sums(
+            ((total_of(ti), cards), w, factor(drawn, 0))
+            for (ti, drawn, cards), w in self.by_count.items()
+        ).items():
+            of_total = out.by_count.setdefault(total, {})
+            of_total[cards] = of_total.get(cards, Fraction(0)) + p
+        for (total, cards, name), p in _exact_sums(
+            ((total_of(ti), cards, name), w, factor(drawn, ordinary))
+            for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items()
+        ).items():
+            named = out.poker_by_count.setdefault((total, cards), {})
+            named[name] = named.get(name, Fraction(0)) + p
         return out
 
 
