@@ -640,7 +640,11 @@ class _Tally:
             short = (ti, drawn, _short_ranks(counts, jokers))
             self.short[short] = self.short.get(short, 0) + w
             return
-        split = _poker_split(counts, jokers, self.poker_rules)
+        poker = self.poker_rules
+        row = _poker_row(_counts_table(counts, poker), counts, jokers, poker)
+        split = [
+            (POKER_BONUS[_CATEGORIES[row[at]]], row[at + 1]) for at in (0, 2, 4) if _PAID[row[at]]
+        ]
         for name, n in split:
             pkey = (ti, drawn, ordinary, name)
             self.poker[pkey] = self.poker.get(pkey, 0) + w * n
@@ -752,22 +756,6 @@ def _against(play: Hits, dealer: Total) -> Callable[[Total], bool]:
 def _short_ranks(counts: Counts, jokers: int) -> tuple[Rank, ...]:
     ranks = tuple(r for r, n in zip(_ORDINARY, counts, strict=True) for _ in range(n))
     return _sorted(ranks + (Rank.JOKER,) * jokers)
-
-
-@cache
-def _poker_split(
-    counts: Counts, jokers: int, poker: PokerRules = PLAIN_POKER
-) -> tuple[tuple[str, int], ...]:
-    """Each poker bonus key of these ranks, counted over the 4**m suit assignments."""
-    split = value_counts(_by_value(counts), jokers, poker)
-    if len(split) == 1:  # most hands: the suits change nothing
-        name = _BONUS_OF[split[0][0]]
-        return () if name is None else ((name, split[0][1]),)
-    return tuple((POKER_BONUS[c], n) for c, n in split if c in POKER_BONUS)
-
-
-#: each category's poker bonus key (None for a high card)
-_BONUS_OF: tuple[str | None, ...] = tuple(POKER_BONUS.get(c) for c in PokerCategory)
 
 
 def _by_value(counts: Counts) -> tuple[int, ...]:
