@@ -319,7 +319,7 @@ _MOST_HITS = 40
 
 def _finishes_in_lanes(
     odds: DrawOdds,
-    lanes: Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]],
+    lanes: _Lanes,
     by_count: bool = False,
     wild: bool = False,
     poker: PokerRules = PLAIN_POKER,
@@ -351,17 +351,8 @@ def _finishes_in_lanes(
     """
     p_joker = odds.joker
     ordinary = [odds.odds[RANK_ORDER.index(r)] / (1 - p_joker) for r in _ORDINARY]
-    unit = lcm(*(q.denominator for q in ordinary))
-    weights = [int(q * unit) for q in ordinary]
-    start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
-    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
-    lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
-
     # (counts, Jokers in the start) -> packed integer weights, one level per ordinary hit
-    level: dict[tuple[Counts, int], int] = {}
-    for lane, (starts, _) in enumerate(lanes):
-        for first, w in _first_level(starts, start_unit).items():
-            level[first] = level.get(first, 0) + (w << width * lane)
+    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, ordinary)
 
     # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", category) ->
     # weight; totals as indices (value * 2 + soft: an int hashes far faster than a Total)
@@ -384,10 +375,7 @@ def _finishes_in_lanes(
             ti = _counts_index(counts)
             hit = hitting.get(ti)
             if hit is None:
-                total = _counts_total(counts)
-                hit = hitting[ti] = sum(
-                    bits for bits, (_, hits) in zip(lane_bits, lanes, strict=True) if hits(total)
-                )
+                hit = hitting[ti] = _hitting(lane_bits, lanes, _counts_total(counts))
             if hit:
                 drawing = w & hit
                 if drawing:
@@ -499,6 +487,44 @@ def _finishes_in_lanes(
 
 _K = TypeVar("_K")
 
+#: lanes of a walk: each its starts (with their chances) and its hit/stand rule
+_Lanes = Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]]
+
+
+def _packed(
+    lanes: _Lanes, steps: Sequence[Fraction]
+) -> tuple[int, list[int], int, int, list[int], dict[tuple[Counts, int], int]]:
+    """A walk's set-up: the denominator ``unit`` of the steps' chances and each step's
+    whole weight; the starts' denominator; a lane's width (every tally of a hand of up
+    to :data:`_MOST_HITS` draws fits: below ``start_unit * unit**k * 4**(k + 2)``) and
+    each lane's bits; the first level, each lane's weight in its bits."""
+    unit = lcm(*(q.denominator for q in steps))
+    weights = [int(q * unit) for q in steps]
+    start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
+    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
+    lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
+    level: dict[tuple[Counts, int], int] = {}
+    for lane, (starts, _) in enumerate(lanes):
+        for first, w in _first_level(starts, start_unit).items():
+            level[first] = level.get(first, 0) + (w << width * lane)
+    return unit, weights, start_unit, width, lane_bits, level
+
+
+_O = TypeVar("_O")
+_I = TypeVar("_I")
+
+
+def _add_into(table: dict[_O, dict[_I, Fraction]], sums: Mapping[tuple[_O, _I], Fraction]) -> None:
+    """Add each (outer, inner) key's sum into a table of rows."""
+    for (outer, inner), p in sums.items():
+        row = table.setdefault(outer, {})
+        row[inner] = row.get(inner, Fraction(0)) + p
+
+
+def _hitting(lane_bits: Sequence[int], lanes: _Lanes, total: Total) -> int:
+    """The bits of the lanes whose rule hits ``total``."""
+    return sum(bits for bits, (_, hits) in zip(lane_bits, lanes, strict=True) if hits(total))
+
 
 def _lanes_of(tally: Mapping[_K, int], count: int, width: int) -> list[dict[_K, int]]:
     """Each of ``count`` lanes' non-zero entries of a tally of packed weights, in one
@@ -537,7 +563,7 @@ def _exact_sums(terms: Iterable[tuple[_K, int, Fraction]]) -> dict[_K, Fraction]
 
 def _finishes_by_cards_in_lanes(
     odds: DrawOdds,
-    lanes: Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]],
+    lanes: _Lanes,
     charlie: int,
     wild: bool = False,
     poker: PokerRules = PLAIN_POKER,
@@ -550,17 +576,8 @@ def _finishes_by_cards_in_lanes(
     The lanes are packed into one integer per hand as there.
     """
     every = [odds.odds[RANK_ORDER.index(r)] for r in _ORDINARY] + [odds.joker]
-    unit = lcm(*(q.denominator for q in every))
-    weights = [int(q * unit) for q in every]
-    start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
-    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
-    lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
-
     # (ordinary counts, Jokers held) -> packed integer weights, one level per card drawn
-    level: dict[tuple[Counts, int], int] = {}
-    for lane, (starts, _) in enumerate(lanes):
-        for first, w in _first_level(starts, start_unit).items():
-            level[first] = level.get(first, 0) + (w << width * lane)
+    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, every)
 
     plain, charlies = _Tally(poker), _Tally(poker)
     # by total index: the bits of the lanes that hit there
@@ -581,12 +598,7 @@ def _finishes_by_cards_in_lanes(
             if not wild_27 and cards < charlie:
                 hit = hitting.get(ti, -1)
                 if hit < 0:
-                    total = _counts_total(counts)
-                    hit = hitting[ti] = sum(
-                        bits
-                        for bits, (_, hits) in zip(lane_bits, lanes, strict=True)
-                        if hits(total)
-                    )
+                    hit = hitting[ti] = _hitting(lane_bits, lanes, _counts_total(counts))
             drawing = w & hit
             if drawing:
                 for i, step in enumerate(weights):
@@ -676,30 +688,34 @@ class _Tally:
             (total_of(ti), w, factor(drawn, 0)) for (ti, drawn), w in self.mass.items()
         ).items():
             out.mass[total] = out.mass.get(total, Fraction(0)) + p
-        for (total, ranks), p in _exact_sums(
-            ((total_of(ti), ranks), w, factor(drawn, 0))
-            for (ti, drawn, ranks), w in self.short.items()
-        ).items():
-            row = out.short.setdefault(total, {})
-            row[ranks] = row.get(ranks, Fraction(0)) + p
-        for (total, name), p in _exact_sums(
-            ((total_of(ti), name), w, factor(drawn, ordinary))
-            for (ti, drawn, ordinary, name), w in self.poker.items()
-        ).items():
-            keys = out.poker.setdefault(total, {})
-            keys[name] = keys.get(name, Fraction(0)) + p
-        for (total, cards), p in _exact_sums(
-            ((total_of(ti), cards), w, factor(drawn, 0))
-            for (ti, drawn, cards), w in self.by_count.items()
-        ).items():
-            of_total = out.by_count.setdefault(total, {})
-            of_total[cards] = of_total.get(cards, Fraction(0)) + p
-        for (total, cards, name), p in _exact_sums(
-            ((total_of(ti), cards, name), w, factor(drawn, ordinary))
-            for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items()
-        ).items():
-            named = out.poker_by_count.setdefault((total, cards), {})
-            named[name] = named.get(name, Fraction(0)) + p
+        _add_into(
+            out.short,
+            _exact_sums(
+                ((total_of(ti), ranks), w, factor(drawn, 0))
+                for (ti, drawn, ranks), w in self.short.items()
+            ),
+        )
+        _add_into(
+            out.poker,
+            _exact_sums(
+                ((total_of(ti), name), w, factor(drawn, ordinary))
+                for (ti, drawn, ordinary, name), w in self.poker.items()
+            ),
+        )
+        _add_into(
+            out.by_count,
+            _exact_sums(
+                ((total_of(ti), cards), w, factor(drawn, 0))
+                for (ti, drawn, cards), w in self.by_count.items()
+            ),
+        )
+        _add_into(
+            out.poker_by_count,
+            _exact_sums(
+                (((total_of(ti), cards), name), w, factor(drawn, ordinary))
+                for (ti, drawn, ordinary, cards, name), w in self.poker_by_count.items()
+            ),
+        )
         return out
 
 
