@@ -79,9 +79,8 @@ from cardroom.games.finnish.poker import (
     PLAIN_POKER,
     PokerCategory,
     PokerRules,
-    best_held,
 )
-from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_table, ranks_held, value_counts
+from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_table, value_counts
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -417,9 +416,10 @@ def _finishes_in_lanes(
                 # and more, as many as four); bugs in the start make five at least
                 many = ((4, 4), (-5, 5)) if poker.bug and not j0 else ((-1, 4 + j0),)
                 for j, held in many:
-                    award = _many_jokers(counts, held, poker)
-                    if award is not None:
-                        pkey = (ti, k, j0, j, POKER_CATEGORY[award])
+                    # (its row of the table: a straight flush round it, whatever the suits)
+                    category = _poker_row(table, counts, held, poker)[0]
+                    if _PAID[category]:
+                        pkey = (ti, k, j0, j, category)
                         poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
         level = nxt
         k += 1
@@ -803,15 +803,6 @@ def _poker_row(
 #: the categories as numbers, and which earn a poker bonus (read at -1 and -2 too: none)
 _CATEGORIES: tuple[PokerCategory, ...] = tuple(PokerCategory)
 _PAID: tuple[bool, ...] = (*(c in POKER_BONUS for c in PokerCategory), False, False)
-
-
-@cache
-def _many_jokers(counts: Counts, jokers: int, poker: PokerRules) -> str | None:
-    """The poker key of these ranks with four ``jokers`` or more: a flush and a straight
-    flush whatever the suits, and what the ranks hold with the Jokers."""
-    held = ranks_held(_by_value(counts), jokers, poker.bug)
-    held |= 1 << PokerCategory.FLUSH | 1 << PokerCategory.STRAIGHT_FLUSH
-    return POKER_BONUS.get(best_held(held, poker.ranking))
 
 
 def _sorted(ranks: tuple[Rank, ...]) -> tuple[Rank, ...]:
