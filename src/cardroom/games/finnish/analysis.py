@@ -80,7 +80,7 @@ from cardroom.games.finnish.poker import (
     PokerCategory,
     PokerRules,
 )
-from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_table, value_counts
+from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_row, counts_table
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -391,7 +391,7 @@ def _finishes_in_lanes(
             m = k + 2 - j0
             # the poker counts with each number of Jokers: row j of (category, count)
             # pairs, the categories by number here (their keys once, at the end)
-            table = _counts_table(counts, poker) if m + j0 + 3 >= 5 else None
+            table = _counts_table(counts, poker)
             if by_count and ti // 2 == TARGET:
                 for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
                     count_acc[(ti, k, j)] = count_acc.get((ti, k, j), 0) + w
@@ -458,26 +458,34 @@ def _finishes_in_lanes(
             for (ti, k), w in mass_l[lane].items()
         )
         # the start held 2 - j0 ordinary cards: counts are out of 4**(ordinary cards)
-        for (total, category), p in _exact_sums(
-            ((total_of(ti), category), w, factor(k, j, k + 2 - j0))
-            for (ti, k, j0, j, category), w in poker_l[lane].items()
-        ).items():
-            found.poker.setdefault(total, {})[POKER_BONUS[_CATEGORIES[category]]] = p
-        for (total, ranks), p in _exact_sums(
-            ((total_of(ti), ranks), w, factor(k, j, 0))
-            for (ti, k, j, ranks), w in short_l[lane].items()
-        ).items():
-            found.short.setdefault(total, {})[ranks] = p
-        for (total, n), p in _exact_sums(
-            ((total_of(ti), k + 2 + j), w, factor(k, j, 0))
-            for (ti, k, j), w in count_l[lane].items()
-        ).items():
-            found.by_count.setdefault(total, {})[n] = p
-        for (total, n, category), p in _exact_sums(
-            ((total_of(ti), k + 2 + j, category), w, factor(k, j, k + 2 - j0))
-            for (ti, k, j0, j, category), w in count_poker_l[lane].items()
-        ).items():
-            found.poker_by_count.setdefault((total, n), {})[POKER_BONUS[_CATEGORIES[category]]] = p
+        _add_into(
+            found.poker,
+            _exact_sums(
+                ((total_of(ti), _BONUS[category]), w, factor(k, j, k + 2 - j0))
+                for (ti, k, j0, j, category), w in poker_l[lane].items()
+            ),
+        )
+        _add_into(
+            found.short,
+            _exact_sums(
+                ((total_of(ti), ranks), w, factor(k, j, 0))
+                for (ti, k, j, ranks), w in short_l[lane].items()
+            ),
+        )
+        _add_into(
+            found.by_count,
+            _exact_sums(
+                ((total_of(ti), k + 2 + j), w, factor(k, j, 0))
+                for (ti, k, j), w in count_l[lane].items()
+            ),
+        )
+        _add_into(
+            found.poker_by_count,
+            _exact_sums(
+                (((total_of(ti), k + 2 + j), _BONUS[category]), w, factor(k, j, k + 2 - j0))
+                for (ti, k, j0, j, category), w in count_poker_l[lane].items()
+            ),
+        )
         if wild_l[lane]:
             _wild_finishes(found, wild_l[lane], scale, p_joker, poker)
         return found
@@ -654,9 +662,7 @@ class _Tally:
             return
         poker = self.poker_rules
         row = _poker_row(_counts_table(counts, poker), counts, jokers, poker)
-        split = [
-            (POKER_BONUS[_CATEGORIES[row[at]]], row[at + 1]) for at in (0, 2, 4) if _PAID[row[at]]
-        ]
+        split = [(_BONUS[row[at]], row[at + 1]) for at in (0, 2, 4) if _PAID[row[at]]]
         for name, n in split:
             pkey = (ti, drawn, ordinary, name)
             self.poker[pkey] = self.poker.get(pkey, 0) + w * n
@@ -788,20 +794,16 @@ def _counts_table(counts: Counts, poker: PokerRules) -> list[list[int]]:
     return counts_table(_by_value(counts), poker)
 
 
-def _poker_row(
-    table: list[list[int]] | None, counts: Counts, jokers: int, poker: PokerRules
-) -> list[int]:
+def _poker_row(table: list[list[int]], counts: Counts, jokers: int, poker: PokerRules) -> list[int]:
     """Row ``jokers`` of :func:`_counts_table` (worked out on its own beyond the table)."""
-    if table is not None and jokers <= TABLE_JOKERS:
+    if jokers <= TABLE_JOKERS:
         return table[jokers]
-    row = [-1, 0, -1, 0, -1, 0]
-    for at, (category, n) in enumerate(value_counts(_by_value(counts), jokers, poker)):
-        row[2 * at], row[2 * at + 1] = int(category), n
-    return row
+    return counts_row(_by_value(counts), jokers, poker)
 
 
-#: the categories as numbers, and which earn a poker bonus (read at -1 and -2 too: none)
-_CATEGORIES: tuple[PokerCategory, ...] = tuple(PokerCategory)
+#: by category number: its poker bonus key ("" for a high card), and whether it earns
+#: one (read at -1 and -2 too: no category, none)
+_BONUS: tuple[str, ...] = tuple(POKER_BONUS.get(c, "") for c in PokerCategory)
 _PAID: tuple[bool, ...] = (*(c in POKER_BONUS for c in PokerCategory), False, False)
 
 

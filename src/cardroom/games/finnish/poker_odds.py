@@ -51,7 +51,14 @@ from cardroom.games.finnish.poker import (
     held_mask,
 )
 
-__all__ = ["TABLE_JOKERS", "category_counts", "counts_by_value", "counts_table", "value_counts"]
+__all__ = [
+    "TABLE_JOKERS",
+    "category_counts",
+    "counts_by_value",
+    "counts_row",
+    "counts_table",
+    "value_counts",
+]
 
 #: the thirteen ordinary ranks, Ace first; their poker values 14, 2, ..., 13
 _RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
@@ -88,20 +95,20 @@ def value_counts(
 ) -> tuple[tuple[PokerCategory, int], ...]:
     """:func:`category_counts` from :func:`counts_by_value` (not memoised: the analysis
     keeps what it needs)."""
-    c0, n0, c1, n1, c2, n2 = _counts_row(
-        counts, jokers, poker.bug, _best_table(poker), _SPREAD, *_scratch()
-    )
-    if c0 < -1:
+    row = counts_row(counts, jokers, poker)
+    if row[0] < -1:
         raise ValueError(
             f"a poker hand needs at least 5 cards, and at most {_MOST_CARDS} besides its Jokers"
         )
     # (each part's category, where it has one; the parts are never all empty)
-    found: tuple[tuple[PokerCategory, int], ...] = ((_CATEGORIES[c0], n0),) if c0 >= 0 else ()
-    if c1 >= 0:
-        found += ((_CATEGORIES[c1], n1),)
-    if c2 >= 0:
-        found += ((_CATEGORIES[c2], n2),)
-    return found
+    return tuple((_CATEGORIES[row[at]], row[at + 1]) for at in (0, 2, 4) if row[at] >= 0)
+
+
+def counts_row(counts: tuple[int, ...], jokers: int, poker: PokerRules = PLAIN_POKER) -> list[int]:
+    """:func:`value_counts` as up to three (category, count) pairs flat, the category -1
+    where unused; every category -2 where the hand is shorter than five cards or longer
+    than :data:`_MOST_CARDS` besides its Jokers."""
+    return list(_counts_row(counts, jokers, poker.bug, _best_table(poker), _SPREAD, *_scratch()))
 
 
 _CATEGORIES = tuple(PokerCategory)
@@ -111,11 +118,9 @@ TABLE_JOKERS = 9
 
 
 def counts_table(counts: tuple[int, ...], poker: PokerRules = PLAIN_POKER) -> list[list[int]]:
-    """:func:`value_counts` of these cards with each number of Jokers from 0 to
-    :data:`TABLE_JOKERS`, in one compiled call: row ``j`` holds up to three (category,
-    count) pairs flat (the category -1 where unused; every category -2 where the hand
-    would be shorter than five cards).  An analysis that needs a hand's counts with
-    several numbers of Jokers asks once."""
+    """:func:`counts_row` of these cards with each number of Jokers from 0 to
+    :data:`TABLE_JOKERS` (row ``j``), in one compiled call: an analysis that needs a
+    hand's counts with several numbers of Jokers asks once."""
     if sum(counts) > _MOST_CARDS:
         raise ValueError(f"a poker hand of at most {_MOST_CARDS} cards besides its Jokers")
     out = np.empty((TABLE_JOKERS + 1, 6), np.int64)
