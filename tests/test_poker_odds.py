@@ -21,6 +21,7 @@ from cardroom.games.finnish.poker_odds import (
     category_counts,
     counts_by_value,
     counts_table,
+    counts_tables,
     value_counts,
 )
 
@@ -122,3 +123,22 @@ def test_the_table_by_jokers_is_each_count_alone() -> None:
                 continue
             pairs = [(row[at], row[at + 1]) for at in (0, 2, 4) if row[at] >= 0]
             assert pairs == [(int(c), n) for c, n in value_counts(counts, jokers, poker)]
+
+
+def test_a_batch_of_tables_is_each_table_alone() -> None:
+    """A walk asks for a whole level's tables at once: a batch long enough to be shared
+    between threads gives each hand the table it gets alone, and hands whose tables are
+    equal share one."""
+    poker = PokerRules(False, ORDERED)
+    hands = [
+        counts_by_value(tuple(ORDINARY[i % 13] for i in range(start, start + size)))
+        for size in range(1, 9)
+        for start in range(13)
+    ]
+    hands *= 30  # past the length a batch is split from
+    found = counts_tables(hands, poker)
+    assert len(found) == len(hands) > 2_000
+    alone = {counts: counts_table(counts, poker) for counts in hands[:104]}
+    assert all(table == alone[counts] for counts, table in zip(hands, found, strict=True))
+    assert found[0] is found[104]  # the same hand again shares its table
+    assert len({id(table) for table in found}) < 104

@@ -80,7 +80,7 @@ from cardroom.games.finnish.poker import (
     PokerCategory,
     PokerRules,
 )
-from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_row, counts_table
+from cardroom.games.finnish.poker_odds import TABLE_JOKERS, counts_row, counts_tables
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     TwentyOne2427Rules,
@@ -311,8 +311,8 @@ def _first_level(starts: Mapping[Start, Fraction], unit: int) -> dict[tuple[Coun
     return level
 
 
-#: the most ordinary hits a hand walked with replacement may take (each is a point or
-#: more, and no hand hits at 27); the lanes' widths are made for it
+#: the most hits a hand walked with replacement may take (a hit/stand rule that lets
+#: a hand hit on past this is refused)
 _MOST_HITS = 40
 
 
@@ -322,12 +322,13 @@ def _finishes_in_lanes(
     by_count: bool = False,
     wild: bool = False,
     poker: PokerRules = PLAIN_POKER,
-    keep_short: bool = True,
+    bare: int = 0,
 ) -> list[_Finishes]:
     """Play every start of each lane (its starts, and its hit/stand rule) to its end,
     tracking the ranks of the hand (and, with ``by_count``, the hands of 27 by their
-    number of cards; without ``keep_short``, the ranks of the hands of four cards or
-    fewer are not kept).
+    number of cards).  The last ``bare`` lanes (a dealer's hands, walked beside a
+    player's) keep only where their hands end and the poker counts of those of five
+    cards or more: not the ranks of the shorter ones, nor the 27s by their cards.
 
     With ``wild`` a Joker hit makes the hand 27 and ends it: a hand that took ``k``
     ordinary hits then holds no hit Joker (chance ``(1-pJ)**k``), and every hand
@@ -351,7 +352,10 @@ def _finishes_in_lanes(
     p_joker = odds.joker
     ordinary = [odds.odds[RANK_ORDER.index(r)] / (1 - p_joker) for r in _ORDINARY]
     # (counts, Jokers in the start) -> packed integer weights, one level per ordinary hit
-    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, ordinary)
+    most = _most_hits(lanes, [r.number for r in _ORDINARY], ordinary)
+    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, ordinary, most)
+    # the bits of the lanes that keep the short hands' ranks and the 27s by their cards
+    kept = sum(lane_bits[: len(lanes) - bare])
 
     # (total, hits, Jokers in the start, hit Jokers or -1 for "4 or more", category) ->
     # weight; totals as indices (value * 2 + soft: an int hashes far faster than a Total)
@@ -363,13 +367,20 @@ def _finishes_in_lanes(
     count_poker_acc: dict[tuple[int, int, int, int, int], int] = {}
     # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
     wild_acc: dict[tuple[int, Counts], int] = {}
+    # the hands that stand, by (total, hits, Jokers in the start, their table's id), all
+    # and the 27s (of the lanes that keep them); the tables by id
+    by_table: dict[tuple[int, int, int, int], int] = {}
+    by_table_27: dict[tuple[int, int, int, int], int] = {}
+    held: dict[int, list[list[int]]] = {}
     # by total index: the bits of the lanes that hit there
     hitting: dict[int, int] = {}
     k = 0
     while level:
-        if k > _MOST_HITS:
-            raise AssertionError(f"a hand took more than {_MOST_HITS} hits")
+        if k > most:
+            raise AssertionError(f"a hand took more than the {most} hits its lanes allow")
         nxt: dict[tuple[Counts, int], int] = {}
+        # the hands that stand here in some lane: (counts, j0, total index, weight)
+        standing: list[tuple[Counts, int, int, int]] = []
         for (counts, j0), w in level.items():
             ti = _counts_index(counts)
             hit = hitting.get(ti)
@@ -387,42 +398,60 @@ def _finishes_in_lanes(
                     w ^= drawing  # the lanes that stand here
                     if not w:
                         continue
+            standing.append((counts, j0, ti, w))
+        tables = _counts_tables((counts for counts, *_ in standing), poker)
+        for counts, j0, ti, w in standing:
             mass_acc[(ti, k)] = mass_acc.get((ti, k), 0) + w
-            m = k + 2 - j0
-            # the poker counts with each number of Jokers: row j of (category, count)
-            # pairs, the categories by number here (their keys once, at the end)
-            table = _counts_table(counts, poker)
-            if by_count and ti // 2 == TARGET:
-                for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
-                    count_acc[(ti, k, j)] = count_acc.get((ti, k, j), 0) + w
-                    row = _poker_row(table, counts, j0 + j, poker)
-                    for at in (0, 2, 4):
-                        if _PAID[row[at]]:
-                            ckey = (ti, k, j0, j, row[at])
-                            count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * row[at + 1]
+            wk = w & kept
+            # hands of four cards or fewer with j hit Jokers (none without a hit), by ranks
             for j in range(4 if k else 1):
-                if m + j0 + j <= 4:
-                    if keep_short:
-                        key = (ti, k, j, _short_ranks(counts, j0 + j))
-                        short_acc[key] = short_acc.get(key, 0) + w
-                    continue
-                row = _poker_row(table, counts, j0 + j, poker)
-                for at in (0, 2, 4):
-                    if _PAID[row[at]]:
-                        pkey = (ti, k, j0, j, row[at])
-                        poker_acc[pkey] = poker_acc.get(pkey, 0) + w * row[at + 1]
-            if k:
-                # four hit Jokers or more: whatever the suits (wild ones, or five bugs
-                # and more, as many as four); bugs in the start make five at least
-                many = ((4, 4), (-5, 5)) if poker.bug and not j0 else ((-1, 4 + j0),)
-                for j, held in many:
-                    # (its row of the table: a straight flush round it, whatever the suits)
-                    category = _poker_row(table, counts, held, poker)[0]
-                    if _PAID[category]:
-                        pkey = (ti, k, j0, j, category)
-                        poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4**m
+                if k + 2 + j > 4 or not wk:
+                    break
+                skey = (ti, k, j, _short_ranks(counts, j0 + j))
+                short_acc[skey] = short_acc.get(skey, 0) + wk
+            # the rest by their poker counts, summed first over the hands that share a table
+            table = tables[counts]
+            gkey = (ti, k, j0, id(table))
+            by_table[gkey] = by_table.get(gkey, 0) + w
+            if by_count and wk and ti // 2 == TARGET:
+                by_table_27[gkey] = by_table_27.get(gkey, 0) + wk
+            held[id(table)] = table
         level = nxt
         k += 1
+
+    # the poker counts with each number of Jokers: row j of a table holds (category,
+    # count) pairs, the categories by number here (their keys once, at the end); a start
+    # holds two Jokers at most and a 27 is paid by up to nine cards, so no row is past
+    # TABLE_JOKERS
+    for (ti, k, j0, tid), w in by_table.items():
+        table = held[tid]
+        for j in range(4 if k else 1):
+            if k + 2 + j <= 4:
+                continue  # a short hand
+            row = table[j0 + j]
+            for at in (0, 2, 4):
+                if _PAID[row[at]]:
+                    pkey = (ti, k, j0, j, row[at])
+                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * row[at + 1]
+        if k:
+            # four hit Jokers or more: whatever the suits (wild ones, or five bugs and
+            # more, as many as four); bugs in the start make five at least
+            many = ((4, 4), (-5, 5)) if poker.bug and not j0 else ((-1, 4 + j0),)
+            for j, n_jokers in many:
+                # (its row of the table: a straight flush round it, whatever the suits)
+                category = table[n_jokers][0]
+                if _PAID[category]:
+                    pkey = (ti, k, j0, j, category)
+                    poker_acc[pkey] = poker_acc.get(pkey, 0) + w * 4 ** (k + 2 - j0)
+    for (ti, k, j0, tid), w in by_table_27.items():
+        table = held[tid]
+        for j in range(max(0, CARDS_27[0] - k - 2), CARDS_27[-1] - k - 1):
+            count_acc[(ti, k, j)] = count_acc.get((ti, k, j), 0) + w
+            row = table[j0 + j]
+            for at in (0, 2, 4):
+                if _PAID[row[at]]:
+                    ckey = (ti, k, j0, j, row[at])
+                    count_poker_acc[ckey] = count_poker_acc.get(ckey, 0) + w * row[at + 1]
 
     @cache
     def scale(k: int) -> Fraction:
@@ -499,17 +528,45 @@ _K = TypeVar("_K")
 _Lanes = Sequence[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]]
 
 
+def _most_hits(lanes: _Lanes, numbers: Sequence[int], steps: Sequence[Fraction]) -> int:
+    """The most ordinary hits a hand of these lanes can take (the ranks of ``numbers``
+    dealt where their ``steps`` are not 0): the longest run of hands (their points with
+    every Ace low, and whether they hold one) each lane's rule hits, from its starts,
+    followed for all lanes at once (a bit each)."""
+    level: dict[tuple[int, bool], int] = {}
+    for lane, (starts, _) in enumerate(lanes):
+        for start in starts:
+            if start.kind is None:
+                level[(start.low, start.ace)] = level.get((start.low, start.ace), 0) | 1 << lane
+    dealt = [(n, n == 1) for n, q in zip(numbers, steps, strict=True) if q]
+    hits = 0
+    while True:
+        nxt: dict[tuple[int, bool], int] = {}
+        for (low, ace), bits in level.items():
+            total = total_from(low, ace)
+            hitting = bits & sum(1 << lane for lane, (_, rule) in enumerate(lanes) if rule(total))
+            for n, is_ace in dealt if hitting else ():
+                child = (low + n, ace or is_ace)
+                nxt[child] = nxt.get(child, 0) | hitting
+        if not nxt:
+            return hits
+        hits += 1
+        if hits > _MOST_HITS:
+            raise ValueError(f"hits: a hand would take more than {_MOST_HITS} hits")
+        level = nxt
+
+
 def _packed(
-    lanes: _Lanes, steps: Sequence[Fraction]
+    lanes: _Lanes, steps: Sequence[Fraction], most: int
 ) -> tuple[int, list[int], int, int, list[int], dict[tuple[Counts, int], int]]:
     """A walk's set-up: the denominator ``unit`` of the steps' chances and each step's
     whole weight; the starts' denominator; a lane's width (every tally of a hand of up
-    to :data:`_MOST_HITS` draws fits: below ``start_unit * unit**k * 4**(k + 2)``) and
-    each lane's bits; the first level, each lane's weight in its bits."""
+    to ``most`` draws fits: below ``start_unit * unit**k * 4**(k + 2)``) and each lane's
+    bits; the first level, each lane's weight in its bits."""
     unit = lcm(*(q.denominator for q in steps))
     weights = [int(q * unit) for q in steps]
     start_unit = lcm(*(p.denominator for starts, _ in lanes for p in starts.values()))
-    width = start_unit.bit_length() + _MOST_HITS * unit.bit_length() + 2 * _MOST_HITS + 8
+    width = start_unit.bit_length() + most * unit.bit_length() + 2 * most + 8
     lane_bits = [((1 << width) - 1) << width * lane for lane in range(len(lanes))]
     level: dict[tuple[Counts, int], int] = {}
     for lane, (starts, _) in enumerate(lanes):
@@ -585,22 +642,25 @@ def _finishes_by_cards_in_lanes(
     """
     every = [odds.odds[RANK_ORDER.index(r)] for r in _ORDINARY] + [odds.joker]
     # (ordinary counts, Jokers held) -> packed integer weights, one level per card drawn
-    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, every)
+    # no hand draws once it holds ``charlie`` cards
+    unit, weights, start_unit, width, lane_bits, level = _packed(lanes, every, charlie - 2)
 
     plain, charlies = _Tally(poker), _Tally(poker)
     # by total index: the bits of the lanes that hit there
     hitting: dict[int, int] = {}
     drawn = 0
     while level:
-        if drawn > _MOST_HITS:
-            raise AssertionError(f"a hand drew more than {_MOST_HITS} cards")
+        if drawn > charlie - 2:
+            raise AssertionError(f"a hand drew {drawn} cards, past a Charlie of {charlie}")
         nxt: dict[tuple[Counts, int], int] = {}
+        # the hands that end here in some lane: (tally, total index, counts, Jokers, weight)
+        ended: list[tuple[_Tally, int, Counts, int, int]] = []
         for (counts, jokers), w in level.items():
             cards = sum(counts) + jokers
             wild_27 = wild and drawn > 0 and jokers > 0
             ti = 2 * TARGET if wild_27 else _counts_index(counts)
             if cards == charlie and ti // 2 <= TARGET:
-                charlies.add(ti, counts, jokers, w, drawn)
+                ended.append((charlies, ti, counts, jokers, w))
                 continue
             hit = 0
             if not wild_27 and cards < charlie:
@@ -619,7 +679,10 @@ def _finishes_by_cards_in_lanes(
                     nxt[child] = nxt.get(child, 0) + drawing * step
                 w ^= drawing  # the lanes that stand here
             if w:
-                plain.add(ti, counts, jokers, w, drawn)
+                ended.append((plain, ti, counts, jokers, w))
+        _counts_tables((counts for _, _, counts, _, _ in ended), poker)  # a level at once
+        for tally, ti, counts, jokers, w in ended:
+            tally.add(ti, counts, jokers, w, drawn)
         level = nxt
         drawn += 1
 
@@ -661,7 +724,7 @@ class _Tally:
             self.short[short] = self.short.get(short, 0) + w
             return
         poker = self.poker_rules
-        row = _poker_row(_counts_table(counts, poker), counts, jokers, poker)
+        row = _poker_row(_counts_tables((counts,), poker)[counts], counts, jokers, poker)
         split = [(_BONUS[row[at]], row[at + 1]) for at in (0, 2, 4) if _PAID[row[at]]]
         for name, n in split:
             pkey = (ti, drawn, ordinary, name)
@@ -736,26 +799,32 @@ def _wild_finishes(
     ``finishes``: ``wild_acc`` has each hand still hitting after ``k`` ordinary hits
     (none of them a Joker), by its ranks."""
     tally = _Tally(poker)
+    _counts_tables((counts for _, counts in wild_acc), poker)  # all at once
     for (k, counts), w in wild_acc.items():
         tally.add(2 * TARGET, counts, 1, w, k)
     tally.finishes(lambda k: scale(k) * (1 - p_joker) ** k * p_joker, finishes)
 
 
-def _dealer_places(
-    odds: DrawOdds, starts: Mapping[Start, Mapping[Start, Fraction]], rules: Finnish27Rules
-) -> dict[Start, dict[Total, dict[int, Fraction]]]:
-    """For each dealer's start (merged by total: the two-card starts it stands for, with
-    their chances given it), the dealer's final totals, each split by the place in the
-    table's order of the best poker category the final hand holds (0: none, and always
-    for four cards or fewer).  The dealer's hand is walked as a player's is, by the
-    dealer's limits, every start at once (one lane each)."""
+def _dealer_lanes(
+    starts: Mapping[Start, Mapping[Start, Fraction]], rules: Finnish27Rules
+) -> list[tuple[Mapping[Start, Fraction], Callable[[Total], bool]]]:
+    """The dealer's hands as lanes of a walk, one per dealer's start (merged by total:
+    the two-card starts it stands for, with their chances given it), each drawn by
+    the dealer's limits."""
 
     def hits(total: Total) -> bool:
         return total.value < dealer_limit(rules, total)
 
-    poker = rules.bonus.poker_rules
-    lanes = [(pairs, hits) for pairs in starts.values()]
-    walked = _finishes_in_lanes(odds, lanes, False, rules.jokers_wild, poker, keep_short=False)
+    return [(pairs, hits) for pairs in starts.values()]
+
+
+def _dealer_places(
+    starts: Iterable[Start], walked: Iterable[_Finishes], poker: PokerRules
+) -> dict[Start, dict[Total, dict[int, Fraction]]]:
+    """For each dealer's start, from the walk of its lane (:func:`_dealer_lanes`), the
+    dealer's final totals, each split by the place in the table's order of the best
+    poker category the final hand holds (0: none, and always for four cards or
+    fewer)."""
     found: dict[Start, dict[Total, dict[int, Fraction]]] = {}
     for dealer, finishes in zip(starts, walked, strict=True):
         places = found[dealer] = {}
@@ -787,15 +856,26 @@ def _by_value(counts: Counts) -> tuple[int, ...]:
     return (0, 0, *counts[1:], counts[0])
 
 
-@cache
-def _counts_table(counts: Counts, poker: PokerRules) -> list[list[int]]:
-    """The poker counts of these ranks with 0 to :data:`TABLE_JOKERS` Jokers (rows of
-    flat (category, count) pairs)."""
-    return counts_table(_by_value(counts), poker)
+#: by poker rules, each hand's poker counts with 0 to :data:`TABLE_JOKERS` Jokers (rows
+#: of flat (category, count) pairs, :func:`~cardroom.games.finnish.poker_odds.counts_table`),
+#: by its ranks: worked out a level of a walk at a time
+_TABLES: dict[PokerRules, dict[Counts, list[list[int]]]] = {}
+
+
+def _counts_tables(hands: Iterable[Counts], poker: PokerRules) -> dict[Counts, list[list[int]]]:
+    """The tables of :data:`_TABLES` under ``poker``, with those of ``hands`` that were
+    missing worked out in one compiled call."""
+    known = _TABLES.setdefault(poker, {})
+    missing = [hand for hand in dict.fromkeys(hands) if hand not in known]
+    if missing:
+        worked = counts_tables([_by_value(hand) for hand in missing], poker)
+        known.update(zip(missing, worked, strict=True))
+    return known
 
 
 def _poker_row(table: list[list[int]], counts: Counts, jokers: int, poker: PokerRules) -> list[int]:
-    """Row ``jokers`` of :func:`_counts_table` (worked out on its own beyond the table)."""
+    """Row ``jokers`` of a hand's table (:data:`_TABLES`; worked out on its own beyond
+    it)."""
     if jokers <= TABLE_JOKERS:
         return table[jokers]
     return counts_row(_by_value(counts), jokers, poker)
@@ -915,6 +995,12 @@ def analyze_finnish27(
     # the player's poker award held against the dealer's final hand: the dealer's finals
     # by the place of their best category, per dealer's start (merged by total)
     against_poker = rules.bonus.poker_against_dealer != "ignored"
+    # every dealer's start that plays on, the two-card starts it stands for by chance
+    played = {
+        merged: {s: p / dealers[merged] for s, p in starts.items() if _merged(s) == merged}
+        for merged in dealers
+        if merged.kind is None
+    }
     places: dict[Start, dict[Total, dict[int, Fraction]]] = {}
     paid_wins: dict[tuple[Start, Total, int], Fraction] = {}
 
@@ -925,13 +1011,6 @@ def analyze_finnish27(
         known = paid_wins.get((dealer, player, place))
         if known is not None:
             return known
-        if not places:  # every dealer's start that plays on, walked together
-            played = {
-                merged: {s: p / dealers[merged] for s, p in starts.items() if _merged(s) == merged}
-                for merged in dealers
-                if merged.kind is None
-            }
-            places.update(_dealer_places(odds, played, rules))
         known = Fraction(0)
         for final, row in places[dealer].items():
             if compare27(player, final, rules)[0] == "player":
@@ -990,12 +1069,23 @@ def analyze_finnish27(
         row = row_of[dealer] = tuple(play(total, dealer.total) for total in totals)
         if row not in row_rules:
             row_rules[row] = _against(play, dealer.total)
-    # the rows walked together (they share most of their hands)
+    # the rows walked together (they share most of their hands), and where the poker
+    # award is held against the dealer's hand, the dealer's hands beside them
     lanes = [(starts, against) for against in row_rules.values()]
+    dealer_lanes = _dealer_lanes(played, rules) if against_poker else []
     if rules.charlie:
         walked = _finishes_by_cards_in_lanes(odds, lanes, rules.charlie, rules.jokers_wild, poker)
+        theirs = _finishes_in_lanes(
+            odds, dealer_lanes, False, rules.jokers_wild, poker, bare=len(dealer_lanes)
+        )
     else:
-        walked = _finishes_in_lanes(odds, lanes, rules.bonus.card_27s, rules.jokers_wild, poker)
+        walked = _finishes_in_lanes(
+            odds, lanes + dealer_lanes, rules.bonus.card_27s, rules.jokers_wild, poker,
+            bare=len(dealer_lanes),
+        )  # fmt: skip
+        walked, theirs = walked[: len(lanes)], walked[len(lanes) :]
+    if against_poker:
+        places.update(_dealer_places(played, theirs, poker))
     rows = dict(zip(row_rules, walked, strict=True))
     finishes_of = {dealer: rows[row] for dealer, row in row_of.items()}
 

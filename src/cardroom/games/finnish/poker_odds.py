@@ -33,10 +33,13 @@ the evaluator.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from math import comb
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -57,6 +60,7 @@ __all__ = [
     "counts_by_value",
     "counts_row",
     "counts_table",
+    "counts_tables",
     "value_counts",
 ]
 
@@ -82,9 +86,13 @@ def category_counts(
     return dict(value_counts(counts_by_value(ranks), jokers, PokerRules(bug, ranking)))
 
 
+#: the length of :func:`counts_by_value`'s tuples
+_VALUES = 15
+
+
 def counts_by_value(ranks: Sequence[Rank]) -> tuple[int, ...]:
     """The cards of each poker value (index 2 to 14, the Ace 14; 0 and 1 unused)."""
-    counts = [0] * 15
+    counts = [0] * _VALUES
     for rank in ranks:
         counts[_VALUE[rank]] += 1
     return tuple(counts)
@@ -115,17 +123,51 @@ _CATEGORIES = tuple(PokerCategory)
 
 #: the Jokers :func:`counts_table` goes up to
 TABLE_JOKERS = 9
+#: :func:`counts_tables` shares out batches of this many hands or more between threads
+_SPLIT_FROM = 2_000
 
 
 def counts_table(counts: tuple[int, ...], poker: PokerRules = PLAIN_POKER) -> list[list[int]]:
     """:func:`counts_row` of these cards with each number of Jokers from 0 to
     :data:`TABLE_JOKERS` (row ``j``), in one compiled call: an analysis that needs a
     hand's counts with several numbers of Jokers asks once."""
-    if sum(counts) > _MOST_CARDS:
+    return counts_tables([counts], poker)[0]
+
+
+def counts_tables(
+    hands: Sequence[tuple[int, ...]], poker: PokerRules = PLAIN_POKER
+) -> list[list[list[int]]]:
+    """:func:`counts_table` of each of many hands, in one compiled call (a walk over
+    hands asks for a whole level's at once).  Hands whose tables are the same share one
+    list (a few thousand tables serve some 10**5 hands): treat them as read-only."""
+    cards = np.array(hands, np.int64).reshape(len(hands), _VALUES)
+    if len(hands) and cards.sum(axis=1).max() > _MOST_CARDS:
         raise ValueError(f"a poker hand of at most {_MOST_CARDS} cards besides its Jokers")
-    out = np.empty((TABLE_JOKERS + 1, 6), np.int64)
-    _counts_table(counts, poker.bug, _best_table(poker), _SPREAD, *_scratch(), out)
-    return out.tolist()
+    out = np.empty((len(hands), TABLE_JOKERS + 1, 6), np.int64)
+    best = _best_table(poker)
+
+    def count(part: slice) -> None:
+        _counts_tables(cards[part], poker.bug, best, _SPREAD, *_scratch(), out[part])
+
+    # a long batch split between the processors (each thread has its own scratch)
+    workers = min(os.cpu_count() or 1, len(hands) // _SPLIT_FROM + 1)
+    if workers > 1:
+        step = -(-len(hands) // workers)
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(count, (slice(i, i + step) for i in range(0, len(hands), step))))
+    else:
+        count(slice(None))
+    # each table's bytes as one value, to make each distinct table's lists once
+    whole = np.dtype((np.void, out[0].nbytes))
+    tables: dict[bytes, list[list[int]]] = {}
+    found = []
+    raws = cast(list[bytes], out.reshape(len(hands), -1).view(whole).ravel().tolist())
+    for raw in raws:
+        table = tables.get(raw)
+        if table is None:
+            table = tables[raw] = np.frombuffer(raw, np.int64).reshape(out.shape[1:]).tolist()
+        found.append(table)
+    return found
 
 
 #: :func:`~cardroom.games.finnish.poker.held_mask`, compiled for the counts below
@@ -385,14 +427,17 @@ def _counts_row(
     )
 
 
-@njit(cache=True)
-def _counts_table(
-    counts: tuple[int, ...], bug: bool, best: np.ndarray, spread: np.ndarray,
+@njit(cache=True, nogil=True)
+def _counts_tables(
+    hands: np.ndarray, bug: bool, best: np.ndarray, spread: np.ndarray,
     onto: np.ndarray, cur: np.ndarray, nxt: np.ndarray, active: np.ndarray,
     nactive: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`_counts_row` for each number of Jokers, a row of ``out`` each."""
-    for jokers in range(out.shape[0]):
-        row = _counts_row(counts, jokers, bug, best, spread, onto, cur, nxt, active, nactive)
-        for i in range(6):
-            out[jokers, i] = row[i]
+    """:func:`_counts_row` of each hand (a row of ``hands``) with each number of Jokers:
+    ``out[hand, jokers]``."""
+    for h in range(hands.shape[0]):
+        counts = hands[h]
+        for jokers in range(out.shape[1]):
+            row = _counts_row(counts, jokers, bug, best, spread, onto, cur, nxt, active, nactive)
+            for i in range(6):
+                out[h, jokers, i] = row[i]
