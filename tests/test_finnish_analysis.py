@@ -8,7 +8,7 @@ and its full-shoe figures against the sources.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -483,6 +483,28 @@ def check_simulated_outcome_shares(report: GameReport) -> None:
             assert figures.z is not None and abs(figures.z) < 4, (wager, figures)
 
 
+def test_a_lane_is_as_wide_as_its_longest_run_of_hits() -> None:
+    """A lane holds the tallies of its longest hand: from a start of two Jokers (no 27)
+    a hand that hits through 27 takes 28 hits at most (Aces), one that stands from 17
+    takes 10 (seven Twos to 14, then three Aces: a high one would make 28, so they
+    count 1); a rule that never stops is refused."""
+    from cardroom.games.finnish import analysis
+
+    rules = Finnish27Rules(jo_jo_27=False)
+    odds = DrawOdds.of_shoe(rules.shoe)
+    starts = analysis._starts(odds, rules.initial_27s, rules.joanca_joker_second)
+    numbers = [rank.number for rank in analysis._ORDINARY]
+    steps = [Fraction(1, 13)] * 13
+
+    def most(hits: Callable[[Total], bool]) -> int:
+        return analysis._most_hits([(starts, hits)], numbers, steps)
+
+    assert most(lambda total: total.value <= 27) == 28
+    assert most(lambda total: total.value < 17) == 10
+    with pytest.raises(ValueError, match="more than 40 hits"):
+        most(lambda total: True)
+
+
 def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
     """The walk with replacement packs several ways of playing into one integer per
     hand, a lane each: three lanes (two hit/stand rules, one with its own starts) give
@@ -503,6 +525,15 @@ def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
     alone = [analysis._finishes_in_lanes(odds, [lane], count_27s, True, poker)[0] for lane in lanes]
     assert together == alone
     assert together[0].mass != together[1].mass != together[2].mass
+    # a bare lane (a dealer's hands beside a player's) keeps where its hands end and
+    # their poker counts, as walked alone, and nothing of the short hands or 27s by cards
+    both = analysis._finishes_in_lanes(odds, lanes[:2], True, True, poker, bare=1)
+    first, second = (
+        analysis._finishes_in_lanes(odds, [lane], True, True, poker)[0] for lane in lanes[:2]
+    )
+    assert both[0] == first
+    assert (both[1].mass, both[1].poker) == (second.mass, second.poker)
+    assert second.short and second.by_count and not both[1].short and not both[1].by_count
     # and with a Charlie of six cards, whose walk draws the Jokers one by one
     together = analysis._finishes_by_cards_in_lanes(odds, lanes, 6, True, poker)
     alone = [

@@ -517,6 +517,8 @@ def _finishes_in_lanes(
         )
         if wild_l[lane]:
             _wild_finishes(found, wild_l[lane], scale, p_joker, poker)
+        if lane >= count - bare:  # (the hands a wild Joker ended brought theirs)
+            found.short, found.by_count, found.poker_by_count = {}, {}, {}
         return found
 
     return [finishes(lane) for lane in range(count)]
