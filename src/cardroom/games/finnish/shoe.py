@@ -300,31 +300,48 @@ class Finnish27Bonus:
         its suit assignments without a flush, counted once per pattern of (count, the
         shoe's suits of that rank)."""
         modulus = self.modulus
-        suit_rows = [tuple(row) for row in suits.tolist()]
-        sizes = hands.sum(axis=1).tolist()
-        tops = hands.max(axis=1).tolist()
-        aces = hands[:, 0].tolist()
-        patterns: dict[tuple[Any, ...], tuple[np.ndarray, float]] = {}
-        for i, row in enumerate(hands.tolist()):
-            asked = [
-                j
-                for j in range(4)
-                if sizes[i] + j >= 5
-                and not (self.five_tops and makes_five(tops[i], aces[i], j, self.bugs))
-            ]
-            if not asked:
-                continue
-            pattern = tuple(sorted((x, suit_rows[r]) for r, x in enumerate(row) if x))
-            for jokers in asked:
-                seen = (pattern, jokers)
-                known = patterns.get(seen)
-                if known is None:
-                    known = patterns[seen] = poker_shoe.no_flush_count(
-                        np.array([x for x, _ in pattern], np.int64),
-                        np.array([c for _, c in pattern], np.int64).reshape(len(pattern), 4),
-                        5 - jokers, modulus.p, modulus.q, modulus.r2,
-                    )  # fmt: skip
-                out[i, jokers], out_f[i, jokers] = known
+        n = len(hands)
+        # each rank's suits as a class, numbered in the order of the suits' rows; a hand's
+        # pattern is its (count, class) codes sorted: (count, suits) pairs in order
+        rows = [tuple(row) for row in suits.tolist()]
+        ordered = sorted(set(rows))
+        class_suits = np.array(ordered, np.int64).reshape(len(ordered), 4)
+        classes = np.array([ordered.index(row) for row in rows], np.int64)
+        codes = np.where(hands > 0, hands * len(ordered) + classes, 0)
+        codes.sort(axis=1)
+        pattern_of: dict[tuple[int, ...], int] = {}
+        first: list[int] = []  # a hand of each pattern
+        inverse = np.empty(n, np.int64)
+        for i, row in enumerate(map(tuple, codes.tolist())):
+            at = pattern_of.get(row)
+            if at is None:
+                at = pattern_of[row] = len(first)
+                first.append(i)
+            inverse[i] = at
+        # the numbers of Jokers each hand is asked about
+        sizes = hands.sum(axis=1)
+        asked = np.stack([sizes + jokers >= 5 for jokers in range(4)], axis=1)
+        if self.five_tops:
+            tops, aces = hands.max(axis=1), hands[:, 0]
+            for top, ace in set(zip(tops.tolist(), aces.tolist(), strict=True)):
+                where = (tops == top) & (aces == ace)
+                for jokers in range(4):
+                    if makes_five(top, ace, jokers, self.bugs):
+                        asked[where, jokers] = False
+        for jokers in range(4):
+            hands_asked = np.flatnonzero(asked[:, jokers])
+            patterns = np.unique(inverse[hands_asked])
+            found = np.zeros((len(first), modulus.lanes), np.uint64)
+            found_f = np.zeros(len(first))
+            for at in patterns.tolist():
+                row = codes[first[at]]
+                row = row[row > 0]
+                found[at], found_f[at] = poker_shoe.no_flush_count(
+                    row // len(ordered), class_suits[row % len(ordered)], 5 - jokers,
+                    modulus.p, modulus.q, modulus.r2,
+                )  # fmt: skip
+            out[hands_asked, jokers] = found[inverse[hands_asked]]
+            out_f[hands_asked, jokers] = found_f[inverse[hands_asked]]
 
     def group(self, dealer: DealerStart) -> int:
         cards = [sample_card(dealer.pair[0]), sample_card(dealer.pair[1])]
