@@ -344,19 +344,29 @@ def dealer_terms(
     """
     lanes = p.shape[0]
     n = d_counts.shape[0]
-    size = 1 << 16
-    ekeys = np.full(size, -1, np.int64)
-    eslot = np.full(size, -1, np.int64)
-    vals = np.zeros((size // 2, lanes), np.uint64)
-    vals_f = np.zeros(size // 2, np.float64)
-    order_key = np.empty(size // 2, np.int64)
+    size = 1 << 15
+    vals = np.zeros((size, lanes), np.uint64)
+    vals_f = np.zeros(size, np.float64)
+    order_key = np.empty(size, np.int64)
     used = 0
+    # the hands taken by (final, hits), in their order within each (so every entry adds
+    # its terms in the same order): an entry is then found by its I alone, the group's
+    # entry of place ``at`` being ``slot[at]`` where ``stamp[at]`` is the group's number
+    groups = d_final.astype(np.int64) * 64 + d_hits
+    rows = np.argsort(groups, kind="mergesort")
+    places = 0
+    for u in range(tvals.shape[0]):
+        places = max(places, tvals[u] + 1)
+    stamp = np.full(places, -1, np.int64)
+    slot = np.zeros(places, np.int64)
     digit = np.zeros(RANKS, np.int64)
     support = np.zeros(RANKS, np.int64)
     # part[t]: the product over support places t.. (Montgomery lanes), part[k]: ways
     part = np.zeros((RANKS + 1, lanes), np.uint64)
     part_f = np.zeros(RANKS + 1, np.float64)
-    for row in range(n):
+    for step in range(n):
+        row = rows[step]
+        group = groups[row]
         k = 0
         for r in range(RANKS):
             if d_counts[row, r]:
@@ -381,24 +391,13 @@ def dealer_terms(
                                                  p[lane], q[lane])  # fmt: skip
                     part_f[t] = part_f[t + 1] * tab_f[r, digit[t], d]
                 fresh = 0
-                composite = (at * nf + d_final[row]) * 64 + d_hits[row]
-                h = _slot(ekeys, composite)
-                if ekeys[h] == -1:
-                    if 2 * (used + 1) > size:
-                        # grow the table (and the entry arrays)
-                        old_keys = ekeys
-                        old_slot = eslot
+                if stamp[at] != group:
+                    if used == size:
+                        # grow the entry arrays
                         size <<= 1
-                        ekeys = np.full(size, -1, np.int64)
-                        eslot = np.full(size, -1, np.int64)
-                        for u in range(old_keys.shape[0]):
-                            if old_keys[u] != -1:
-                                g = _slot(ekeys, old_keys[u])
-                                ekeys[g] = old_keys[u]
-                                eslot[g] = old_slot[u]
-                        grown = np.zeros((size // 2, lanes), np.uint64)
-                        grown_f = np.zeros(size // 2, np.float64)
-                        grown_k = np.empty(size // 2, np.int64)
+                        grown = np.zeros((size, lanes), np.uint64)
+                        grown_f = np.zeros(size, np.float64)
+                        grown_k = np.empty(size, np.int64)
                         for u in range(used):
                             grown[u] = vals[u]
                             grown_f[u] = vals_f[u]
@@ -406,12 +405,11 @@ def dealer_terms(
                         vals = grown
                         vals_f = grown_f
                         order_key = grown_k
-                        h = _slot(ekeys, composite)
-                    ekeys[h] = composite
-                    eslot[h] = used
-                    order_key[used] = composite
+                    stamp[at] = group
+                    slot[at] = used
+                    order_key[used] = (at * nf + d_final[row]) * 64 + d_hits[row]
                     used += 1
-                e = eslot[h]
+                e = slot[at]
                 if taken % 2:
                     for lane in range(lanes):
                         vals[e, lane] = sub_mod(vals[e, lane], part[0, lane], p[lane])
