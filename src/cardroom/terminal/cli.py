@@ -81,7 +81,18 @@ def games() -> None:
 
 
 @app.command("rules")
-def rules_command(game_id: GameArg, rules: RulesOpt = None) -> None:
+def rules_command(
+    game_id: GameArg,
+    rules: RulesOpt = None,
+    every_key: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="After the file, every key as a comment with its value, range and "
+            "meaning (the file leaves out options at their defaults).",
+        ),
+    ] = False,
+) -> None:
     """Print a game's rules as a TOML file: edit a copy and load it with --rules."""
     with person_errors():
         game, game_rules = load_game(game_id, rules)
@@ -92,6 +103,8 @@ def rules_command(game_id: GameArg, rules: RulesOpt = None) -> None:
             "--rules FILE.toml\n"
         )
         sys.stdout.write(rules_to_toml(game_rules))
+        if every_key:
+            sys.stdout.write(render.every_key(game_rules))
 
 
 # -- play ----------------------------------------------------------------------------------

@@ -16,16 +16,19 @@ get their colours, by :data:`STYLES`.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+import tomlkit
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from cardroom.app.history import RoundRecord
+from cardroom.app.lab import rule_fields
 from cardroom.app.words import (
     ChemmyNarrator,
     Span,
@@ -67,6 +70,33 @@ STYLES: dict[Tone, str] = {
     Tone.CHOSEN: "bold italic",
     Tone.FORCED: "italic",
 }
+
+
+def every_key(rules: GameRules, width: int = 88) -> str:
+    """Every key of ``rules`` as TOML comments, each with its value, its range and what
+    it means (the keys a rules file leaves out at their defaults included), for the end
+    of a printed rules file."""
+    lines = ["", "# Every key (dotted: [section] key), its value here, its range and meaning:"]
+    for field in rule_fields(rules):
+        shown = field.value if field.kind == "rows" else _toml_value(field.kind, field.value)
+        lines.append(f"# {field.key} = {shown}" if field.editable else f"# {field.key}: {shown}")
+        said = field.help if not field.words else f"{field.help}: {field.words}"
+        lines += textwrap.wrap(
+            said, width, initial_indent="#     ", subsequent_indent="#     ",
+            break_on_hyphens=False,
+        )  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(kind: str, value: str) -> str:
+    """A form's value as a rules file writes it: numbers and true/false bare, whole
+    amounts and odds bare, the rest quoted, lists as arrays."""
+    if kind == "list":
+        items = [item.strip() for item in value.split(",") if item.strip()]
+        return "[" + ", ".join(_toml_value("text", item) for item in items) + "]"
+    if kind in ("bool", "number") or value.lstrip("-").isdigit():
+        return value
+    return tomlkit.item(value).as_string()
 
 
 def styled(line: Iterable[Span]) -> Text:
