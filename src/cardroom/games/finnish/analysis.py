@@ -368,7 +368,8 @@ def _finishes_in_lanes(
     # with Jokers wild, the hands a Joker ended: (hits, ranks) -> weight
     wild_acc: dict[tuple[int, Counts], int] = {}
     # the hands that stand, by (total, hits, Jokers in the start, their table's id), all
-    # and the 27s (of the lanes that keep them); the tables by id
+    # and the 27s (of the lanes that keep them); the tables by id (they stay alive in
+    # _TABLES, so an id stays one table's)
     by_table: dict[tuple[int, int, int, int], int] = {}
     by_table_27: dict[tuple[int, int, int, int], int] = {}
     held: dict[int, list[list[int]]] = {}
@@ -1077,8 +1078,12 @@ def analyze_finnish27(
     dealer_lanes = _dealer_lanes(played, rules) if against_poker else []
     if rules.charlie:
         walked = _finishes_by_cards_in_lanes(odds, lanes, rules.charlie, rules.jokers_wild, poker)
-        theirs = _finishes_in_lanes(
-            odds, dealer_lanes, False, rules.jokers_wild, poker, bare=len(dealer_lanes)
+        theirs = (
+            _finishes_in_lanes(
+                odds, dealer_lanes, False, rules.jokers_wild, poker, bare=len(dealer_lanes)
+            )
+            if dealer_lanes
+            else []
         )
     else:
         walked = _finishes_in_lanes(
