@@ -531,6 +531,32 @@ def test_finnish27_effects_of_removal_add_up_to_zero() -> None:
     assert effects["player"][Rank.NINE] == average - base
 
 
+def test_finnish27_effects_of_removal_with_a_rank_spread_unevenly_over_the_suits() -> None:
+    """Five Nines (two spades, one of each other suit): a Nine of unknown suit taken
+    out leaves splits that differ beyond the suits' names (one Nine of each suit, or
+    two spades and no heart).  Its effect is each split's own analysis weighed by the
+    chance of its suit, and the effects still add up to 0."""
+    shoe = ShoeMakeup.of_counts(
+        {Rank.ACE: 4, Rank.FOUR: 4, Rank.EIGHT: 4, Rank.NINE: 5, Rank.TEN: 4, Rank.KING: 4,
+         Rank.JOKER: 2}
+    )  # fmt: skip
+    assert shoe.suits[RANK_ORDER.index(Rank.NINE)] == (2, 1, 1, 1)
+    effects = finnish27_effects_of_removal(shoe=shoe)
+    for per_rank in effects.values():
+        assert sum(shoe.counts[RANK_ORDER.index(r)] * e for r, e in per_rank.items()) == 0
+    base = analyze_finnish27_shoe(shoe=shoe).wagers["player"].expected
+    each = {
+        suit: analyze_finnish27_shoe(shoe=shoe.without(Rank.NINE, suit)).wagers["player"]
+        for suit in Suit
+    }
+    assert each[Suit.SPADES].expected != each[Suit.HEARTS].expected
+    average = sum(
+        (Fraction(n, 5) * each[suit].expected for suit, n in zip(Suit, (2, 1, 1, 1), strict=True)),
+        Fraction(0),
+    )
+    assert effects["player"][Rank.NINE] == average - base
+
+
 def test_21_24_27_effects_of_removal_match_the_engine_walk() -> None:
     shoe = TWENTYONE_SHOE
     effects = twentyone_effects_of_removal(shoe=shoe)["player"]

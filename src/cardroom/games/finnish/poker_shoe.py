@@ -48,7 +48,7 @@ from cardroom.games.finnish.kernel import five_of_a_kind, poker_held
 from cardroom.games.finnish.poker import PokerCategory
 from cardroom.games.finnish.poker_odds import ace_start, multiset_index, suit_step
 
-__all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "no_flush_count", "poker_batch"]
+__all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "add_weighted", "no_flush_count", "poker_batch"]
 
 FIVE = int(PokerCategory.FIVE_OF_A_KIND)
 STRAIGHT_FLUSH = int(PokerCategory.STRAIGHT_FLUSH)
@@ -596,6 +596,21 @@ def poker_batch(
                 nactive, p, q, r2, result, total[i], total_f[i],
             )  # fmt: skip
             sf[i, jokers] = result
+
+
+@njit(cache=True, nogil=True)
+def add_weighted(
+    acc: np.ndarray, vals: np.ndarray, weight: np.ndarray, p: np.ndarray, q: np.ndarray
+) -> None:
+    """``acc += weight * vals`` lane by lane (Montgomery forms; the last axis is the
+    lanes): chances of several splits of the suits added by their weights."""
+    lanes = p.shape[0]
+    flat_acc = acc.reshape(-1, lanes)
+    flat_vals = vals.reshape(-1, lanes)
+    for i in range(flat_acc.shape[0]):
+        for lane in range(lanes):
+            term = mont_mul(flat_vals[i, lane], weight[lane], p[lane], q[lane])
+            flat_acc[i, lane] = add_mod(flat_acc[i, lane], term, p[lane])
 
 
 @njit(inline="always")

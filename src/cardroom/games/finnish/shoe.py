@@ -249,9 +249,44 @@ class Finnish27Bonus:
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
         self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
-        if len({_canonical(split) for _, split in self.mixture}) != 1:
-            raise ValueError("suits: a mixture of shoes whose suits are not alike")
-        suits = np.array(self.mixture[0][1], np.int64)
+        # splits alike but for the suits' names have the same poker counts: each kind of
+        # split is counted once, and the kinds' chances are added by their weights (the
+        # categories of a hand, and so the keys, depend on its ranks alone)
+        kinds: dict[tuple[tuple[int, ...], ...], tuple[Fraction, tuple[tuple[int, ...], ...]]] = {}
+        for weight, split in self.mixture:
+            known = kinds.get(_canonical(split))
+            kinds[_canonical(split)] = (
+                (weight, split) if known is None else (known[0] + weight, known[1])
+            )
+        cat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        for weight, split in kinds.values():
+            keys, vals, vals_f = self._categories(hands, np.array(split, np.int64))
+            if len(kinds) == 1:
+                cat = keys, vals, vals_f
+                break
+            if cat is None:
+                cat = keys, np.zeros_like(vals), np.zeros_like(vals_f)
+            if not np.array_equal(cat[0], keys):
+                raise AssertionError("a hand's poker keys changed with the suits")
+            poker_shoe.add_weighted(cat[1], vals, modulus.residues(weight), modulus.p, modulus.q)
+            cat[2][:] += float(weight) * vals_f
+        if cat is None:
+            raise AssertionError("no split of the suits")
+        self.cat = cat
+        self.categories = len(BONUS_KEYS)
+        self._groups: list[tuple[str | None, ...]] = []
+        self._dealer_of_group: list[list[Card]] = []
+        self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
+        self._jokers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _categories(
+        self, hands: np.ndarray, suits: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each hand's poker awards and their chances over its cards' suits, ``suits[r,
+        s]`` cards of rank r being of suit s (as
+        :func:`~cardroom.games.finnish.poker_shoe.category_table` gives them)."""
+        modulus = self.modulus
         symmetric = bool(np.all(suits == suits[:, :1]))
         n, lanes = len(hands), modulus.lanes
         plain = np.full((n, 4), -1, np.int64)
@@ -260,8 +295,8 @@ class Finnish27Bonus:
         total = np.zeros((n, lanes), np.uint64)
         total_f = np.zeros(n)
         workers = os.cpu_count() or 1
-        no_flush = np.zeros((len(hands), 4, modulus.lanes), np.uint64)
-        no_flush_f = np.zeros((len(hands), 4))
+        no_flush = np.zeros((n, 4, lanes), np.uint64)
+        no_flush_f = np.zeros((n, 4))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             cuts = [n * i // (4 * workers) for i in range(4 * workers + 1)]
             outputs = (plain, sf, sf_f, total, total_f)
@@ -282,16 +317,10 @@ class Finnish27Bonus:
             self._no_flush(hands, suits, no_flush, no_flush_f)
             for job in jobs:
                 job.result()
-        self.cat = poker_shoe.category_table(
+        return poker_shoe.category_table(  # type: ignore[no-any-return, unused-ignore]
             hands, plain, sf, sf_f, total, total_f, no_flush, no_flush_f, self.held_key,
             modulus.p, modulus.q, modulus.r2, self.bugs, self.five_tops,
         )  # fmt: skip
-        self.categories = len(BONUS_KEYS)
-        self._groups: list[tuple[str | None, ...]] = []
-        self._dealer_of_group: list[list[Card]] = []
-        self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-        #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
-        self._jokers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _no_flush(
         self, hands: np.ndarray, suits: np.ndarray, out: np.ndarray, out_f: np.ndarray
