@@ -542,12 +542,13 @@ def _most_hits(lanes: _Lanes, numbers: Sequence[int], steps: Sequence[Fraction])
             if start.kind is None:
                 level[(start.low, start.ace)] = level.get((start.low, start.ace), 0) | 1 << lane
     dealt = [(n, n == 1) for n, q in zip(numbers, steps, strict=True) if q]
+    bits_of = [1 << lane for lane in range(len(lanes))]
     hits = 0
     while True:
         nxt: dict[tuple[int, bool], int] = {}
         for (low, ace), bits in level.items():
             total = total_from(low, ace)
-            hitting = bits & sum(1 << lane for lane, (_, rule) in enumerate(lanes) if rule(total))
+            hitting = bits & _hitting(bits_of, lanes, total)
             for n, is_ace in dealt if hitting else ():
                 child = (low + n, ace or is_ace)
                 nxt[child] = nxt.get(child, 0) | hitting
@@ -727,7 +728,7 @@ class _Tally:
             self.short[short] = self.short.get(short, 0) + w
             return
         poker = self.poker_rules
-        row = _poker_row(_counts_tables((counts,), poker)[counts], counts, jokers, poker)
+        row = _poker_row(_counts_table(counts, poker), counts, jokers, poker)
         split = [(_BONUS[row[at]], row[at + 1]) for at in (0, 2, 4) if _PAID[row[at]]]
         for name, n in split:
             pkey = (ti, drawn, ordinary, name)
@@ -874,6 +875,12 @@ def _counts_tables(hands: Iterable[Counts], poker: PokerRules) -> dict[Counts, l
         worked = counts_tables([_by_value(hand) for hand in missing], poker)
         known.update(zip(missing, worked, strict=True))
     return known
+
+
+def _counts_table(counts: Counts, poker: PokerRules) -> list[list[int]]:
+    """One hand's table of :data:`_TABLES` (the walks fill a level's at once first)."""
+    table = _TABLES.get(poker, {}).get(counts)
+    return table if table is not None else _counts_tables((counts,), poker)[counts]
 
 
 def _poker_row(table: list[list[int]], counts: Counts, jokers: int, poker: PokerRules) -> list[int]:
