@@ -254,10 +254,9 @@ class Finnish27Bonus:
         # categories of a hand, and so the keys, depend on its ranks alone)
         kinds: dict[tuple[tuple[int, ...], ...], tuple[Fraction, tuple[tuple[int, ...], ...]]] = {}
         for weight, split in self.mixture:
-            known = kinds.get(_canonical(split))
-            kinds[_canonical(split)] = (
-                (weight, split) if known is None else (known[0] + weight, known[1])
-            )
+            kind = _canonical(split)
+            known = kinds.get(kind)
+            kinds[kind] = (weight, split) if known is None else (known[0] + weight, known[1])
         cat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         for weight, split in kinds.values():
             keys, vals, vals_f = self._categories(hands, np.array(split, np.int64))
