@@ -530,11 +530,11 @@ def restore_round(
     game = get_game(stored.game)
     rules = saved_rules(game.id, state.rules)
     stakes = dict(state.stakes)
-    source = Segments([parse_cards(codes) for codes in state.shoe])
+    saved = Segments([parse_cards(codes) for codes in state.shoe])
     table = HouseTable(
         game,
         rules,
-        source,
+        saved,
         wallet,
         stored.account_id,
         name=state.name,
@@ -555,7 +555,7 @@ def restore_round(
         live.decisions.append(Decided(PLAYER_SEAT, made.action, None, made.by))
         live.engine.act(PLAYER_SEAT, made.action)
         table.advance(live)
-    if source is not None:
+    if source is not None:  # the table's shoe deals on from where the round is now
         table.source = source
     return table, live
 
