@@ -214,4 +214,3 @@ def test_the_checker_fails_on_a_shoe_shuffled_too_soon() -> None:
     with pytest.raises(AssertionError, match="did not open"):
         check_cut([first, late], reshuffle_after=2)
     assert check_cut([first, again], reshuffle_after=2).cuts == 1
-
