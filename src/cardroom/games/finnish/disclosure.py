@@ -12,7 +12,8 @@ from cardroom.games.disclosure import (
     odds_text,
     shoe_sentence,
 )
-from cardroom.games.finnish.finnish27 import POKER_KEYS, BonusTable, Finnish27Rules
+from cardroom.games.finnish.bonuses import when
+from cardroom.games.finnish.finnish27 import POKER_KEYS, BonusTable, Finnish27Rules, bonus_ask
 from cardroom.games.finnish.hands import ACE_KING_ONLY, EVERY_27, TargetRow
 from cardroom.games.finnish.twentyone_24_27 import TwentyOne2427Rules
 from cardroom.games.finnish.words import name_of
@@ -52,18 +53,21 @@ def twentyone_paytable(rules: TwentyOne2427Rules) -> list[PayRow]:
     return [PayRow("player", odds_text(rules.win_pays), "your hand wins; a push returns it")]
 
 
-def bonus_rows(bonus: BonusTable, minimum: Fraction) -> list[list[str]]:
-    """finnish27's bonuses: the hand, and what it pays on a winning player wager."""
+def bonus_rows(rules: Finnish27Rules) -> list[list[str]]:
+    """finnish27's bonuses: the hand, when it is paid (every condition the table sets,
+    from the same awards the engine settles by) and what it pays on a winning player
+    wager; an award this table does not have, or pays nothing, is left out."""
+    bonus, minimum, ask = rules.bonus, rules.table.minimum, bonus_ask(rules)
     rows = []
     for key, label in BonusTable.LABELS.items():
         value: Fraction = getattr(bonus, key)
-        if not bonus.pays(key):
-            continue  # an award this table does not have
+        if not bonus.pays(key) or not value:
+            continue
         if bonus.is_flat(key):
             pays = f"{format_amount(value * minimum)} ({format_amount(value)} x table minimum)"
         else:
             pays = f"{odds_text(value)} on the stake"
-        rows.append([label, pays])
+        rows.append([label, when(bonus, ask, key), pays])
     return rows
 
 
@@ -198,52 +202,27 @@ def finnish27_text(rules: Finnish27Rules) -> RulesText:
             ),
             (
                 "Bonuses on a winning player wager",
-                ["hand", "pays"],
-                bonus_rows(rules.bonus, rules.table.minimum),
+                ["award", "a winning player hand of", "pays"],
+                bonus_rows(rules),
             ),
         ],
     )
 
 
 def _poker_words(bonus: BonusTable) -> str:
-    """Which winning hands of five cards or more earn their poker award, where the
-    table narrows them (nothing for the source's: every one, from a pair)."""
-    words = []
-    if bonus.poker_minimum != BonusTable.CHOICES["poker_minimum"][0]:
-        words.append(f"from {BonusTable.LABELS[bonus.poker_minimum].lower()} up only")
-    if bonus.poker_hands == "27":
-        words.append("only on a hand of exactly 27")
-    elif bonus.poker_hands == "under_28":
-        words.append("only on a hand of 27 or less")
-    if bonus.bugs:
-        words.append(
-            "with each Joker a bug (an Ace, or a card that completes a straight, a flush or "
-            "a straight flush)"
-        )
-    if bonus.poker_against_dealer != "ignored":
-        words.append(
-            "only when its category stands "
-            + ("higher than" if bonus.poker_against_dealer == "higher" else "at least as high as")
-            + " the best poker hand of the dealer's final cards (categories compared, not "
-            "the cards within them; a dealer's hand of four cards or fewer has none)"
-        )
-    order = ""
+    """What the bonus table's rows do not say one by one: the least poker category paid
+    and the order of the categories."""
+    words = ""
+    if bonus.poker_minimum != POKER_KEYS[0] or bonus.poker_order != POKER_KEYS:
+        lowest = BonusTable.LABELS[bonus.poker_minimum].lower()
+        words += f" No poker hand below {lowest} earns an award."
     if bonus.poker_order != POKER_KEYS:
         names = ", ".join(BonusTable.LABELS[key].lower() for key in bonus.poker_order)
-        order = (
+        words += (
             f" The table ranks the poker categories, low to high: {names}; a hand is the "
             "highest of those some five of its cards show."
         )
-    cards = ""
-    if bonus.card_27s:
-        cards = (
-            " A winning 27 of six to nine cards (Jokers counted) that the table pays by its "
-            "number of cards takes that award instead of its poker award."
-        )
-    if not words:
-        return order + cards
-    poker = " A hand of five cards or more earns its poker award " + " and ".join(words) + "."
-    return poker + order + cards
+    return words
 
 
 def _play_sentence(rules: Finnish27Rules) -> str:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from cardroom.core.cards import Card, Rank, Suit
+from cardroom.core.cards import Card
 from cardroom.core.events import Decision, Event, Fact, Why
 from cardroom.core.money import format_amount, format_odds
 from cardroom.core.rules import ODDS, Between, check_ranges
@@ -43,6 +43,7 @@ from cardroom.games.base import (
     TableLimits,
     check_wagers,
 )
+from cardroom.games.finnish.bonuses import CARD_27_KEYS, Ask, first_award
 from cardroom.games.finnish.hands import (
     TARGET,
     TOTAL_LIMIT,
@@ -52,7 +53,6 @@ from cardroom.games.finnish.hands import (
     TargetTable,
     Total,
     finnish_total,
-    initial_27,
     initial_totals,
 )
 from cardroom.games.finnish.options import (
@@ -107,13 +107,6 @@ POKER_JOKERS: tuple[str, ...] = ("wild", "bug")
 #: the player's poker award against the dealer's final hand: not asked, only when the
 #: player's category stands higher in the table's order, or when it stands as high
 POKER_AGAINST_DEALER: tuple[str, ...] = ("ignored", "higher", "as_high")
-#: the awards for a winning 27 of six to nine cards, by its number of cards (Jokers counted)
-CARD_27_KEYS: Mapping[int, str] = {
-    6: "six_card_27",
-    7: "seven_card_27",
-    8: "eight_card_27",
-    9: "nine_card_27",
-}
 
 
 @dataclass(frozen=True)
@@ -660,7 +653,8 @@ def find_bonus(
     poker: BonusTable | None = None,
     total: int | None = None,
 ) -> str | None:
-    """The bonus key a winning player hand earns, if any (at most one); a Joker and
+    """The bonus key a winning player hand earns, if any (at most one): of two or three
+    cards, the first of :data:`~cardroom.games.finnish.bonuses.AWARDS` that holds; a Joker and
     another card earn ``joanca`` only if asked (:func:`pays_joanca`), and then with
     ``joker_second`` only with the Joker second; three Nines of one suit against the
     dealer's 9-9 earn their own award only with ``nines_by_suit``; a hand of five cards
@@ -669,39 +663,18 @@ def find_bonus(
     to nine cards that ``poker`` pays by its number of cards.
     ``total`` is the hand's total where it is not its cards' (a Joker wild)."""
     count = len(player)
-    if count == 2:
-        kind = initial_27(player, True, joker_second)
-        if kind is Initial27.FINNISH_27:
-            return "finnish_27"
-        if kind is Initial27.JO_JO:
-            return "jo_jo"
-        if kind is Initial27.JOANCA and joanca:
-            return "joanca"
-        return None
-    if count == 3:
-        ranks = sorted(card.rank.number for card in player)
-        suits = {card.suit for card in player}
-        if ranks == [8, 9, 10]:
-            if suits == {Suit.SPADES}:
-                return "eight_nine_ten_spades"
-            return "eight_nine_ten_suited" if len(suits) == 1 else "eight_nine_ten_mixed"
-        if ranks == [9, 9, 9]:
-            if len(dealer) >= 2 and dealer[0].rank is Rank.NINE and dealer[1].rank is Rank.NINE:
-                if nines_by_suit and len(suits) == 1:
-                    return "nines_suited_vs_dealer_nines"
-                return "nines_vs_dealer_nines"
-            return "nines_suited" if len(suits) == 1 else "nines_mixed"
-        return None
-    if count >= 5:
-        if poker is not None:
-            total = finnish_total(player).value if total is None else total
-            by_count = poker.card_award(count, total)
-            if by_count is not None:
-                return by_count
-            award, stopped = poker_award(player, dealer, poker, total)
-            return None if stopped else award
-        return POKER_BONUS.get(best_category(player))
-    return None
+    if count < 5:
+        if count == 4:
+            return None
+        return first_award(player, dealer, Ask(joanca, nines_by_suit, joker_second))
+    if poker is not None:
+        total = finnish_total(player).value if total is None else total
+        by_count = poker.card_award(count, total)
+        if by_count is not None:
+            return by_count
+        award, stopped = poker_award(player, dealer, poker, total)
+        return None if stopped else award
+    return POKER_BONUS.get(best_category(player))
 
 
 def poker_award(
@@ -724,6 +697,12 @@ def pays_joanca(rules: Finnish27Rules) -> bool:
     """Does a winning Joanca earn a bonus?  Only as an initial 27 (then every Joker and
     other card in two is one) at a table whose bonus table pays it."""
     return rules.joanca_27 and rules.bonus.joanca > 0
+
+
+def bonus_ask(rules: Finnish27Rules) -> Ask:
+    """What the rules say of the awards of two and three cards (the engine settles by
+    it, and the rules page says it)."""
+    return Ask(pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit, rules.joanca_joker_second)
 
 
 class Finnish27Round(FinnishRound):
@@ -802,12 +781,13 @@ class Finnish27Round(FinnishRound):
             self._finish(outcome, why)
 
     def _win(self, outcome: str, why: Why) -> None:
+        ask = bonus_ask(self.rules)
         self.bonus_key = find_bonus(
             self.hands["player"],
             self.hands["dealer"],
-            pays_joanca(self.rules),
-            self.rules.bonus.nines_vs_dealer_by_suit,
-            self.rules.joanca_joker_second,
+            ask.joanca,
+            ask.nines_by_suit,
+            ask.joker_second,
             self.rules.bonus,
             self.total("player").value,
         )
