@@ -54,8 +54,8 @@ from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.money import format_odds
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action
+from cardroom.games.finnish.bonuses import CARD_27_KEYS
 from cardroom.games.finnish.finnish27 import (
-    CARD_27_KEYS,
     POKER_BONUS,
     POKER_CATEGORY,
     BonusTable,

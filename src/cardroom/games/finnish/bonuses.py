@@ -127,7 +127,8 @@ def shape_of(cards: Sequence[Card], joker_second: bool = False) -> Shape | None:
 def first_award(cards: Sequence[Card], dealer: Sequence[Card], ask: Ask) -> str | None:
     """The key of the first award of :data:`AWARDS` that a winning hand of two or three
     ``cards`` holds, if any."""
-    candidates = BY_SHAPE.get(shape_of(cards, ask.joker_second), ())  # (mostly none)
+    shape = shape_of(cards, ask.joker_second)
+    candidates = BY_SHAPE.get(shape, ()) if shape is not None else ()  # (mostly none)
     hand = Hand(cards, dealer)
     for award in candidates:
         if award.offered(ask) and award.test(hand, ask):

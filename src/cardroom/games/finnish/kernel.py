@@ -28,8 +28,8 @@ from numba import njit
 from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
 from cardroom.games.finnish.analysis import solve_21_24_27
+from cardroom.games.finnish.bonuses import CARD_27_KEYS
 from cardroom.games.finnish.finnish27 import (
-    CARD_27_KEYS,
     BonusTable,
     Finnish27Round,
     Finnish27Rules,
