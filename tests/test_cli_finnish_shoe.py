@@ -115,7 +115,7 @@ def test_analyze_eor_in_the_real_shoe(monkeypatch: pytest.MonkeyPatch) -> None:
         (["analyze", "punto-banco", "--infinite"], "finnish27 and 21-24-27"),
         (["analyze", "finnish27", "--infinite", "--decks", "2"], "counted from the real shoe"),
         (["strategy", "21-24-27", "--total-only"], "chemin-de-fer"),
-        (["strategy", "finnish27", "--decks", "2"], "replacement"),
+        (["strategy", "finnish27", "--infinite", "--decks", "2"], "counted from the real shoe"),
     ],
 )
 def test_cli_refuses_what_does_not_apply(args: list[str], message: str) -> None:

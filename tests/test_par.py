@@ -219,10 +219,10 @@ def test_the_page_holds_every_line_of_every_wager(sheets: dict[str, ParSheet]) -
         text = html.unescape(page)
         for wager in sheet.wagers:
             assert f"Wager: {wager.name}" in text
-            for line in wager.lines:
+            for line in wager.lines:  # (where it stands, or in the appendix when long)
                 assert line.name in text
-                assert f"probability {fraction_text(line.probability)};" in text
-                assert f"contribution {fraction_text(line.contribution)}" in text
+                assert fraction_text(line.probability) in text
+                assert fraction_text(line.contribution) in text
             assert fraction_text(wager.house_edge) in text
         assert sheet.provenance.rules_sha256 in text and sheet.provenance.code_sha256 in text
         assert sheet.provenance.rules_toml.strip() in text
@@ -378,7 +378,10 @@ def test_rules_the_real_shoe_refuses_get_a_sheet_of_the_model_with_replacement()
     assert {w.wager: w.house_edge for w in sheet.wagers} == {
         name: wager.house_edge for name, wager in expected.items()
     }
-    assert sheet.strategy is not None
+    assert sheet.replacement and "drawn with replacement" in sheet.model
+    # the strategy is counted in the same model: its first row is the summary's figures
+    assert sheet.strategy is not None and sheet.strategy.model == sheet.model
+    _first_row_is_the_summary(sheet)
 
 
 def test_a_sheet_without_a_strategy_says_why() -> None:
@@ -399,3 +402,82 @@ def test_a_sheet_without_a_strategy_says_why() -> None:
     assert {w.wager: w.house_edge for w in sheet.wagers} == {
         name: wager.house_edge for name, wager in expected.items()
     }
+
+
+# -- one figure for one play in one model (issue 32) ---------------------------------------
+ODD = (8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8)  # seven ranks: a short count from the real shoe
+
+
+def _first_row_is_the_summary(sheet: ParSheet) -> None:
+    """The strategy's row of the rules' own play holds the summary's house edges, exactly."""
+    assert sheet.strategy is not None
+    first = sheet.strategy.edges[0]
+    wagers = sheet.strategy.edges_header[1:]
+    edges = {w.wager: w.house_edge for w in sheet.wagers}
+    assert {w: Fraction(cell) for w, cell in zip(wagers, first[1:], strict=True)} == {
+        w: edges[w] for w in wagers
+    }
+
+
+@pytest.mark.parametrize("game_id", ["finnish27", "21-24-27"])
+def test_the_strategy_is_counted_in_the_summary_s_model(game_id: str) -> None:
+    from cardroom.core.rules import apply_rules
+
+    game = GAMES[game_id]
+    rules = apply_rules(game.default_rules(), {"shoe": {"cards_per_rank": list(ODD)}})
+    sheet = compute_sheet(game, rules)
+    assert not sheet.replacement and sheet.model.startswith("dealt off the top of a full shoe")
+    assert sheet.strategy is not None and sheet.strategy.model == sheet.model
+    _first_row_is_the_summary(sheet)
+    assert sheet.variant
+    page = re.sub(
+        r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(render_html(sheet, plots=False)))
+    )
+    assert f"Model: {sheet.model}: the model of the summary" in page
+
+
+@needs_report_deps
+def test_the_page_flags_a_variant_long_fractions_and_the_player_s_favour(
+    sheets: dict[str, ParSheet],
+) -> None:
+    from cardroom.app.par_page import INLINE_FRACTION, sheet_csv
+
+    sheet = sheets["finnish27"]
+    assert not sheet.variant
+    page = render_html(sheet, plots=False)
+    assert "<h1>PAR sheet: Finnish 27 (baccarat-like)</h1>" in page and "a variant" not in page
+    # no fraction longer than the limit stands beside its figure: it is in the appendix
+    body, appendix = page.split("Appendix: exact fractions")
+    inline = re.findall(r"= ([-0-9/]+)", html.unescape(body))
+    assert inline and max(len(f) for f in inline) <= INLINE_FRACTION
+    longest = max((w.variance for w in sheet.wagers), key=lambda v: len(fraction_text(v)))
+    assert len(fraction_text(longest)) > INLINE_FRACTION
+    assert fraction_text(longest) in appendix
+    # every exact figure is in the CSV, with its decimal
+    rows = sheet_csv(sheet).splitlines()
+    assert rows[0] == "section,figure,decimal,exact"
+    for wager in sheet.wagers:
+        for line in wager.lines:
+            assert any(row.endswith("," + fraction_text(line.probability)) for row in rows)
+    # an edge below zero is flagged as in the player's favour (and only such an edge)
+    assert "in the player" not in page  # the standard finnish27: none
+    game = GAMES["punto-banco"]
+    rules = _no_commission()
+    assert game.analyze is not None
+    variant = build_sheet(game, rules, game.analyze(rules, AnalysisAsk()), rounds=(10,))
+    banker = next(w for w in variant.wagers if w.wager == "banker")
+    assert banker.house_edge < 0 and all(
+        w.house_edge > 0 for w in variant.wagers if w is not banker
+    )
+    text = html.unescape(render_html(variant, plots=False))
+    assert text.count("in the player's favour") == 2  # the summary and the banker's section
+    # a variant says so in its title (the PDF's footer repeats the title)
+    assert variant.variant
+    title = f"PAR sheet: {variant.name}, a variant (rules {variant.provenance.rules_sha256[:12]})"
+    assert f"<h1>{title}</h1>" in text
+
+
+def _no_commission() -> Any:
+    from cardroom.core.rules import apply_rules
+
+    return apply_rules(GAMES["punto-banco"].default_rules(), {"banker_pays": 1})

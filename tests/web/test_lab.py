@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from cardroom.app.lab import LabError, compare_edges, rule_fields, variant
 from cardroom.app.par import rules_digest
 from cardroom.app.par_page import pdf_bytes
-from cardroom.core.money import percent_text
+from cardroom.core.money import fraction_text, percent_text, rounded_text
 from cardroom.core.rules import apply_rules, rules_to_toml
 from cardroom.games import GAMES, get_game
 from cardroom.web.edges import analyser_means
@@ -264,6 +264,13 @@ def test_a_variant_s_par_sheet_is_the_report_s_page(web: Web) -> None:
         assert rules_digest(rules_to_toml(rules)) in "".join(texts).replace("\n", "")
     else:  # one line on what to install
         assert pdf["status"] == "failed" and pdf["error"] == missing
+    # and its every exact figure as CSV
+    figures = ann.post(f"/api/lab/{GAME}/par", {**ask, "format": "csv"}).json()
+    assert figures["status"] == "ready" and "html" not in figures
+    lines = figures["csv"].splitlines()
+    assert lines[0] == "section,figure,decimal,exact"
+    tie = -analyser_means(GAME, rules)["tie"]
+    assert f"wager tie,house edge,{rounded_text(tie, 16)},{fraction_text(tie)}" in lines
     assert ann.post(f"/api/lab/{GAME}/par", {**ask, "format": "doc"}).status_code == 422
     # a value that cannot be used: one line, and nothing worked out
     bad = ann.post(f"/api/lab/{GAME}/par", {"values": {"tie_pays": "nine"}})

@@ -119,6 +119,13 @@ class GameReport:
     assumptions: tuple[str, ...] = ()
     combinations: dict[str, int] = field(default_factory=dict)
     total_combinations: int | None = None
+    #: counted with cards drawn with replacement (an infinite shoe), not from the real shoe
+    replacement: bool = False
+
+    @property
+    def model(self) -> str:
+        """What the figures are of, in words: the first of the assumptions."""
+        return self.assumptions[0] if self.assumptions else ""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -117,6 +117,8 @@ class StrategyTable:
     edges_header: tuple[str, ...]
     edges: tuple[tuple[str, ...], ...]
     notes: tuple[str, ...]
+    #: what the edges are counted in, in words (the real shoe, or with replacement)
+    model: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,12 @@ class ParSheet:
     effects: EffectsTable | None
     effects_asked: bool
     solved: SolvedCoup | None
+    #: what the figures are of, in words (the first of the analysis's assumptions)
+    model: str = ""
+    #: the figures are counted with cards drawn with replacement, not from the real shoe
+    replacement: bool = False
+    #: the rules are not the game's standard rules
+    variant: bool = False
     spread_method: str = SPREAD_METHOD
     volatility_z: Fraction = VOLATILITY_Z
 
@@ -240,15 +248,14 @@ def _strategy_table(solved: Any) -> StrategyTable | None:
         (str(play), *(f"{per[w].numerator}/{per[w].denominator}" for w in wagers))
         for play, per in edges.items()
     )
-    model = getattr(solved, "model", "") or ""
-    notes = tuple(([f"Model: {model}"] if model else []) + [str(n) for n in solved.notes])
     return StrategyTable(
         title=f"{given} beside {best}",
         header=("dealer's two cards", given, best, "differs at"),
         rows=table_rows,
         edges_header=("player's play", *wagers),
         edges=edge_rows,
-        notes=notes,
+        notes=tuple(str(n) for n in solved.notes),
+        model=str(getattr(solved, "model", "") or ""),
     )
 
 
@@ -302,6 +309,7 @@ def build_sheet(
         wager_figures(w, wager_name(game, w.wager), rounds)
         for w in (report.wagers.values() if report is not None else ())
     )
+    standard = rules_to_toml(game.default_rules())
     return ParSheet(
         game_id=game.id,
         name=game.name,
@@ -317,6 +325,9 @@ def build_sheet(
         effects=_effects_table(analysis) if analysis is not None else None,
         effects_asked=effects_asked,
         solved=solved,
+        model=report.model if report is not None else game.exact_note(rules),
+        replacement=report.replacement if report is not None else False,
+        variant=rules_to_toml(rules) != standard,
     )
 
 
@@ -351,8 +362,11 @@ def compute_sheet(
             "sheet is for cards drawn with replacement, not the real shoe"
         )
     if game.strategy is not None:
+        ask = strategy_ask or StrategyAsk()
+        if refused is not None:  # the strategy is counted in the same model as the figures
+            ask = replace(ask, infinite=True)
         try:
-            solved = game.strategy(rules, strategy_ask or StrategyAsk())
+            solved = game.strategy(rules, ask)
         except ValueError as err:
             said.append(f"no strategy table: {err}")
     sheet = build_sheet(game, rules, analysis, solved, effects_asked=effects)

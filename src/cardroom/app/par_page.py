@@ -7,22 +7,28 @@ the fonts (the machine's, through fontconfig) are all local.
 from __future__ import annotations
 
 import base64
+import csv
 import io
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
 
 from jinja2 import Environment, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from cardroom.app.par import ParSheet, WagerFigures, one_in_text
 from cardroom.core.money import format_decimal, format_odds, fraction_text, rounded_text
 
 __all__ = [
     "MISSING_REPORT_DEPS",
+    "Fractions",
     "check_report_deps",
+    "csv_name",
     "plots_available",
     "render_html",
+    "sheet_csv",
     "write_pdf",
 ]
 
@@ -92,9 +98,40 @@ def _frac_pct(text: str) -> str:
     return _pct(Fraction(text))
 
 
+#: the longest exact fraction written where its figure stands (longer ones go to the
+#: appendix, so that no cell wraps a fraction over many lines)
+INLINE_FRACTION = 44
+
+
+@dataclass
+class Fractions:
+    """The sheet's exact fractions as the page writes them: one of up to
+    :data:`INLINE_FRACTION` characters where its figure stands, a longer one by a
+    reference (``F1``, ``F2``...) to the appendix, which lists them in the order met."""
+
+    long: list[tuple[str, str, Fraction]] = field(default_factory=list)
+
+    def __call__(self, value: Fraction | str, what: str) -> Markup:
+        exact = Fraction(value)
+        text = fraction_text(exact)
+        if len(text) <= INLINE_FRACTION:
+            return Markup("= ") + text
+        ref = f"F{len(self.long) + 1}"
+        self.long.append((ref, what, exact))
+        return Markup('= <a href="#{0}">fraction {0}</a> (appendix)').format(ref)
+
+
+def _in_favour(value: Fraction | str) -> Markup:
+    """A flag beside a house edge below zero: the wager favours the player."""
+    if Fraction(value) >= 0:
+        return Markup("")
+    return Markup(' <span class="favour">in the player\'s favour</span>')
+
+
 def _environment() -> Environment:
     env = Environment(autoescape=select_autoescape(default=True), undefined=StrictUndefined)
     env.filters.update(
+        favour=_in_favour,
         frac=fraction_text,
         dec=_dec,
         pct=_pct,
@@ -127,13 +164,20 @@ def _edge_plot(sheet: ParSheet) -> str:
     axes = figure.add_subplot()
     names = [w.name for w in sheet.wagers][::-1]
     edges = [float(w.house_edge) * 100 for w in sheet.wagers][::-1]
-    bars = axes.barh(names, edges, color="#1f4e79")
-    axes.bar_label(bars, labels=[f"{e:.4f}%" for e in edges], padding=3, fontsize=8)
-    axes.set_xlabel("house edge, percent of the stake")
-    axes.axvline(0, color="#333", linewidth=0.6)
+    colours = ["#1f4e79" if e >= 0 else "#b35900" for e in edges]
+    bars = axes.barh(names, edges, color=colours)
     high = max([*edges, 0.0])
     low = min([*edges, 0.0])
-    axes.set_xlim(low * 1.25 if low < 0 else 0, high * 1.3 if high > 0 else 1)
+    span = (high - low) or 1.0
+    for bar, edge in zip(bars, edges, strict=True):  # each label right of its bar's end
+        # (or of the zero line, for an edge in the player's favour: clear of the names)
+        x = max(edge, 0.0) + span * 0.01
+        label = f"{edge:.4f}%" + (" (player's favour)" if edge < 0 else "")
+        y = bar.get_y() + bar.get_height() / 2
+        axes.text(x, y, label, va="center", ha="left", fontsize=8)
+    axes.set_xlabel("house edge, percent of the stake")
+    axes.axvline(0, color="#333", linewidth=0.6)
+    axes.set_xlim(low - span * 0.05 if low < 0 else 0, high + span * 0.45)
     axes.spines[["top", "right"]].set_visible(False)
     figure.tight_layout()
     return _svg_uri(figure)
@@ -166,7 +210,10 @@ def _spread_plot(wager: WagerFigures) -> str:
 # -- the page and the PDF ---------------------------------------------------------------------
 def render_html(sheet: ParSheet, plots: bool = True) -> str:
     """The sheet as one self-contained HTML page (style and plots inside it)."""
-    template = _environment().from_string(_TEMPLATES.joinpath("par.html").read_text("utf-8"))
+    fractions = Fractions()  # (one per page: it numbers the page's long fractions)
+    env = _environment()
+    env.filters["exact"] = fractions
+    template = env.from_string(_TEMPLATES.joinpath("par.html").read_text("utf-8"))
     spread_svgs = {
         w.wager: _spread_plot(w) if plots and w.spreads and all(s.curve for s in w.spreads) else ""
         for w in sheet.wagers
@@ -178,7 +225,49 @@ def render_html(sheet: ParSheet, plots: bool = True) -> str:
         spread_svgs=spread_svgs,
         edge_svg=edge_svg,
         isfinite=math.isfinite,
+        long_fractions=fractions.long,
+        csv_name=csv_name(sheet),
     )
+
+
+def csv_name(sheet: ParSheet) -> str:
+    """The file name of the sheet's figures as CSV (beside the HTML and the PDF)."""
+    return f"{sheet.game_id}-par.csv"
+
+
+def sheet_csv(sheet: ParSheet) -> str:
+    """Every exact figure of the sheet as CSV: where it stands, what it is, its decimal
+    (to 16 places) and its exact fraction, one per row."""
+    rows: list[tuple[str, str, Fraction]] = []
+    for name, p in sheet.outcomes:
+        rows.append(("outcomes", f"{name}: probability", p))
+    for w in sheet.wagers:
+        where = f"wager {w.name}"
+        rows += [
+            (where, "house edge", w.house_edge),
+            (where, "mean net result", w.expected),
+            (where, "variance", w.variance),
+            (where, "hit frequency", w.hit_frequency),
+        ]
+        for line in w.lines:
+            rows.append((where, f"{line.name}: probability", line.probability))
+            rows.append((where, f"{line.name}: contribution", line.contribution))
+    if sheet.solved is not None:
+        rows += [("the coup, solved", f"{side}: expectation", v) for side, v in sheet.solved.means]
+    if sheet.strategy is not None:
+        for play, *cells in sheet.strategy.edges:
+            for wager, cell in zip(sheet.strategy.edges_header[1:], cells, strict=True):
+                rows.append(("strategy", f"{play}: house edge of {wager}", Fraction(cell)))
+    if sheet.effects is not None:
+        for label, values in sheet.effects.rows:
+            for wager, value in zip(sheet.effects.wagers, values, strict=True):
+                rows.append(("effects of removal", f"{label} out: {wager}", value))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["section", "figure", "decimal", "exact"])
+    for section, what, value in rows:
+        writer.writerow([section, what, _dec(value, 16), fraction_text(value)])
+    return out.getvalue()
 
 
 def pdf_bytes(html: str) -> bytes:

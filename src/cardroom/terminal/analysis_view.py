@@ -15,7 +15,7 @@ from rich.text import Text
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.core.cards import RANK_ORDER, Rank
 from cardroom.core.money import format_odds, percent_text
-from cardroom.games.finnish.analysis import MODEL, StrategyComparison
+from cardroom.games.finnish.analysis import StrategyComparison
 
 
 def percent(value: Fraction, places: int = 4) -> str:
@@ -118,6 +118,6 @@ def strategy_view(comparison: StrategyComparison) -> RenderableType:
         edges.add_column(wager, justify="right")
     for name, per in comparison.house_edges.items():
         edges.add_row(name, *(percent(per[w]) for w in wagers))
-    model = getattr(comparison, "model", "") or MODEL  # the real shoe names itself
+    model = comparison.model
     notes = [Text(f"Model: {model}", "dim")] + [Text(f"Note: {n}", "dim") for n in comparison.notes]
     return Group(table, edges, *notes)

@@ -1,4 +1,5 @@
-"""``cardroom report``: a game's PAR sheet (or every game's), as HTML and PDF in a folder.
+"""``cardroom report``: a game's PAR sheet (or every game's), as HTML and PDF in a folder,
+with every exact figure of it as CSV.
 
 The options are checked before any work (an unknown game, a bad rules file, a folder
 that cannot be written, WeasyPrint or Matplotlib missing: one line each, exit 2); then
@@ -13,7 +14,7 @@ import time
 from pathlib import Path
 
 from cardroom.app.par import compute_sheet
-from cardroom.app.par_page import check_report_deps, render_html, write_pdf
+from cardroom.app.par_page import check_report_deps, csv_name, render_html, sheet_csv, write_pdf
 from cardroom.games import GAMES, GameInfo, get_game
 from cardroom.terminal.common import CliError, make_console, person_errors
 
@@ -65,10 +66,14 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
                 raise CliError(f"{game.id}: {err}") from None
             html_path, pdf_path = sheet_paths(out, game)
             html = render_html(sheet)
+            csv_path = out / csv_name(sheet)
             try:
                 html_path.write_text(html, encoding="utf-8")
                 write_pdf(html, pdf_path)
+                csv_path.write_text(sheet_csv(sheet), encoding="utf-8")
             except OSError as err:
                 raise CliError(f"cannot write the sheet of {game.id}: {err}") from None
             seconds = time.perf_counter() - started
-            console.print(f"{game.id}: wrote {html_path} and {pdf_path} ({seconds:.1f} s)")
+            console.print(
+                f"{game.id}: wrote {html_path}, {pdf_path} and {csv_path.name} ({seconds:.1f} s)"
+            )

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardroom.app.disclosure import percent_of
 from cardroom.app.par import compute_sheet
-from cardroom.app.par_page import pdf_bytes, plots_available, render_html
+from cardroom.app.par_page import pdf_bytes, plots_available, render_html, sheet_csv
 from cardroom.core.money import percent_text
 from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES, seats_game
@@ -59,15 +59,17 @@ def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
 
 def lab_par_sheet(game_id: str, rules: GameRules) -> dict[str, str]:
     """(In the child process) a variant's PAR sheet as one self-contained HTML page
-    (``html``, with its plots when Matplotlib, of the report extra, is installed) and
-    as a PDF (``pdf``, in base64; or ``pdf_error``, one line, when WeasyPrint cannot
-    lay it out here)."""
+    (``html``, with its plots when Matplotlib, of the report extra, is installed), as a
+    PDF (``pdf``, in base64; or ``pdf_error``, one line, when WeasyPrint cannot lay it
+    out here), and its every exact figure as CSV (``csv``)."""
     sheet = compute_sheet(GAMES[game_id], rules)
     html = render_html(sheet, plots=plots_available())
+    figures = sheet_csv(sheet)
     try:
-        return {"html": html, "pdf": base64.b64encode(pdf_bytes(html)).decode("ascii")}
+        pdf = base64.b64encode(pdf_bytes(html)).decode("ascii")
     except ValueError as err:
-        return {"html": html, "pdf_error": str(err)}
+        return {"html": html, "csv": figures, "pdf_error": str(err)}
+    return {"html": html, "csv": figures, "pdf": pdf}
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,7 @@ __all__ = [
     "analyze_finnish27",
     "best_finnish27_table",
     "effects_of_removal",
+    "finnish27_comparison",
     "finnish27_report",
     "solve_21_24_27",
     "strategy_comparison",
@@ -1203,7 +1204,7 @@ def _finnish27_report(
         f"{stake}",
         *fee_assumption(rules.fee_per_100),
     )
-    return GameReport("finnish27", outcomes, wagers, assumptions)
+    return GameReport("finnish27", outcomes, wagers, assumptions, replacement=True)
 
 
 def _flat_words(bonus: BonusTable) -> str:
@@ -1522,7 +1523,7 @@ def twentyone_report(
     )
     report = WagerReport("player", wager_lines)
     assumptions = (MODEL, f"the player plays {label}", *fee_assumption(rules.fee_per_100))
-    return GameReport("21-24-27", dict(outcomes), {"player": report}, assumptions)
+    return GameReport("21-24-27", dict(outcomes), {"player": report}, assumptions, replacement=True)
 
 
 _WHO = {
@@ -1650,6 +1651,8 @@ class StrategyComparison:
     rows: tuple[StrategyRow, ...]
     house_edges: dict[str, dict[str, Fraction]]  # table name -> wager -> house edge
     notes: tuple[str, ...]
+    #: what the edges are counted in: with replacement, or the real shoe (its words)
+    model: str = MODEL
 
     def to_json(self) -> dict[str, Any]:
         def total(t: Total) -> str:
@@ -1665,7 +1668,7 @@ class StrategyComparison:
 
         return {
             "game": self.game,
-            "model": MODEL,
+            "model": self.model,
             "given": self.given_name,
             "best": self.best_name,
             "rows": [
@@ -1745,16 +1748,38 @@ def strategy_comparison(game: str, rules: Any) -> StrategyComparison:
             ),
         )
     if game == "finnish27":
-        rules = rules or Finnish27Rules()
-        table = best_finnish27_table(rules)
-        given = analyze_finnish27(rules)
-        better = analyze_finnish27(rules, hits=table_hits(table), label="the best table")
-        return StrategyComparison(
-            game,
-            f"the {rules.table_name}",
-            "best for the player wager",
-            _rows(rules.strategy.hits, table),
-            {rules.table_name: _edges(given), "best table for the player wager": _edges(better)},
-            ("the best table maximises the player wager's 1:1 part; bonuses aside",),
-        )
+        return finnish27_comparison(rules or Finnish27Rules())
     raise ValueError(f"game: {game} has no hit/stand table to compare")
+
+
+#: counts finnish27 with the player's table ``hits`` (None: the rules' own), ``label``
+#: naming it
+Count = Callable[[Hits | None, str | None], GameReport]
+
+#: what finnish27's best table is, in words
+BEST_TABLE_NOTE = (
+    "the best table maximises the player wager's 1:1 part with cards drawn with "
+    "replacement, from totals alone; bonuses aside"
+)
+
+
+def finnish27_comparison(rules: Finnish27Rules, count: Count | None = None) -> StrategyComparison:
+    """finnish27's table (the source's nine rules) beside the best table for the player
+    wager (found with cards drawn with replacement), each table's edges counted by
+    ``count`` (by default with replacement too)."""
+    table = best_finnish27_table(rules)
+
+    def replaced(hits: Hits | None, label: str | None) -> GameReport:
+        return analyze_finnish27(rules, hits=hits, label=label)
+
+    count = count or replaced
+    given = count(None, None)
+    better = count(table_hits(table), "the best table")
+    return StrategyComparison(
+        "finnish27",
+        f"the {rules.table_name}",
+        "best for the player wager",
+        _rows(rules.strategy.hits, table),
+        {rules.table_name: _edges(given), "best table for the player wager": _edges(better)},
+        (BEST_TABLE_NOTE,),
+    )

@@ -42,8 +42,10 @@ from cardroom.games.base import Action
 from cardroom.games.finnish import poker_shoe
 from cardroom.games.finnish import shoe_kernel as kernel
 from cardroom.games.finnish.analysis import (
+    Hits,
     StrategyComparison,
     StrategyRow,
+    finnish27_comparison,
     finnish27_report,
     summarise,
     twentyone_report,
@@ -111,11 +113,10 @@ __all__ = [
     "ShoeMakeup",
     "analyze_finnish27_shoe",
     "count_finnish27",
+    "finnish27_comparison_shoe",
     "finnish27_shape",
     "shoe_model",
 ]
-
-Hits = Callable[[Total, Total], bool]
 
 BONUS_KEYS: tuple[str, ...] = tuple(BonusTable.LABELS)
 
@@ -545,9 +546,21 @@ def analyze_finnish27_shoe(
     replaces the player's table (``label`` names it)."""
     rules = rules or Finnish27Rules()
     label = label or f"the rules' {rules.table_name}"
-    return _finnish27_report(
-        rules, shoe or ShoeMakeup.of_rules(rules.shoe), table_minimum, stake, hits, label
-    )
+    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    if hits is None:  # the rules' own table: the PAR sheet asks twice (figures, strategy)
+        return _own_table_report(rules, shoe, table_minimum, stake, label)
+    return _finnish27_report(rules, shoe, table_minimum, stake, hits, label)
+
+
+@lru_cache(maxsize=4)
+def _own_table_report(
+    rules: Finnish27Rules,
+    shoe: ShoeMakeup,
+    table_minimum: Fraction | None,
+    stake: Fraction | None,
+    label: str,
+) -> GameReport:
+    return _finnish27_report(rules, shoe, table_minimum, stake, None, label)
 
 
 def _finnish27_report(
@@ -568,6 +581,7 @@ def _finnish27_report(
     return replace(
         report,
         assumptions=(shoe_model(shoe, counted.longest), *report.assumptions[1:]),
+        replacement=False,
         combinations=counted.by_label(),
         total_combinations=counted.total,
     )
@@ -666,6 +680,7 @@ def _twentyone_from_counts(
     return replace(
         report,
         assumptions=(shoe_model(shoe, counted.longest), *report.assumptions[1:]),
+        replacement=False,
         combinations=combinations,
         total_combinations=counted.total,
     )
@@ -1041,13 +1056,7 @@ def _exactly_best(
 class ShoeStrategyComparison(StrategyComparison):
     """:class:`~cardroom.games.finnish.analysis.StrategyComparison` for the finite shoe."""
 
-    model: str = ""
     reports: dict[str, GameReport] = field(default_factory=dict, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        data["model"] = self.model
-        return data
 
 
 def strategy_comparison_shoe(
@@ -1100,7 +1109,30 @@ def strategy_comparison_shoe(
     }
     return ShoeStrategyComparison(
         "21-24-27", "the source's basic strategy", "best total-dependent table",
-        tuple(rows), house_edges, notes, shoe_model(shoe), edges,
+        tuple(rows), house_edges, notes, basic.model, edges,
+    )  # fmt: skip
+
+
+def finnish27_comparison_shoe(
+    rules: Finnish27Rules | None = None, shoe: ShoeMakeup | None = None
+) -> ShoeStrategyComparison:
+    """finnish27 in the real shoe: the rules' table beside the best table for the player
+    wager (found with cards drawn with replacement, from totals alone), both tables'
+    edges counted off the top of the real shoe (the rules' table's are the analysis's)."""
+    rules = rules or Finnish27Rules()
+    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    reports: dict[str, GameReport] = {}
+
+    def count(hits: Hits | None, label: str | None) -> GameReport:
+        report = analyze_finnish27_shoe(rules, shoe, hits=hits, label=label)
+        reports[label or rules.table_name] = report
+        return report
+
+    base = finnish27_comparison(rules, count)
+    model = next(iter(reports.values())).model  # (the rules' table's: the analysis's words)
+    return ShoeStrategyComparison(
+        base.game, base.given_name, base.best_name, base.rows, base.house_edges,
+        base.notes, model, reports,
     )  # fmt: skip
 
 

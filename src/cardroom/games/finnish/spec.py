@@ -151,11 +151,12 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
 
 
 def _finnish27_strategy(rules: Finnish27Rules, ask: StrategyAsk) -> Any:
+    from cardroom.games.finnish.shoe import ShoeMakeup, finnish27_comparison_shoe  # lazy: Numba
+
+    if not ask.infinite:
+        return finnish27_comparison_shoe(rules, ShoeMakeup.of_rules(rules.shoe, ask.decks))
     if ask.decks is not None:
-        raise ValueError(
-            "finnish27's best table is worked out with cards drawn with replacement, where "
-            "--decks does not apply"
-        )
+        raise ValueError(INFINITE_ONLY.format(what="--decks does not apply"))
     return strategy_comparison("finnish27", rules)
 
 

@@ -53,9 +53,10 @@ class VariantAsk(BaseModel):
 
 
 class ParAsk(VariantAsk):
-    """One variant whose PAR sheet to work out, as an HTML page or a PDF."""
+    """One variant whose PAR sheet to work out, as an HTML page, a PDF, or its exact
+    figures as CSV."""
 
-    format: Literal["html", "pdf"] = "html"
+    format: Literal["html", "pdf", "csv"] = "html"
 
 
 #: A variant's id in a path: 20 hex digits.
@@ -194,8 +195,9 @@ def par_sheet(
     person: Annotated[Person, Depends(changing)],
 ) -> dict[str, Any]:
     """A variant's PAR sheet ("computing" until it is worked out: ask again), the same
-    sheet as ``cardroom report`` writes: one HTML page (``html``) or a PDF (``pdf``, in
-    base64; "failed" with the reason where WeasyPrint cannot lay it out)."""
+    sheet as ``cardroom report`` writes: one HTML page (``html``), a PDF (``pdf``, in
+    base64; "failed" with the reason where WeasyPrint cannot lay it out), or every exact
+    figure of it as CSV (``csv``)."""
     game = _lab_game(request, game_id)
     svc = services(request)
     default = _lab_rules(request, game)
@@ -205,8 +207,8 @@ def par_sheet(
         answer["error"] = sheet.message
     if sheet.means is None:
         return answer
-    if ask.format == "html":
-        answer["html"] = sheet.means["html"]
+    if ask.format in ("html", "csv"):
+        answer[ask.format] = sheet.means[ask.format]
     elif "pdf" in sheet.means:
         answer["pdf"] = sheet.means["pdf"]
     else:

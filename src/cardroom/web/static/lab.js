@@ -125,6 +125,8 @@ async function parSheet(button, ask, delay) {
   if (ask.format === "pdf") {
     const bytes = Uint8Array.from(atob(data.pdf), (c) => c.charCodeAt(0));
     download(bytes, "application/pdf", name);
+  } else if (ask.format === "csv") {
+    download(data.csv, "text/csv", name);
   } else {
     download(data.html, "text/html", name);
   }
