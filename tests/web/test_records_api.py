@@ -181,3 +181,36 @@ def test_a_name_that_passes_for_another_is_refused(web: Web) -> None:
         "/api/login", json={"username": "ＥＥＲＯ", "password": "a good password"}
     )
     assert signed.status_code == 200 and signed.json()["username"] == "Eero"
+
+
+def test_a_house_round_in_the_history_says_each_hand_s_total_and_who_won(web: Web) -> None:
+    """As at the table: each hand's final total and the outcome in words, for every house
+    game (issue 32: the history showed only cards and the net)."""
+    ann = web.person("Ann")
+    bets = {
+        "finnish27": {"player": "10"},
+        "21-24-27": {"player": "10"},
+        "punto-banco": {"banker": "10"},
+        "baccarat27": {"banker": "10", "b27": "10"},
+    }
+    for game_id, wagers in bets.items():
+        data = ann.post(f"/api/games/{game_id}/rounds", {"bets": wagers}).json()
+        while data["state"] == "awaiting_action":
+            data = ann.post(f"/api/rounds/{data['id']}/actions", {"action": "stand"}).json()
+        live = data
+        stored = ann.http.get(f"/api/rounds/{live['id']}").json()
+        listed = ann.http.get("/api/history", params={"limit": 1}).json()["rounds"][0]
+        for shown in (live, stored, listed):
+            hands = {h["hand"]: h["total"] for h in shown["hands"]}
+            last = {}
+            for event in shown["events"]:
+                if event["event"] == "card":
+                    last[event["hand"]] = event["text"].rsplit(": ", 1)[-1]
+            assert hands == last and all(hands.values()), (game_id, shown["hands"])
+            said = next(e["text"] for e in shown["events"] if e["event"] == "outcome")
+            assert shown["outcome_text"] == said and said.split(":")[0].endswith(
+                ("wins", "push", "tie", "Tie", "Push", "stalemate")
+            ), said
+    page = ann.http.get("/history").text
+    assert page.count('class="outcome-line"') == 4
+    assert "B-27" in page and "B27" not in page  # the wager as the table names it

@@ -498,6 +498,12 @@ class DecisionOut(BaseModel):
     text: str = Field(description="the decision in words")
 
 
+class HandTotalOut(BaseModel):
+    model_config = _strict()
+    hand: str
+    total: str = Field(description="the hand's last total in words (empty where none is given)")
+
+
 # -- the history's chemin de fer coups, the top-up ---------------------------------------------
 class CardOut(BaseModel):
     model_config = _strict()
@@ -582,6 +588,12 @@ class RoundOut(BaseModel):
     )
     coup: CoupOut | None = Field(
         default=None, description="a chemin de fer coup from the history: as you saw it"
+    )
+    hands: list[HandTotalOut] | None = Field(
+        default=None, description="a house round: each hand and its total so far"
+    )
+    outcome_text: str | None = Field(
+        default=None, description="a finished house round: who won and why, in words"
     )
 
 

@@ -14,11 +14,20 @@ from typing import Any
 from cardroom.app.scoreboards import bead_plate, big_road, counts
 from cardroom.app.tables.house import HouseRound
 from cardroom.app.wallet import StoredRound
-from cardroom.app.words import explain, house_line, name_of, plain, wager_label
+from cardroom.app.words import (
+    explain,
+    house_line,
+    name_of,
+    outcome_line,
+    plain,
+    points_text,
+    wager_label,
+)
 from cardroom.core.events import (
     CardDealt,
     Event,
     EventDataError,
+    Outcome,
     Settled,
     event_from_json,
     event_to_json,
@@ -95,6 +104,8 @@ def live_round_json(game: str, live: HouseRound, balance: Fraction) -> dict[str,
         "asked": asked,
         "events": events,
         "outcome": engine.outcome if over else None,
+        "hands": final_totals(live.events),
+        "outcome_text": outcome_text(live.events) if over else "",
         "stakes": {w: money(s) for w, s in engine.wagers.items()},
         "net": {w: money(n) for w, n in engine.net.items()} if over else {},
         "total_net": money(sum(engine.net.values(), Fraction(0))) if over else None,
@@ -139,6 +150,10 @@ def stored_round_json(
         "asked": "",
         "events": events_json(events),
         "outcome": record.get("outcome"),
+        "hands": final_totals(events),
+        "outcome_text": next(
+            (plain(outcome_line(e)) for e in events if isinstance(e, Outcome)), ""
+        ),
         "stakes": {w: money(s) for w, s in stored.stakes.items()},
         "net": net,
         "total_net": money(stored.net),
@@ -157,6 +172,21 @@ def stored_round_json(
             if isinstance(d, Mapping)
         ],
     }
+
+
+def outcome_text(events: Iterable[Event]) -> str:
+    """Who won the round and why, in words (empty where the record has no outcome)."""
+    return next((plain(outcome_line(e)) for e in events if isinstance(e, Outcome)), "")
+
+
+def final_totals(events: Iterable[Event]) -> list[dict[str, str]]:
+    """Each hand of a round, in the order it got its first card, and its last total in
+    words (``hard 20``, ``7``; empty where the record gives none)."""
+    totals: dict[str, str] = {}
+    for event in events:
+        if isinstance(event, CardDealt):
+            totals[event.hand] = points_text(event.total) or totals.get(event.hand, "")
+    return [{"hand": hand, "total": total} for hand, total in totals.items()]
 
 
 def _decision_text(action: str, by: str) -> str:

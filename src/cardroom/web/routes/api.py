@@ -238,6 +238,8 @@ ROUND_DEFAULTS = {
     "cards": None,
     "decisions": None,
     "coup": None,
+    "hands": None,
+    "outcome_text": None,
 }
 
 

@@ -39,10 +39,13 @@ function layout(article, data) {
     return steps;
   }
   const byHand = {};
+  const totals = Object.fromEntries((data.hands || []).map((h) => [h.hand, h.total]));
   for (const event of data.events) {
     if (event.event !== "card") continue;
     if (!byHand[event.hand]) {
-      byHand[event.hand] = handBox(box, event.hand[0].toUpperCase() + event.hand.slice(1));
+      const name = event.hand[0].toUpperCase() + event.hand.slice(1);
+      const total = totals[event.hand];
+      byHand[event.hand] = handBox(box, total ? `${name}: ${total}` : name);
     }
     steps.push([byHand[event.hand], event.card, event.card_alt]);
   }
