@@ -5,13 +5,17 @@ server process on the same database deals at it too."""
 
 from __future__ import annotations
 
+import html
 import re
 from fractions import Fraction as F
 from typing import Any
 
 import pytest
 
+from cardroom.app.disclosure import rules_text
 from cardroom.app.wallet import Wallet
+from cardroom.core.rules import apply_rules
+from cardroom.games import get_game
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.web.conftest import Person, Web, cheap_sessions
@@ -57,7 +61,7 @@ def test_a_variant_deals_at_its_own_rules_beside_the_house_table(web: Web) -> No
     # the page of the variant's table says whose rules they are
     page = ann.http.get(f"/play/{GAME}?variant={variant}")
     assert page.status_code == 200
-    assert f'data-variant="{variant}"' in page.text and "tie_pays = 9" in page.text
+    assert f'data-variant="{variant}"' in page.text and "tie_pays = 9" in page.text  # the file
     # the history names the variant's round as such; the house's rounds as before
     history = ann.http.get("/history").text
     assert f"#{data['id']}</a> · Punto banco · lab variant {variant[:8]}" in history
@@ -164,3 +168,52 @@ def test_a_finnish27_variant_with_the_new_options_deals_and_replays(web: Web) ->
         assert replayed == {"id": data["id"], "same": True, "differences": []}
     assert ann.balance() != 1000  # (the rounds moved the wallet)
     assert reasons  # (the outcomes said why)
+
+
+def test_a_variant_s_table_gives_its_rules_in_words_its_edges_and_its_par_sheet(
+    web: Web,
+) -> None:
+    """Issue 32: the variant's own table showed its rules only as TOML."""
+    ann = web.person("Ann")
+    variant = open_variant(ann)
+    rules = apply_rules(get_game(GAME).default_rules(), {"tie_pays": 9, "table": {"minimum": 5}})
+    words = rules_text(GAME, rules)
+    play = html.unescape(ann.http.get(f"/play/{GAME}?variant={variant}").text)
+    for sentence in words.sentences:  # the same generator as the rules pages
+        assert sentence in play
+    assert f'href="/rules/{GAME}?variant={variant}"' in play
+    assert f'href="/rules/{GAME}/par?variant={variant}"' in play
+    # its rules page: the variant's words, paytable and exact edges, and its PAR sheet
+    page = html.unescape(ann.http.get(f"/rules/{GAME}", params={"variant": variant}).text)
+    assert f"of variant {variant[:8]}" in page and "not the house's standard rules" in page
+    for sentence in words.sentences:
+        assert sentence in page
+    assert "9:1" in page
+    web.edges.wait(timeout=120)
+    edges = ann.http.get(f"/api/games/{GAME}/edges", params={"variant": variant}).json()
+    tie = -analyser_means(GAME, rules)["tie"]
+    assert edges["status"] == "ready" and edges["wagers"]["tie"]["house_edge"] == str(tie)
+    ann.http.get(f"/api/games/{GAME}/edges")
+    web.edges.wait(timeout=120)
+    house = ann.http.get(f"/api/games/{GAME}/edges").json()
+    assert house["wagers"]["tie"]["house_edge"] != str(tie)  # the house's own figures
+    first = ann.http.get(f"/rules/{GAME}/par", params={"variant": variant, "format": "csv"})
+    assert first.status_code == 202 and 'http-equiv="refresh"' in first.text
+    assert web.sheets is not None
+    web.sheets.wait(timeout=120)
+    for form, starts in (("csv", b"section,figure"), ("html", b"<!DOCTYPE html>"), ("pdf", b"")):
+        sheet = ann.http.get(f"/rules/{GAME}/par", params={"variant": variant, "format": form})
+        if form == "pdf" and sheet.status_code == 503:  # no Pango here: said in one line
+            assert "not available" in sheet.json()["error"]
+            continue
+        assert sheet.status_code == 200, sheet.text
+        assert sheet.content.startswith(starts or b"%PDF-")
+        name = f"{GAME}-variant-{variant[:8]}-par.{form}"
+        assert sheet.headers["content-disposition"] == f'attachment; filename="{name}"'
+    # an unknown variant, a malformed one, an unknown form: refused, nothing worked out
+    unknown = "0" * 20
+    assert ann.http.get(f"/rules/{GAME}", params={"variant": unknown}).status_code == 404
+    assert ann.http.get(f"/rules/{GAME}/par", params={"variant": unknown}).status_code == 404
+    assert ann.http.get(f"/api/games/{GAME}/edges", params={"variant": unknown}).status_code == 404
+    assert ann.http.get(f"/rules/{GAME}", params={"variant": "XYZ"}).status_code == 422
+    assert ann.http.get(f"/rules/{GAME}/par", params={"format": "doc"}).status_code == 422

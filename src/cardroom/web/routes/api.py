@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.sessions import LIFETIME
 from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
-from cardroom.app.variants import UnknownVariant
+from cardroom.app.variants import UnknownVariant, table_key
 from cardroom.app.wallet import TopUpRefused, WalletError
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
 from cardroom.games.base import GameRules, IllegalAction, WagerError
@@ -199,15 +199,29 @@ def games(request: Request) -> models.Games:
     response_model=models.Edges,
     response_model_exclude_unset=True,
     operation_id="edges",
-    responses=answers(404),
+    responses=answers(404, 422),
     openapi_extra=NOBODY,
 )
-def edges(request: Request, game_id: Annotated[str, HOUSE_GAME]) -> dict[str, Any]:
-    """The exact house edge of every wager at this server's rules ("computing" the
-    first time: ask again)."""
+def edges(
+    request: Request,
+    game_id: Annotated[str, HOUSE_GAME],
+    variant: Annotated[
+        str | None,
+        Query(pattern=r"^[0-9a-f]{20}$", description="a lab variant's table, by its id"),
+    ] = None,
+) -> dict[str, Any]:
+    """The exact house edge of every wager at this server's rules, or at a lab
+    ``variant``'s table ("computing" the first time: ask again)."""
     game = house_game(request, game_id)
     svc = services(request)
-    return {"game": game.id, **svc.edges.get(game.id, svc.rules[game.id]).to_json()}
+    try:
+        rules = svc.tables.stored.rules_for(table_key(game.id, variant))
+    except UnknownVariant as err:
+        raise ApiError(404, str(err)) from None
+    found = svc.edges.get(game.id, rules, capped=variant is not None).to_json()
+    if found["status"] == "busy":
+        found = {"status": "computing"}
+    return {"game": game.id, **found}
 
 
 @router.get(

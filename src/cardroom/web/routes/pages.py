@@ -7,6 +7,7 @@ session, the two forms carry a token that must equal the one in a cookie of thei
 
 from __future__ import annotations
 
+import base64
 import secrets
 from fractions import Fraction
 from typing import Annotated, Any
@@ -245,6 +246,7 @@ def play(
         game=game,
         variant=variant,
         variant_toml=rules_to_toml(rules) if variant else "",
+        variant_text=rules_text(game.id, rules) if variant else None,
         spots=[{"id": w, "name": wager_label(w), "pays": pays[w]} for w in wagers],
         limits=limits_json(rules),
         # a table with bets on more than one outcome gets the big road beside its bead
@@ -265,23 +267,75 @@ def play(
     )
 
 
+#: A lab variant's id, as a page's query names it.
+Variant = Annotated[str | None, Query(pattern=r"^[0-9a-f]{20}$")]
+#: The forms a PAR sheet downloads in: each one's media type.
+SHEET_TYPES = {"pdf": "application/pdf", "html": "text/html; charset=utf-8", "csv": "text/csv"}
+
+
+def _table_rules(request: Request, game: GameInfo, variant: str | None) -> Any:
+    """The rules of the game's table at this server, or of its lab ``variant`` (404)."""
+    try:
+        return services(request).tables.stored.rules_for(table_key(game.id, variant))
+    except UnknownVariant as err:
+        raise ApiError(404, str(err)) from None
+
+
 @router.get("/rules/{game_id}")
-def rules_page(request: Request, game_id: str) -> Response:
+def rules_page(request: Request, game_id: str, variant: Variant = None) -> Response:
+    """A game's rules in words, its paytable and exact house edges (of a lab ``variant``
+    where one is named), with its PAR sheet to download."""
     if game_id in GAMES and GAMES[game_id].kind == "seats":
         return _chemmy_rules_page(request, GAMES[game_id])
     game = _house_game(request, game_id)
     svc = services(request)
-    rules = svc.rules[game.id]
-    edges = svc.edges.get(game.id, rules).to_json()
+    rules = _table_rules(request, game, variant)
+    edges = svc.edges.get(game.id, rules, capped=variant is not None).to_json()
+    if edges["status"] == "busy":  # (too many variants wait: asked again by the page)
+        edges = {"status": "computing"}
     return _page(
         request,
         "rules.html",
         person_or_none(request),
         game=game,
+        variant=variant,
         text=rules_text(game.id, rules),
         pays=paytable(game.id, rules),
         edges=edges,
         limits=limits_json(rules),
+    )
+
+
+@router.get("/rules/{game_id}/par")
+def par_sheet(
+    request: Request,
+    game_id: str,
+    variant: Variant = None,
+    format: Annotated[str, Query(pattern="^(pdf|html|csv)$")] = "pdf",
+) -> Response:
+    """The PAR sheet of the game's table (or of a lab ``variant``'s) as a download, once
+    it is worked out in the background; until then a page that says so and reloads."""
+    game = _house_game(request, game_id)
+    svc = services(request)
+    rules = _table_rules(request, game, variant)
+    sheet = svc.par_sheets.get(game.id, rules, capped=True)
+    if sheet.status == "busy":
+        raise ApiError(503, sheet.message, {"Retry-After": "5"})
+    if sheet.status == "failed" or (sheet.means is not None and format not in sheet.means):
+        message = sheet.message or str((sheet.means or {}).get("pdf_error", "it cannot be made"))
+        raise ApiError(503, f"the PAR sheet is not available: {message}")
+    if sheet.means is None:
+        return _page(
+            request, "working.html", person_or_none(request), status=202, game=game,
+            variant=variant,
+        )  # fmt: skip
+    body = sheet.means[format]
+    content = base64.b64decode(body) if format == "pdf" else str(body).encode("utf-8")
+    name = f"{game.id}{'-variant-' + variant[:8] if variant else ''}-par.{format}"
+    return Response(
+        content,
+        media_type=SHEET_TYPES[format],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

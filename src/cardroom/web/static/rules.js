@@ -6,7 +6,8 @@ const table = document.getElementById("paytable");
 async function poll(delay) {
   let data;
   try {
-    data = await api("GET", `/api/games/${table.dataset.game}/edges`);
+    const variant = table.dataset.variant ? `?variant=${table.dataset.variant}` : "";
+    data = await api("GET", `/api/games/${table.dataset.game}/edges${variant}`);
   } catch (err) {
     return;
   }
