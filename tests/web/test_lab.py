@@ -144,7 +144,34 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     page.goto(f"/lab?game={GAME}")
     expect(page.locator("h1")).to_contain_text("The lab")
     expect(page.locator("#b-tie_pays-help")).to_have_text(
-        'what the tie wager pays; odds such as "4:5" or 2, between 0:1 and 1000:1'
+        'tie_pays: what the tie wager pays; odds such as "4:5" or 2, between 0:1 and 1000:1'
+    )
+    # the fields are grouped as the rules pages group them, each control of its type
+    groups = page.locator('fieldset[data-side="b"] .lab-group > legend')
+    expect(groups).to_have_text(
+        ["What each wager pays", "How it is played", "The shoe", "Table limits", "The tableau"]
+    )
+    decks = page.locator("#b-shoe\\.decks")
+    assert (decks.get_attribute("type"), decks.get_attribute("min")) == ("number", "1")
+    assert decks.get_attribute("max") == "64"
+    assert page.locator("#b-shoe\\.burn_by_first_card").get_attribute("type") == "checkbox"
+    # a value changed from the standard rules is marked, and can be put back
+    field = page.locator('fieldset[data-side="b"] .lab-field[data-key="player_pays"]')
+    page.locator("#b-player_pays").fill("2")
+    expect(field).to_have_class(re.compile(r"\bchanged\b"))
+    expect(field.locator(".lab-standard")).to_contain_text("Not the standard rules' 1.")
+    page.locator("#b-shoe\\.burn_by_first_card").check()
+    expect(page.locator('fieldset[data-side="b"] .lab-changed-count')).to_have_text(
+        "2 values changed from the standard rules."
+    )
+    field.get_by_role("button", name="Reset to the standard").click()
+    expect(page.locator("#b-player_pays")).to_have_value("1")
+    expect(field).not_to_have_class(re.compile(r"\bchanged\b"))
+    burn = page.locator('fieldset[data-side="b"] .lab-field[data-key="shoe.burn_by_first_card"]')
+    burn.get_by_role("button", name="Reset to the standard").click()
+    expect(page.locator("#b-shoe\\.burn_by_first_card")).not_to_be_checked()
+    expect(page.locator('fieldset[data-side="b"] .lab-changed-count')).to_have_text(
+        "The standard rules."
     )
     page.locator("#b-tie_pays").fill("9")
     page.get_by_role("button", name="Work out the edges").click()
@@ -227,7 +254,7 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
     # a variant the real shoe's count refuses: its line says why, and it has no figures
     page.goto("/lab?game=finnish27")
     for side in ("a", "b"):
-        page.locator(f"#{side}-bonus\\.poker_against_dealer").fill("higher")
+        page.locator(f"#{side}-bonus\\.poker_against_dealer").select_option("higher")
     page.get_by_role("button", name="Work out the edges").click()
     expect(page.locator("#lab-edges")).to_have_attribute("data-status", "ready", timeout=120_000)
     expect(page.locator("#lab-status")).to_contain_text(

@@ -30,6 +30,7 @@ from typing import Any
 from cardroom.core.money import percent_text
 from cardroom.core.rules import (
     KIND_WORDS,
+    Between,
     RulesError,
     apply_rules,
     field_kinds,
@@ -40,9 +41,11 @@ from cardroom.core.rules import (
 __all__ = [
     "MAX_FIELDS",
     "EdgeRow",
+    "FieldGroup",
     "LabError",
     "RuleField",
     "compare_edges",
+    "field_groups",
     "rule_fields",
     "variant",
 ]
@@ -63,7 +66,8 @@ class RuleField:
     """One value of the rules, as the form shows it."""
 
     key: str
-    #: "number", "odds", "amount", "share", "multiple", "bool", "text", "list" or "rows"
+    #: "number", "odds", "amount", "share", "multiple", "bool", "choice", "text", "list"
+    #: or "rows"
     kind: str
     value: str
     #: the range or the kind of value, in words
@@ -71,6 +75,29 @@ class RuleField:
     editable: bool = True
     #: what the field means, from the ``#:`` comment its rules type gives it ("" if none)
     words: str = ""
+    #: a choice field's values, in order
+    choices: tuple[str, ...] = ()
+    #: a whole number's least and greatest values where they are fixed ("" where they
+    #: follow another value, such as the shoe's size)
+    low: str = ""
+    high: str = ""
+
+    @property
+    def label(self) -> str:
+        """The field's name in words: ``jokers_per_deck`` -> ``Jokers per deck``."""
+        name = self.key.rsplit(".", 1)[-1].replace("_", " ")
+        return name[:1].upper() + name[1:]
+
+
+@dataclass(frozen=True)
+class FieldGroup:
+    """The form's fields of one part of the rules: the game's own values (its payouts,
+    then the rest), then each nested table (the shoe, the limits...) in the order the
+    rules give them, each with its title and what it is."""
+
+    title: str
+    about: str
+    fields: tuple[RuleField, ...]
 
 
 def rule_fields(rules: Any) -> list[RuleField]:
@@ -78,6 +105,38 @@ def rule_fields(rules: Any) -> list[RuleField]:
     fields: list[RuleField] = []
     _walk(rules, rules_to_dict(rules), "", fields)
     return fields
+
+
+#: the kinds of value that say what a wager pays
+_PAYS = frozenset({"odds", "multiple"})
+
+
+def field_groups(rules: Any) -> list[FieldGroup]:
+    """:func:`rule_fields` in groups, as the rules pages group what they say: what each
+    wager pays, how the game is played, then each nested table of the rules."""
+    fields = rule_fields(rules)
+    top = [f for f in fields if "." not in f.key]
+    groups = [
+        FieldGroup("What each wager pays", "the odds of each wager", _only(top, _PAYS)),
+        FieldGroup("How it is played", "the game's own rules", _without(top, _PAYS)),
+    ]
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            continue
+        inside = tuple(x for x in fields if x.key.startswith(f"{f.name}."))
+        about = (inspect.getdoc(type(value)) or "").split("\n\n", 1)[0].replace("\n", " ")
+        title = getattr(type(value), "TITLE", f.name.replace("_", " ").capitalize())
+        groups.append(FieldGroup(title, about, inside))
+    return [g for g in groups if g.fields]
+
+
+def _only(fields: list[RuleField], kinds: frozenset[str]) -> tuple[RuleField, ...]:
+    return tuple(f for f in fields if f.kind in kinds)
+
+
+def _without(fields: list[RuleField], kinds: frozenset[str]) -> tuple[RuleField, ...]:
+    return tuple(f for f in fields if f.kind not in kinds)
 
 
 def field_words(cls: type) -> dict[str, str]:
@@ -154,7 +213,10 @@ def _field(
 ) -> None:
     """The form field(s) of one value (a nested table: its own fields)."""
     if name in choices:
-        out.append(RuleField(key, "text", str(value), "one of " + ", ".join(choices[name])))
+        options = tuple(str(c) for c in choices[name])
+        out.append(
+            RuleField(key, "choice", str(value), "one of " + ", ".join(options), choices=options)
+        )
     elif isinstance(value, dict):
         _walk(getattr(obj, name), value, f"{key}.", out)
     elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
@@ -168,9 +230,20 @@ def _field(
         kind = kinds[name]
         bound = ranges.get(name)
         words = bound.text(obj, kind) if bound is not None else KIND_WORDS[kind]
-        out.append(RuleField(key, kind, str(value), words))
+        low, high = _whole_bounds(bound) if kind == "number" else ("", "")
+        out.append(RuleField(key, kind, str(value), words, low=low, high=high))
     else:
         out.append(RuleField(key, "text", str(value), "text"))
+
+
+def _whole_bounds(bound: Between | None) -> tuple[str, str]:
+    """A whole number's fixed least and greatest values ("" for one that follows another
+    value, or for none)."""
+    if bound is None:
+        return "", ""
+    low = bound.low + bound.above if isinstance(bound.low, int) else None
+    high = bound.high - bound.below if isinstance(bound.high, int) else None
+    return ("" if low is None else str(low)), ("" if high is None else str(high))
 
 
 def _as_written(value: Any, name: str, kinds: Mapping[str, str]) -> Any:

@@ -88,6 +88,9 @@ class ShoeRules:
     procedure.
     """
 
+    #: what the rules pages and the lab call this part of the rules
+    TITLE: ClassVar[str] = "The shoe"
+
     #: the number of 52-card decks in the shoe
     decks: int = 6
     #: Jokers added to each deck

@@ -126,6 +126,9 @@ class TableLimits:
     the smallest amount the table handles (0.01: cents), of which both limits are whole
     multiples."""
 
+    #: what the rules pages and the lab call this part of the rules
+    TITLE: ClassVar[str] = "Table limits"
+
     #: the least stake of each wager, in currency units (also the measure of flat awards)
     minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
     #: the largest stake of each wager

@@ -97,6 +97,9 @@ STANDARD_TABLEAU: tuple[BankerRow, ...] = (
 class Tableau:
     """The drawing rules of punto banco, as data."""
 
+    #: what the rules pages and the lab call this part of the rules
+    TITLE: ClassVar[str] = "The tableau"
+
     #: a two-card total from this up is a natural, and both hands stand
     natural_from: int = 8
     #: the player draws a third card on a total below this

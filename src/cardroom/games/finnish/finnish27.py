@@ -119,6 +119,9 @@ class BonusTable:
     and another card, when it is an initial 27); the source pays it nothing.
     """
 
+    #: what the rules pages and the lab call this part of the rules
+    TITLE: ClassVar[str] = "Bonuses on a winning player wager"
+
     #: a winning initial Ace + King (Finnish 27)
     finnish_27: Fraction = Fraction(1, 2)
     #: a winning initial two Jokers (Jo Jo)

@@ -82,6 +82,9 @@ BASIC_STRATEGY = TargetTable(BASIC_STRATEGY_ROWS)
 class ForcedPlay:
     """Where the rules take the decision from the player (defaults: the source)."""
 
+    #: what the rules pages and the lab call this part of the rules
+    TITLE: ClassVar[str] = "Forced plays"
+
     #: a dealer's hard two-card total below this is "weak": the rows below apply
     weak_dealer_hard_below: int = 21
     #: a dealer's soft two-card total below this is "weak"

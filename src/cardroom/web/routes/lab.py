@@ -26,7 +26,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from cardroom.app.lab import MAX_FIELDS, LabError, compare_edges, rule_fields, variant
+from cardroom.app.lab import MAX_FIELDS, LabError, compare_edges, field_groups, variant
 from cardroom.app.variants import UnknownVariant, table_key
 from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES, GameInfo
@@ -155,7 +155,7 @@ def lab_page(
         games=games,
         game=chosen,
         seats=chosen.kind == "seats",
-        fields=rule_fields(rules),
+        groups=field_groups(rules),
     )
 
 

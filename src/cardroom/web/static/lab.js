@@ -10,12 +10,52 @@ const button = document.getElementById("work-out");
 let rules = { a: null, b: null };
 let asked = 0;
 
+// A field's value as the form sends it (a checkbox: "true" or "false").
+function valueOf(input) {
+  if (input.type === "checkbox") return input.checked ? "true" : "false";
+  return input.value.trim();
+}
+
+function inputs(side) {
+  return form.querySelectorAll(`fieldset[data-side="${side}"] [data-default]`);
+}
+
 function values(side) {
   const out = {};
-  for (const input of form.querySelectorAll(`fieldset[data-side="${side}"] input`)) {
-    if (input.value.trim() !== input.dataset.default) out[input.name] = input.value;
+  for (const input of inputs(side)) {
+    if (valueOf(input) !== input.dataset.default) out[input.name] = valueOf(input);
   }
   return out;
+}
+
+// Mark each value that is not the standard rules', and count them per variant.
+function mark(input) {
+  const field = input.closest(".lab-field");
+  const changed = valueOf(input) !== input.dataset.default;
+  field.classList.toggle("changed", changed);
+  field.querySelector(".lab-standard").hidden = !changed;
+  const side = input.closest(".lab-variant");
+  const count = side.querySelectorAll(".lab-field.changed").length;
+  side.querySelector(".lab-changed-count").textContent =
+    count === 0 ? "The standard rules." : `${count} value${count === 1 ? "" : "s"} changed from the standard rules.`;
+}
+
+for (const side of ["a", "b"]) {
+  for (const input of inputs(side)) {
+    input.addEventListener("input", () => mark(input));
+    input.addEventListener("change", () => mark(input));
+    mark(input);
+  }
+}
+
+for (const reset of form.querySelectorAll(".lab-reset")) {
+  reset.addEventListener("click", () => {
+    const input = document.getElementById(reset.dataset.for);
+    if (input.type === "checkbox") input.checked = input.dataset.default === "true";
+    else input.value = input.dataset.default;
+    mark(input);
+    input.focus();
+  });
 }
 
 function cell(figure, ready) {
