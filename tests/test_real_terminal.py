@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
+import termios
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -125,3 +127,55 @@ def test_arrow_keys_edit_the_line_at_a_prompt_in_a_terminal(tmp_path: Path) -> N
     assert b"Round 1 " in seen
     [record] = stored(bank)
     assert wagers(record) == {"player": 10}
+
+
+def test_enter_alone_at_the_bets_prompt_starts_the_round_on_a_line_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """Enter alone bets again; the round's rule then starts on a new line, not on the
+    prompt's (where it ran on and wrapped: line editing had not been told the prompt)."""
+    bank = tmp_path / "bank.sqlite3"
+    leader, follower = pty.openpty()
+    args = ["play", "finnish27", "--seed", "1", "--bankroll-file", str(bank), "--delay", "0"]
+    env = {**os.environ, "COLUMNS": "80", "TERM": "xterm"}
+    child = subprocess.Popen(
+        [*cardroom_command(), *args], stdin=follower, stdout=follower, stderr=follower, env=env
+    )
+    os.close(follower)
+    seen = b""
+
+    def until(marker: bytes) -> None:
+        nonlocal seen
+        while marker not in seen:
+            ready, _, _ = select.select([leader], [], [], PATIENCE)
+            assert ready, seen.decode(errors="replace")
+            try:
+                seen += os.read(leader, 65536)
+            except OSError:
+                break
+        assert marker in seen, seen.decode(errors="replace")
+
+    def reading() -> None:
+        """Wait until line editing reads the line (it takes the terminal out of its
+        canonical mode): a key typed sooner is echoed by the terminal itself."""
+        for _ in range(int(PATIENCE * 100)):
+            if not termios.tcgetattr(leader)[3] & termios.ICANON:
+                return
+            select.select([], [], [], 0.01)
+        pytest.fail("the prompt never read a line")
+
+    try:
+        until(b"Your bets")
+        os.write(leader, b"p 10\r")
+        until(b"again")
+        reading()
+        os.write(leader, b"\r")  # the same bet again
+        until(b"Round 2")
+        os.write(leader, b"q\r")
+        until(b"Goodbye")
+    finally:
+        child.wait(timeout=PATIENCE)
+        os.close(leader)
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|[\x01\x02]", b"", seen).decode(errors="replace")
+    line = next(x for x in text.replace("\r", "").split("\n") if "Round 2" in x)
+    assert line.startswith("Round 2 · bets: player 10"), repr(line)

@@ -333,3 +333,48 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
         assert all(replay(record).same for record in finished)
         assert [r for r in finished if r.notes]  # the coup the stop cut short
         assert ann.balance() == 1000 - 300 + cashed_out(ann)
+
+
+def test_a_seat_whose_page_closed_waits_once_for_the_time_limit_not_turn_after_turn(
+    patient: Server,
+) -> None:
+    """The time away counts from when the page closed: a turn of the away seat that comes
+    later waits only for what is left of it (it waited a whole time limit of its own, so
+    a closed page kept the seat for two or three time limits)."""
+    ann, bob = Someone.register(patient, "Ann"), Someone.register(patient, "Bob")
+    ann.sit(1, "300")
+    bob.sit(1, "300")
+    a, b = ann.socket(1), bob.socket(1)
+    gone = False
+    while not gone:  # both play until it is Bob's turn: then Ann's page closes
+        for sock in (a, b):
+            try:
+                message = sock.next(timeout=0.2)
+            except TimeoutError:
+                continue
+            turn = sock.new_turn(message)
+            if turn is None or turn["seat"] != message["you"]["seat"]:
+                continue
+            if sock is b:
+                a.close()
+                gone = True
+                time.sleep(3)  # Bob takes his time: Ann has been away 3 of her 20 seconds
+            sock.send({"type": "act", "id": turn["id"], **answer(turn)})
+            if gone:
+                break
+
+    def waiting(message: dict[str, Any]) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = message.get("waiting_for")
+        return found
+
+    def for_ann(message: dict[str, Any]) -> bool:
+        turn = b.new_turn(message)  # Bob plays on meanwhile
+        if turn is not None and turn["seat"] == message["you"]["seat"]:
+            b.send({"type": "act", "id": turn["id"], **answer(turn)})
+        found = waiting(message)
+        return found is not None and found["name"] == "Ann"
+
+    waited = waiting(b.until(for_ann, timeout=60))
+    assert waited is not None
+    assert waited["seconds_left"] <= 17  # not a fresh 20: her time away runs on
+    b.close()

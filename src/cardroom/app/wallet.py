@@ -288,8 +288,13 @@ def account_name(name: str) -> str:
     clean = clean_name(name)
     if not clean:
         raise WalletError("an account needs a name")
-    if len(clean) > NAME_LENGTH or "," in clean or not clean.isprintable():
-        raise WalletError(f"{name!r} cannot name an account: use up to 40 letters, no commas")
+    if len(clean) > NAME_LENGTH:
+        raise WalletError(
+            f"a name has at most {NAME_LENGTH} characters, and this one has {len(clean)}: "
+            "choose a shorter one"
+        )
+    if "," in clean or not clean.isprintable():
+        raise WalletError(f"{name[:NAME_LENGTH]!r} cannot name an account: no commas, one line")
     return clean
 
 

@@ -42,7 +42,7 @@ from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyStrategy, SimpleMoney
 from cardroom.games.spec import SeatsRules
 from cardroom.terminal import render
-from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError
+from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError, read_line
 from cardroom.terminal.house import TableSession, reset_command
 from cardroom.terminal.prompts import (
     BEAD_WORDS,
@@ -231,7 +231,7 @@ class ChemmyPlay(TableSession):
 
     def _read(self, prompt: Text) -> str:
         flush_typeahead()
-        return self.out.input(prompt)
+        return read_line(self.out, prompt)
 
     def new_renderer(self) -> render.ChemmyRenderer:
         return render.ChemmyRenderer(self.names, you=self.you)

@@ -9,6 +9,7 @@ error, ``error: ...``, and the command exits with status 2, without a traceback.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
@@ -128,6 +130,27 @@ def person_errors(*more: type[BaseException]) -> Iterator[None]:
         yield
     except (*PERSON_ERRORS, *more) as err:
         fail(str(err).strip() or type(err).__name__)
+
+
+#: an escape sequence of the terminal's (a colour): readline must not count it as typed
+_ESCAPE = re.compile(r"(\x1b\[[0-9;]*[A-Za-z])")
+
+
+def read_line(console: Console, prompt: Text | str) -> str:
+    """A line typed at ``prompt``.  The prompt goes to ``input()`` itself, so that line
+    editing (readline) knows where the line starts: printed before it, an empty line
+    (Enter alone) left the cursor on the prompt's line and the next output ran on
+    after it.  The colours' escape sequences are marked as taking no room
+    (readline's \\001 and \\002)."""
+    with console.capture() as captured:
+        console.print(prompt, end="")
+    text = captured.get()
+    if "readline" in sys.modules and console.is_terminal:
+        text = _ESCAPE.sub("\x01\\1\x02", text)
+    if console.file is not sys.stdout or not console.is_terminal:
+        console.print(prompt, end="")  # (a console of its own, or no terminal: as before)
+        return input()
+    return input(text)
 
 
 def make_console() -> Console:

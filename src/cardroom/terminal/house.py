@@ -31,7 +31,7 @@ from cardroom.games import GameInfo
 from cardroom.games.base import Action, GameRules, IllegalAction, Turn, WagerError
 from cardroom.storage import default_path
 from cardroom.terminal import render
-from cardroom.terminal.common import EXIT_ERROR
+from cardroom.terminal.common import EXIT_ERROR, read_line
 from cardroom.terminal.prompts import (
     BEAD_WORDS,
     COMPACT_BEAD_COLUMNS,
@@ -104,7 +104,7 @@ class TableSession:
 
     # -- input and output ------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
-        return self.out.input(prompt)
+        return read_line(self.out, prompt)
 
     def hang_up(self) -> None:
         """The terminal is gone (SIGHUP): write nothing more to it, read nothing from it."""

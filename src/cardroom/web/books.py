@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.app.wallet import START_BALANCE, LedgerRow
+from cardroom.app.words import wager_name
 from cardroom.core.money import format_amount
 from cardroom.web.coups import table_name
 
@@ -24,7 +25,7 @@ def table_names(svc: Any) -> dict[str, str]:
 
 
 def _wager(wager: str | None) -> str:
-    return "" if not wager else wager.replace("_", " ")
+    return "" if not wager else wager_name(wager)
 
 
 def row_words(row: LedgerRow, tables: dict[str, str] | None = None) -> str:
@@ -58,6 +59,6 @@ def row_words(row: LedgerRow, tables: dict[str, str] | None = None) -> str:
     if kind == "return" and wager:
         void = " (round called off)" if "void" in row.memo else ""
         part = "Part of the stake" if row.memo.startswith("part of") else "Stake"
-        return f"{part} on {wager} back{void}"
+        return f"{part} on {wager} returned{void}"
     memo = row.memo.strip() or kind.replace("_", " ")
     return memo[:1].upper() + memo[1:]

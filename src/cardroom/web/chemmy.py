@@ -765,7 +765,7 @@ class LiveChemmy:
     async def _cycle(self) -> None:
         turn = self.pending
         if turn is not None:  # a person's turn: wait for the answer up to the time limit
-            left = self.deadline - time.monotonic()
+            left = self._due() - time.monotonic()
             if left > 0:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
@@ -1204,6 +1204,20 @@ class LiveChemmy:
             "notices": list(notices),
         }
 
+    def _due(self) -> float:
+        """When the turn waited for is played for its seat: at the turn's time limit, or
+        sooner where the person is away and their time away runs out first (a seat
+        whose page closed is stood up about the time limit after, and its turns in the
+        meantime do not wait a time limit each)."""
+        turn = self.pending
+        if turn is None:
+            return self.deadline
+        held = self.table.seats[turn.seat]
+        since = self.away.get(held.account_id) if held.account_id is not None else None
+        if since is None:
+            return self.deadline
+        return min(self.deadline, since + self.time_limit)
+
     def _waiting_json(self) -> dict[str, Any] | None:
         turn = self.pending
         if turn is None:
@@ -1211,7 +1225,7 @@ class LiveChemmy:
         return {
             "seat": turn.seat,
             "name": self.table.seats[turn.seat].name,
-            "seconds_left": round(max(0.0, self.deadline - time.monotonic()), 1),
+            "seconds_left": round(max(0.0, self._due() - time.monotonic()), 1),
         }
 
     def _turn_json(self, seat: int | None) -> dict[str, Any] | None:
@@ -1225,7 +1239,7 @@ class LiveChemmy:
             "seat": seat,
             "actions": sorted(turn.actions),
             "seconds": self.time_limit,
-            "seconds_left": round(max(0.0, self.deadline - time.monotonic()), 1),
+            "seconds_left": round(max(0.0, self._due() - time.monotonic()), 1),
         }
         if ChemmyAction.PUT_BANK in turn.actions:
             assert turn.low is not None and turn.high is not None

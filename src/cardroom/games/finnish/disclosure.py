@@ -271,10 +271,12 @@ _OPTION_SENTENCES: dict[tuple[str, str], str] = {
 
 def _showdown_sentence(rules: Finnish27Rules) -> str:
     """How two complete hands settle."""
-    text = (
-        "The hand closer to 27 wins (over 27 counts its distance too); equally close goes to "
-        f"the {rules.equal_distance}."
+    equal = (
+        "equally close is a push"
+        if rules.equal_distance == "push"
+        else f"equally close goes to the {rules.equal_distance}"
     )
+    text = f"The hand closer to 27 wins (over 27 counts its distance too); {equal}."
     for name in ("dealer_28", "both_over", "player_over", "dealer_over"):
         text += _OPTION_SENTENCES.get((name, getattr(rules, name)), "")
     return text

@@ -44,7 +44,7 @@ def _plan(why: Why) -> str:
 
 
 def _target(why: Why) -> str:
-    verb = "is below" if why.rule == "target_hit" else "reaches"
+    verb = "is below" if why.rule == "target_hit" else "is at least"
     row = f"dealer {why['row_kind']} {span(int(str(why['row_low'])), int(str(why['row_high'])))}"
     return f"{fact_text(why['total'], name_of)} {verb} {why['target']} ({row}: {_plan(why)})"
 
@@ -91,6 +91,10 @@ RULE_WORDS: dict[str, Template] = {
     "both_27_dealer_wins": "both hands are 27: the dealer's wins",
     "player_closer": "player {player} is closer to 27 than dealer {dealer}",
     "dealer_closer": "dealer {dealer} is closer to 27 than player {player}",
-    "equally_close": "{player} and {dealer} are equally close: {winner} on ties",
+    "equally_close": lambda why: (
+        f"{fact_text(why['player'], name_of)} and {fact_text(why['dealer'], name_of)} are "
+        "equally close: "
+        + ("a push" if why["winner"] == "push" else f"{fact_text(why['winner'], name_of)} on ties")
+    ),
     "equally_close_push": "{player} and {dealer} are equally close to 27",
 }

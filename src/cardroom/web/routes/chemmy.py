@@ -171,9 +171,9 @@ async def take_seat(
     try:
         buy_in = parse_amount(buy_in_text)
     except AmountError as err:
-        raise ApiError(422, f"buy_in: {err}") from None
+        raise ApiError(422, f"Your buy-in {err}") from None
     if (buy_in / CENT).denominator != 1:
-        raise ApiError(422, f"buy_in: a buy-in is in whole cents, not {buy_in_text}")
+        raise ApiError(422, f"Your buy-in, {buy_in_text}, is not in whole cents.")
     await _tables(request).recover(person.account.id)
     try:
         seated = await table.sit(person.account, seat, buy_in)

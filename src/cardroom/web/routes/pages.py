@@ -22,7 +22,7 @@ from cardroom.app.scoreboards import NO_WINNER
 from cardroom.app.tables.stored import table_key_of
 from cardroom.app.variants import UnknownVariant, split_key, table_key
 from cardroom.app.wallet import TopUpRefused, WalletError
-from cardroom.app.words import wager_label, wager_name
+from cardroom.app.words import signed, wager_label, wager_name
 from cardroom.core.rules import rules_to_toml
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game
 from cardroom.web import books, signin, topup, views
@@ -424,10 +424,8 @@ def top_up_form(request: Request, csrf_token: FormText) -> Response:
 
 
 def _signed(value: Fraction) -> str:
-    """A result with its sign, as the tables show it: ``+19.5``, ``-10``, ``±0``."""
-    if value == 0:
-        return "±0"
-    return ("+" if value > 0 else "") + views.money(value)
+    """A result with its sign, as the tables show it: ``+19.50``, ``-10``, ``±0``."""
+    return signed(value)
 
 
 def _round_items(svc: Any, rounds: list[Any], balance: Any) -> list[dict[str, Any]]:

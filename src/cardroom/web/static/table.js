@@ -626,17 +626,26 @@ function settle(data) {
   // the result, said once in the live region: what happened, then what it did to you
   const outcome = data.events.find((e) => e.event === "outcome");
   const total = String(data.total_net);
-  const you = total.startsWith("-")
-    ? `You lose ${showMoney(total.slice(1))}`
-    : showSigned(total) === "±0"
-      ? "Your bets come back (±0)"
-      : `You win ${showMoney(total)}`;
+  const you = resultWords(data.net || {}, total);
   const told = document.createElement("span");
   told.className = "visually-hidden";
   told.textContent = outcome ? `${outcome.text}. ` : "";
   result.replaceChildren(told, `${you} · balance ${showMoney(data.balance)}`);
   result.dataset.result = total.startsWith("-") ? "lost" : showSigned(total) === "±0" ? "even" : "won";
   result.hidden = false;
+}
+
+// What a round did to the person: "You win 10", "You lose 10", "Your bets come back (±0)",
+// or where one bet won and another lost, both and the sum: "You win 10, lose 10: ±0".
+function resultWords(nets, total) {
+  const values = Object.values(nets).map(String);
+  const won = sumOf(values.filter((n) => !n.startsWith("-")).map(dec).filter(Boolean));
+  const lost = sumOf(values.filter((n) => n.startsWith("-")).map((n) => dec(n.slice(1))).filter(Boolean));
+  if (!isZero(won) && !isZero(lost)) {
+    return `You win ${showMoney(decText(won))}, lose ${showMoney(decText(lost))}: ${showSigned(total)}`;
+  }
+  if (total.startsWith("-")) return `You lose ${showMoney(total.slice(1))}`;
+  return showSigned(total) === "±0" ? "Your bets come back (±0)" : `You win ${showMoney(total)}`;
 }
 
 if (decide) {
