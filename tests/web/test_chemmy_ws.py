@@ -287,6 +287,16 @@ def test_the_handshake_wants_this_site_a_session_and_its_token(quick: Server) ->
     assert sock.next()["error"] == "send the page's CSRF token"
     with pytest.raises(ConnectionClosed):
         sock.next()
+    # a hello nested 990 deep is no hello (it was a RecursionError in the handler), and
+    # a message nested so deep after a good hello is refused in one line
+    sock = ann.socket(1, hello=False)
+    sock.send("[" * 990 + "]" * 990)
+    assert sock.next()["error"] == "send the page's CSRF token"
+    sock = ann.socket(1)
+    sock.send('{"action": ' + "[" * 990 + "]" * 990 + "}")
+    message = sock.until(lambda m: m.get("type") == "error")
+    assert message["error"].startswith("send a JSON object")
+    sock.close()
 
 
 def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Path) -> None:

@@ -196,3 +196,24 @@ def test_the_forms_keep_working(web: Web) -> None:
         follow_redirects=False,
     )
     assert back.status_code == 303 and client.get("/api/me").status_code == 200
+
+
+@pytest.mark.parametrize("depth", [65, 980, 5000])
+def test_a_body_nested_too_deep_is_refused_before_it_is_read(web: Web, depth: int) -> None:
+    """980 levels of arrays at /api/login were a RecursionError, a 500 and two tracebacks
+    (issue 32): a body deeper than 64 levels is refused at once, signed in or not."""
+    client = web.client()
+    body = b'{"username": "x", "password": ' + b"[" * depth + b"]" * depth + b"}"
+    for path in ("/api/login", "/api/accounts"):
+        refused = client.post(path, content=body, headers={"content-type": "application/json"})
+        assert refused.status_code == 400, refused.text
+        assert refused.json() == {"error": "the body nests arrays and objects more than 64 deep"}
+    ann = web.person("Ann")
+    before = balance_and_rounds(web, ann)
+    deep = b'{"bets": {"banker": ' + b"[" * depth + b'"10"' + b"]" * depth + b"}}"
+    assert post_raw(ann, ROUNDS, deep).status_code == 400
+    assert balance_and_rounds(web, ann) == before
+    # 64 levels are read as before (and refused for what they hold, in one line)
+    fine = b'{"username": "x", "password": ' + b"[" * 62 + b"]" * 62 + b"}"
+    answer = client.post("/api/login", content=fine, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and "password" in answer.json()["error"]

@@ -214,3 +214,55 @@ def test_a_house_round_in_the_history_says_each_hand_s_total_and_who_won(web: We
     page = ann.http.get("/history").text
     assert page.count('class="outcome-line"') == 4
     assert "B-27" in page and "B27" not in page  # the wager as the table names it
+
+
+def test_a_coup_in_play_is_shown_as_it_stands_and_its_decisions_are_made_at_its_table(
+    web: Web,
+) -> None:
+    """``GET /api/rounds/ID`` of one's own coup still in play was a 500 ("its saved state
+    is damaged"), and a decision on it a 409 in the same words (issue 32)."""
+    ann = web.person("Ann")
+    wallet = Wallet(web.db)
+    account = wallet.account("Ann")
+    assert account is not None
+    rules = ChemmyRules()
+    table = ChemmyTable(
+        rules,
+        Shoe(rules.shoe, SeededShuffler(3)),
+        wallet,
+        np.random.default_rng(3),
+        seat_count=3,
+        table_ref="web:chemin-de-fer:9",
+    )
+    table.sit_person(0, account.id, "Ann", F(200))
+    table.sit_bot(1, "Bot A", F(1000), bot())
+    table.start()
+    rng = np.random.default_rng(3)
+    for _ in range(200):  # to a turn of Ann's in a coup she has money in
+        turn = table.advance()
+        if turn is None:
+            continue
+        if turn.seat == 0 and wallet.unfinished_rounds(account.id):
+            break
+        decide(table, turn, rng)
+    [coup] = [r for r in wallet.unfinished_rounds(account.id) if r.game == "chemin-de-fer"]
+    shown = ann.http.get(f"/api/rounds/{coup.id}")
+    assert shown.status_code == 200, shown.text
+    data = shown.json()
+    assert data["state"] == "in_progress" and data["coup"]["table"] == "Table 9"
+    assert data["notes"] == [
+        "This coup is still being played at Table 9: follow it at /chemin-de-fer/9."
+    ]
+    acted = ann.post(f"/api/rounds/{coup.id}/actions", {"action": "stand"})
+    assert acted.status_code == 409
+    error = acted.json()["error"]
+    assert error == (
+        f"round {coup.id} is a coup of Chemin de fer, played at its table: make its decisions there"
+    )
+    assert "damaged" not in error
+    assert ann.http.get(f"/rounds/{coup.id}").status_code == 200  # its page, as it stands
+    # nobody else sees it
+    assert web.person("Bob").http.get(f"/api/rounds/{coup.id}").status_code == 404
+    while (turn := table.advance()) is not None:
+        decide(table, turn, rng)
+    table.leave(0)

@@ -175,6 +175,18 @@ def _seat_of(stored: StoredRound) -> int | None:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
+def _table_page(table_ref: str | None) -> str | None:
+    """The page of the web's table ``table_ref`` (None for a table elsewhere).
+
+    >>> _table_page("web:chemin-de-fer:2"), _table_page("terminal:5f0c")
+    ('/chemin-de-fer/2', None)
+    """
+    if table_ref is not None and table_ref.startswith(WEB_TABLE):
+        number = table_ref[len(WEB_TABLE) :]
+        return f"/{seats_game().id}/{number}" if number.isdigit() else None
+    return None
+
+
 def coup_json(
     stored: StoredRound, balance: Fraction, tables: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -213,7 +225,12 @@ def coup_json(
     base["coup"] = coup
     data = stored.record or {}
     if stored.status == "in_progress":
-        base["notes"] = ["This coup is still being played."]
+        where = table_name(stored.table_ref, tables)
+        page = _table_page(stored.table_ref)
+        base["notes"] = [
+            f"This coup is still being played at {where}"
+            + (f": follow it at {page}." if page else ".")
+        ]
         return base
     if stored.status == "void" or "void" in data:
         why = str(data.get("void", "")).strip()

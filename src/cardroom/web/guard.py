@@ -31,6 +31,7 @@ Anything else that is not JSON is left to the app, which refuses it with a 422.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -109,6 +110,29 @@ def _is_json(scope: Scope) -> bool:
     return True  # no type: the app would read it as JSON
 
 
+#: the deepest a body's arrays and objects may nest (every body of the API needs 3 or 4)
+MAX_DEPTH = 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings do not
+    count), counted without recursion.
+
+    >>> nesting('{"a": [1, {"b": "[[["}]}'), nesting("[]"), nesting("7")
+    (3, 1, 0)
+    """
+    depth = deepest = 0
+    for found in _BRACKET.finditer(_STRING.sub('""', text)):
+        if found.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def body_problem(body: bytes) -> tuple[int, str] | None:
     """What is wrong with a JSON body, as a status and one line; None: let it through.
 
@@ -125,6 +149,8 @@ def body_problem(body: bytes) -> tuple[int, str] | None:
         return 400, "the body is not UTF-8: send JSON in UTF-8"
     if "\x00" in text:  # JSON has no raw NUL: this is UTF-16 or UTF-32 without a BOM
         return 400, "the body is not UTF-8: send JSON in UTF-8"
+    if nesting(text) > MAX_DEPTH:  # (before the decoder recurses into it)
+        return 400, f"the body nests arrays and objects more than {MAX_DEPTH} deep"
     try:
         _DECODER.decode(text.removeprefix("\ufeff"))
     except RepeatedKey as err:

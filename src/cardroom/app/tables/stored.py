@@ -60,7 +60,7 @@ from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.money import format_amount
 from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
-from cardroom.games import GameInfo, get_game
+from cardroom.games import GAMES, GameInfo, get_game
 from cardroom.games.base import GameRules, IllegalAction, Turn, WagerError
 from cardroom.storage.db import Fast
 from cardroom.storage.errors import StorageConflict
@@ -249,6 +249,13 @@ class StoredTables:
         anyone else's; :class:`IllegalAction` where it is not asked or not allowed)."""
 
         first = self._own(account_id, round_id)
+        if not self._house(first):
+            raise IllegalAction(
+                f"round {round_id} is a coup of {get_game(first.game).name}, played at its "
+                "table: make its decisions there"
+                if first.game in GAMES and first.status == "in_progress"
+                else "the round is over: nothing is asked"
+            )
 
         def work(conn: Connection) -> Played:
             row = self._read(conn, account_id, table_key_of(first))
@@ -276,7 +283,8 @@ class StoredTables:
         it asks) or as the database has it."""
 
         stored = self._own(account_id, round_id)
-        if stored.status != "in_progress" or stored.game not in self.rules:
+        if stored.status != "in_progress" or not self._house(stored):
+            # (a coup between seats in play: as its table has it, from the record so far)
             return Played(self.wallet.balance(account_id), stored=stored)
 
         def work(conn: Connection) -> Played:
@@ -317,6 +325,11 @@ class StoredTables:
         return self.db.run(work, write=False)
 
     # -- inside a transaction ------------------------------------------------------------
+    def _house(self, stored: StoredRound) -> bool:
+        """Is ``stored`` a round of a house game this server deals (not a coup at a table
+        of seats, whose state these tables do not read)?"""
+        return stored.game in self.rules and GAMES[stored.game].kind == "house"
+
     def _own(self, account_id: int, round_id: int) -> StoredRound:
         try:
             stored = self.wallet.round(round_id)

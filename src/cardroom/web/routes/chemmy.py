@@ -39,6 +39,7 @@ from cardroom.web.deps import (
     person_or_none,
     services,
 )
+from cardroom.web.guard import MAX_DEPTH, nesting
 from cardroom.web.models import ANYONE, CHANGES, NOBODY, answers, links, merge
 from cardroom.web.routes.pages import _page
 
@@ -270,7 +271,7 @@ async def _socket(websocket: WebSocket, table_id: int) -> None:
     try:
         async with asyncio.timeout(HELLO_WAIT):
             first = await websocket.receive_text()
-        hello = json.loads(first) if len(first) <= MAX_MESSAGE else None
+        hello = _json(first)
     except (TimeoutError, ValueError, KeyError, WebSocketDisconnect):
         hello = None
     if not isinstance(hello, dict) or not csrf_ok(hello.get("csrf"), session.csrf_token):
@@ -301,6 +302,17 @@ async def _socket(websocket: WebSocket, table_id: int) -> None:
                     await websocket.close()
 
 
+def _json(text: str) -> Any:
+    """A message's JSON, or None where it is not JSON, is too long or nests too deep (the
+    decoder recursing into it)."""
+    if len(text) > MAX_MESSAGE or nesting(text) > MAX_DEPTH:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 async def _read(websocket: WebSocket, table: LiveChemmy, conn: Connection) -> None:
     """Take the connection's decisions until it closes; a bad one is answered with an
     error message and changes nothing."""
@@ -315,10 +327,7 @@ async def _read(websocket: WebSocket, table: LiveChemmy, conn: Connection) -> No
         elif len(text) > MAX_MESSAGE:
             error = "the message is too long"
         else:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                data = None
+            data = _json(text)
             if not isinstance(data, dict):
                 error = 'send a JSON object: {"action": "stake", "amount": "20"}'
             elif data.get("type") == "hello":
