@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
+import socket
 import subprocess
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -219,3 +221,35 @@ def test_serve_with_two_workers(tmp_path: Path) -> None:
     assert code == 0
     assert not any(alive(pid) for pid in first | now)  # Ctrl-C stopped them all
     assert "Stopping parent process" in server.log()
+
+
+def _ask(sock: socket.socket, path: str) -> bytes:
+    """One request on an open connection, and the head of its answer (what came before
+    the connection closed, if it did)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return answer
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    found = re.search(rb"content-length: (\d+)", head, re.I)
+    length = int(found.group(1)) if found else 0
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head
+
+
+def test_an_idle_connection_is_kept_for_its_next_request(tmp_path: Path) -> None:
+    """A client (or a proxy) that reuses a connection after 6 idle seconds finds it open:
+    uvicorn's 5 s closed it, and a request sent as it closed was reset (issue 32)."""
+    server = Served(tmp_path, "--db", f"sqlite:///{tmp_path / 'c.db'}").ready()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            assert _ask(sock, "/api/games").startswith(b"HTTP/1.1 200")
+            ready, _, _ = select.select([sock], [], [], 6)  # idle: nothing comes, no close
+            assert ready == []
+            assert _ask(sock, "/api/games").startswith(b"HTTP/1.1 200")
+    finally:
+        server.stop()

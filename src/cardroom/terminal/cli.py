@@ -595,6 +595,17 @@ def serve(
             "each worker; more are refused at once (503, try again).",
         ),
     ] = 64,
+    keep_alive: Annotated[
+        int,
+        typer.Option(
+            "--keep-alive",
+            min=1,
+            max=3600,
+            metavar="SECONDS",
+            help="How long an idle connection is kept open for its next request: longer "
+            "than any proxy's or client's own idle limit in front of it.",
+        ),
+    ] = 75,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
     from cardroom.web import server  # lazy: uvicorn and FastAPI
@@ -609,6 +620,7 @@ def serve(
             workers=workers,
             forwarded_allow_ips=forwarded_allow_ips,
             password_queue=password_queue,
+            keep_alive=keep_alive,
         )
 
 

@@ -187,6 +187,14 @@ def log_config(workers: int) -> dict[str, Any]:
     return config
 
 
+#: The seconds an idle keep-alive connection is kept open.  uvicorn's own 5 s closed
+#: connections that clients and proxies still held to reuse: a request sent as the close
+#: came was reset (seen under load, on the second request of a reused connection).
+#: Longer than the idle limits of the proxies and clients in front (nginx keeps an idle
+#: upstream connection 60 s), so that they close first.
+KEEP_ALIVE = 75
+
+
 def run(
     host: str,
     port: int,
@@ -196,13 +204,15 @@ def run(
     workers: int = 1,
     forwarded_allow_ips: str | None = None,
     password_queue: int = MAX_WAITING,
+    keep_alive: int = KEEP_ALIVE,
 ) -> None:
     """Serve the web table on ``host``:``port`` until stopped (Ctrl-C) in ``workers``
     processes; a chemin de fer seat has ``chemmy_time_limit`` seconds for each decision.
     ``forwarded_allow_ips``: the proxies whose ``X-Forwarded-For`` gives the client's
     address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback).
     ``password_queue``: the sign-ins that may wait for a password check beyond those
-    running (more are refused at once)."""
+    running (more are refused at once).  ``keep_alive``: the seconds an idle connection
+    is kept for its next request (see :data:`KEEP_ALIVE`)."""
     options = Options(db_url, rules_dir, chemmy_time_limit, password_queue)
     rules = load_rules_dir(rules_dir) if rules_dir is not None else {}
     try:
@@ -220,6 +230,7 @@ def run(
             "forwarded_allow_ips": forwarded_allow_ips,
             "server_header": False,
             "timeout_graceful_shutdown": 5,
+            "timeout_keep_alive": keep_alive,
         }
         where = db.where
         processes = f" in {workers} worker processes" if workers > 1 else ""
