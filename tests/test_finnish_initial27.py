@@ -246,8 +246,8 @@ def test_the_poker_award_may_need_a_category_and_a_total() -> None:
     lines = [line.name for line in analyze_finnish27(rules, odds=small).wagers["player"].lines]
     assert not any("Pair" in name or "Three of a kind" in name for name in lines)
     assert any("Straight 3:1" in name for name in lines)
-    words = " ".join(finnish27_text(Finnish27Rules(bonus=BonusTable(poker_hands="27"))).sentences)
-    assert "earns its poker award only on a hand of exactly 27" in words
+    words = str(finnish27_text(Finnish27Rules(bonus=BonusTable(poker_hands="27"))))
+    assert "five cards or more, totalling exactly 27, whose best five-card poker hand" in words
     with pytest.raises(ValueError, match=r'^poker_hands: must be "any", "27" or "under_28"'):
         BonusTable(poker_hands="all")
 
@@ -274,8 +274,8 @@ def test_a_27_of_six_to_nine_cards_may_pay_by_its_number_of_cards() -> None:
     assert rules_to_toml(Finnish27Rules()) == rules_to_toml(Finnish27Rules(bonus=BonusTable()))
     assert "six_card_27 = 5" in rules_to_toml(rules)
     assert load_rules_text(Finnish27Rules(), rules_to_toml(rules)) == rules
-    words = " ".join(finnish27_text(rules).sentences)
-    assert "A winning 27 of six to nine cards (Jokers counted)" in words
+    words = str(finnish27_text(rules))
+    assert "cards (Jokers counted) that total 27; it takes the place of the hand's poker" in words
 
 
 def test_a_joker_may_be_wild_anywhere() -> None:
@@ -335,8 +335,8 @@ def test_the_poker_award_s_jokers_may_be_bugs() -> None:
     assert award("Jo Jo Jo Jo As") == "five_of_a_kind"
     assert award("Jo Jo 9s 9h 4d") == "two_pair"
     assert award("Jo Jo 9s 9h 4d", BonusTable()) == "four_of_a_kind"
-    words = " ".join(finnish27_text(Finnish27Rules(bonus=bugs)).sentences)
-    assert "with each Joker a bug (an Ace, or a card that completes a straight" in words
+    words = str(finnish27_text(Finnish27Rules(bonus=bugs)))
+    assert "each Joker a bug: an Ace, or a card that completes a straight" in words
     assert load_rules_text(Finnish27Rules(), '[bonus]\npoker_jokers = "bug"\n').bonus == bugs
     with pytest.raises(RulesError, match=r'poker_jokers.*"wild" or "bug"'):
         load_rules_text(Finnish27Rules(), '[bonus]\npoker_jokers = "semi"\n')

@@ -76,7 +76,7 @@ def test_the_option_in_the_rules_file_and_on_the_rules_page() -> None:
     assert 'poker_against_dealer = "higher"' in text
     assert load_rules_text(Finnish27Rules(), text) == rules
     assert "poker_against_dealer" not in rules_to_toml(Finnish27Rules())
-    assert "stands higher than the best poker hand of the dealer" in str(finnish27_text(rules))
+    assert "standing higher than the best poker hand of the dealer" in str(finnish27_text(rules))
     as_high = str(finnish27_text(Finnish27Rules(bonus=AS_HIGH)))
     assert "at least as high as the best poker hand" in as_high
     with pytest.raises(RulesError, match="poker_against_dealer"):

@@ -92,39 +92,61 @@ def test_a_signal_at_a_chemin_de_fer_draw_stands_and_saves_the_coup(
     assert net != 0  # the stake was at risk and settled
 
 
+class Terminal:
+    """``cardroom play`` in a pseudo-terminal of ``columns`` columns: what it wrote so far,
+    and keys typed at it."""
+
+    def __init__(self, args: list[str], columns: int) -> None:
+        self.leader, follower = pty.openpty()
+        env = {**os.environ, "COLUMNS": str(columns), "TERM": "xterm"}
+        self.child = subprocess.Popen(
+            [*cardroom_command(), *args], stdin=follower, stdout=follower, stderr=follower, env=env
+        )
+        os.close(follower)
+        self.seen = b""
+
+    def until(self, marker: bytes) -> None:
+        """Read what it writes until ``marker`` has come."""
+        while marker not in self.seen:
+            ready, _, _ = select.select([self.leader], [], [], PATIENCE)
+            assert ready, self.seen.decode(errors="replace")
+            try:
+                self.seen += os.read(self.leader, 65536)
+            except OSError:  # the child closed the terminal
+                break
+        assert marker in self.seen, self.seen.decode(errors="replace")
+
+    def reading(self) -> None:
+        """Wait until line editing reads the line (it takes the terminal out of its
+        canonical mode): a key typed sooner is echoed by the terminal itself."""
+        for _ in range(int(PATIENCE * 100)):
+            if not termios.tcgetattr(self.leader)[3] & termios.ICANON:
+                return
+            select.select([], [], [], 0.01)
+        pytest.fail("the prompt never read a line")
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.leader, keys)
+
+    def close(self) -> None:
+        self.child.wait(timeout=PATIENCE)
+        os.close(self.leader)
+
+
 def test_arrow_keys_edit_the_line_at_a_prompt_in_a_terminal(tmp_path: Path) -> None:
     """In a terminal the prompts have line editing: ← moves back instead of typing ^[[D."""
     bank = tmp_path / "bank.sqlite3"
-    leader, follower = pty.openpty()
     args = ["play", "finnish27", "--seed", "1", "--bankroll-file", str(bank), "--delay", "0"]
-    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
-    child = subprocess.Popen(
-        [*cardroom_command(), *args], stdin=follower, stdout=follower, stderr=follower, env=env
-    )
-    os.close(follower)
-    seen = b""
-
-    def until(marker: bytes) -> None:
-        nonlocal seen
-        while marker not in seen:
-            ready, _, _ = select.select([leader], [], [], PATIENCE)
-            assert ready, seen.decode(errors="replace")
-            try:
-                seen += os.read(leader, 65536)
-            except OSError:  # the child closed the terminal
-                break
-        assert marker in seen, seen.decode(errors="replace")
-
+    terminal = Terminal(args, columns=100)
     try:
-        until(b"Your bets")
-        os.write(leader, b"p 0\x1b[D1\r")  # p 0, ←, 1: the line reads "p 10"
-        until(b"Bankroll 1000")
-        os.write(leader, b"q\r")
-        until(b"Goodbye")
+        terminal.until(b"Your bets")
+        terminal.type(b"p 0\x1b[D1\r")  # p 0, ←, 1: the line reads "p 10"
+        terminal.until(b"Bankroll 1000")
+        terminal.type(b"q\r")
+        terminal.until(b"Goodbye")
     finally:
-        child.wait(timeout=PATIENCE)
-        os.close(leader)
-    assert b"Round 1 " in seen
+        terminal.close()
+    assert b"Round 1 " in terminal.seen
     [record] = stored(bank)
     assert wagers(record) == {"player": 10}
 
@@ -135,47 +157,21 @@ def test_enter_alone_at_the_bets_prompt_starts_the_round_on_a_line_of_its_own(
     """Enter alone bets again; the round's rule then starts on a new line, not on the
     prompt's (where it ran on and wrapped: line editing had not been told the prompt)."""
     bank = tmp_path / "bank.sqlite3"
-    leader, follower = pty.openpty()
     args = ["play", "finnish27", "--seed", "1", "--bankroll-file", str(bank), "--delay", "0"]
-    env = {**os.environ, "COLUMNS": "80", "TERM": "xterm"}
-    child = subprocess.Popen(
-        [*cardroom_command(), *args], stdin=follower, stdout=follower, stderr=follower, env=env
-    )
-    os.close(follower)
-    seen = b""
-
-    def until(marker: bytes) -> None:
-        nonlocal seen
-        while marker not in seen:
-            ready, _, _ = select.select([leader], [], [], PATIENCE)
-            assert ready, seen.decode(errors="replace")
-            try:
-                seen += os.read(leader, 65536)
-            except OSError:
-                break
-        assert marker in seen, seen.decode(errors="replace")
-
-    def reading() -> None:
-        """Wait until line editing reads the line (it takes the terminal out of its
-        canonical mode): a key typed sooner is echoed by the terminal itself."""
-        for _ in range(int(PATIENCE * 100)):
-            if not termios.tcgetattr(leader)[3] & termios.ICANON:
-                return
-            select.select([], [], [], 0.01)
-        pytest.fail("the prompt never read a line")
-
+    terminal = Terminal(args, columns=80)
     try:
-        until(b"Your bets")
-        os.write(leader, b"p 10\r")
-        until(b"again")
-        reading()
-        os.write(leader, b"\r")  # the same bet again
-        until(b"Round 2")
-        os.write(leader, b"q\r")
-        until(b"Goodbye")
+        terminal.until(b"Your bets")
+        terminal.type(b"p 10\r")
+        terminal.until(b"again")
+        terminal.reading()
+        terminal.type(b"\r")  # the same bet again
+        terminal.until(b"Round 2")
+        terminal.type(b"q\r")
+        terminal.until(b"Goodbye")
     finally:
-        child.wait(timeout=PATIENCE)
-        os.close(leader)
-    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|[\x01\x02]", b"", seen).decode(errors="replace")
+        terminal.close()
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|[\x01\x02]", b"", terminal.seen).decode(
+        errors="replace"
+    )
     line = next(x for x in text.replace("\r", "").split("\n") if "Round 2" in x)
     assert line.startswith("Round 2 · bets: player 10"), repr(line)

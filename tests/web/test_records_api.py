@@ -19,24 +19,31 @@ from tests.web.conftest import Person, Web
 F = Fraction
 
 
-def play_coups(web: Web, person: Person, coups: int) -> None:
-    """``person`` at a chemin de fer table with two bots for ``coups`` coups, then up."""
+def seated(web: Web, name: str, seed: int, bots: int) -> tuple[ChemmyTable, int]:
+    """``name`` (an account) in seat 1 of the web's chemin de fer table 9 with ``bots``
+    bots, the game started; the table and the account's id."""
     wallet = Wallet(web.db)
-    account = wallet.account(person.name)
+    account = wallet.account(name)
     assert account is not None
     rules = ChemmyRules()
     table = ChemmyTable(
         rules,
-        Shoe(rules.shoe, SeededShuffler(8)),
+        Shoe(rules.shoe, SeededShuffler(seed)),
         wallet,
-        np.random.default_rng(8),
+        np.random.default_rng(seed),
         seat_count=3,
         table_ref="web:chemin-de-fer:9",
     )
-    table.sit_person(0, account.id, person.name, F(200))
-    table.sit_bot(1, "Bot A", F(1000), bot())
-    table.sit_bot(2, "Bot B", F(1000), bot())
+    table.sit_person(0, account.id, name, F(200))
+    for n in range(bots):
+        table.sit_bot(n + 1, f"Bot {'AB'[n]}", F(1000), bot())
     table.start()
+    return table, account.id
+
+
+def play_coups(web: Web, person: Person, coups: int) -> None:
+    """``person`` at a chemin de fer table with two bots for ``coups`` coups, then up."""
+    table, _ = seated(web, person.name, 8, bots=2)
     rng = np.random.default_rng(8)
     while len(table.records) < coups:
         while (turn := table.advance()) is not None:
@@ -223,29 +230,16 @@ def test_a_coup_in_play_is_shown_as_it_stands_and_its_decisions_are_made_at_its_
     is damaged"), and a decision on it a 409 in the same words (issue 32)."""
     ann = web.person("Ann")
     wallet = Wallet(web.db)
-    account = wallet.account("Ann")
-    assert account is not None
-    rules = ChemmyRules()
-    table = ChemmyTable(
-        rules,
-        Shoe(rules.shoe, SeededShuffler(3)),
-        wallet,
-        np.random.default_rng(3),
-        seat_count=3,
-        table_ref="web:chemin-de-fer:9",
-    )
-    table.sit_person(0, account.id, "Ann", F(200))
-    table.sit_bot(1, "Bot A", F(1000), bot())
-    table.start()
+    table, account_id = seated(web, "Ann", 3, bots=1)
     rng = np.random.default_rng(3)
     for _ in range(200):  # to a turn of Ann's in a coup she has money in
         turn = table.advance()
         if turn is None:
             continue
-        if turn.seat == 0 and wallet.unfinished_rounds(account.id):
+        if turn.seat == 0 and wallet.unfinished_rounds(account_id):
             break
         decide(table, turn, rng)
-    [coup] = [r for r in wallet.unfinished_rounds(account.id) if r.game == "chemin-de-fer"]
+    [coup] = [r for r in wallet.unfinished_rounds(account_id) if r.game == "chemin-de-fer"]
     shown = ann.http.get(f"/api/rounds/{coup.id}")
     assert shown.status_code == 200, shown.text
     data = shown.json()
