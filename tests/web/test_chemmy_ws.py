@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from cardroom.app.history import RoundRecord, replay
 from cardroom.app.wallet import Wallet
 from cardroom.core.events import HandCard
+from cardroom.web.chemmy import TableSpec
 from tests.web.browser import Server
 from tests.web.chemmy_clients import TABLES, Socket, Someone, answer, chemmy_server
 
@@ -346,45 +347,47 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
 
 
 def test_a_seat_whose_page_closed_waits_once_for_the_time_limit_not_turn_after_turn(
-    patient: Server,
+    tmp_path: Path,
 ) -> None:
     """The time away counts from when the page closed: a turn of the away seat that comes
     later waits only for what is left of it (it waited a whole time limit of its own, so
-    a closed page kept the seat for two or three time limits)."""
-    ann, bob = Someone.register(patient, "Ann"), Someone.register(patient, "Bob")
-    ann.sit(1, "300")
-    bob.sit(1, "300")
-    a, b = ann.socket(1), bob.socket(1)
-    gone = False
-    while not gone:  # both play until it is Bob's turn: then Ann's page closes
-        for sock in (a, b):
-            try:
-                message = sock.next(timeout=0.2)
-            except TimeoutError:
-                continue
-            turn = sock.new_turn(message)
-            if turn is None or turn["seat"] != message["you"]["seat"]:
-                continue
-            if sock is b:
-                a.close()
-                gone = True
-                time.sleep(3)  # Bob takes his time: Ann has been away 3 of her 20 seconds
-            sock.send({"type": "act", "id": turn["id"], **answer(turn)})
-            if gone:
-                break
+    a closed page kept the seat for two or three time limits).  Two people alone at a
+    table of two seats: each has a turn in every coup (the bank, or the stake against it)."""
+    with Server(
+        tmp_path / "web.sqlite3",
+        chemmy_tables=(TableSpec(3, "Table 3", 2, 0),),
+        chemmy_time_limit=20,
+        chemmy_pause=0,
+    ) as server:
+        ann, bob = Someone.register(server, "Ann"), Someone.register(server, "Bob")
+        ann.sit(3, "300")
+        bob.sit(3, "300")
+        a, b = ann.socket(3), bob.socket(3)
+        bobs: dict[str, Any] | None = None
+        while bobs is None:  # both play until it is Bob's turn: then Ann's page closes
+            for sock in (a, b):
+                try:
+                    message = sock.next(timeout=0.2)
+                except TimeoutError:
+                    continue
+                turn = sock.new_turn(message)
+                if turn is None or turn["seat"] != message["you"]["seat"]:
+                    continue
+                if sock is b:
+                    bobs = turn
+                    break
+                a.send({"type": "act", "id": turn["id"], **answer(turn)})
+        a.close()
+        time.sleep(3)  # Bob takes his time: Ann has been away 3 of her 20 seconds
+        b.send({"type": "act", "id": bobs["id"], **answer(bobs)})
 
-    def waiting(message: dict[str, Any]) -> dict[str, Any] | None:
-        found: dict[str, Any] | None = message.get("waiting_for")
-        return found
+        def for_ann(message: dict[str, Any]) -> bool:
+            turn = b.new_turn(message)  # Bob plays on meanwhile
+            if turn is not None and turn["seat"] == message["you"]["seat"]:
+                b.send({"type": "act", "id": turn["id"], **answer(turn)})
+            waiting = message.get("waiting_for")
+            return bool(waiting) and waiting["name"] == "Ann"
 
-    def for_ann(message: dict[str, Any]) -> bool:
-        turn = b.new_turn(message)  # Bob plays on meanwhile
-        if turn is not None and turn["seat"] == message["you"]["seat"]:
-            b.send({"type": "act", "id": turn["id"], **answer(turn)})
-        found = waiting(message)
-        return found is not None and found["name"] == "Ann"
-
-    waited = waiting(b.until(for_ann, timeout=60))
-    assert waited is not None
-    assert waited["seconds_left"] <= 17  # not a fresh 20: her time away runs on
-    b.close()
+        waited = b.until(for_ann, timeout=60)["waiting_for"]
+        assert waited["seconds_left"] <= 17  # not a fresh 20: her time away runs on
+        b.close()

@@ -83,25 +83,25 @@ def test_the_history_says_each_hand_s_total_and_who_won(page: Page) -> None:
 
 def test_a_variant_s_table_says_its_rules_and_leads_to_its_edges(page: Page) -> None:
     register(page)
-    page.goto("/lab?game=finnish27")
-    page.locator("#b-player_loses_over").fill("30")
+    page.goto("/lab?game=punto-banco")
+    page.locator("#b-shoe\\.decks").fill("6")
     page.get_by_role("button", name="Play variant B at a table of its own").click()
-    expect(page).to_have_url(re.compile(r"/play/finnish27\?variant=[0-9a-f]{20}$"))
+    expect(page).to_have_url(re.compile(r"/play/punto-banco\?variant=[0-9a-f]{20}$"))
     rules = page.locator("#variant-rules")
     rules.locator("summary").first.click()
-    expect(rules).to_contain_text("over 30 loses at once")  # the variant's rule, in words
+    expect(rules).to_contain_text("The shoe holds 6 decks (312 cards)")  # the variant's, in words
     expect(rules.locator(".rules-table caption").last).to_have_text(
-        "Bonuses on a winning player wager"
+        "The banker's third card when the player drew"
     )
     expect(rules.locator("pre")).to_be_hidden()  # its file, folded away
     page.get_by_role("link", name="This variant's rules, paytable and exact house edge").click()
     expect(page.locator("h1")).to_contain_text("of variant")
     expect(page.locator("#paytable")).to_have_attribute("data-status", "ready", timeout=120_000)
-    expect(page.locator('#paytable tr[data-wager="player"] .edge')).to_have_text(
+    expect(page.locator('#paytable tr[data-wager="tie"] .edge')).to_have_text(
         re.compile(r"^-?\d+\.\d+%$")
     )
     expect(page.get_by_role("link", name="PDF")).to_have_attribute(
-        "href", re.compile(r"/rules/finnish27/par\?format=pdf&variant=[0-9a-f]{20}$")
+        "href", re.compile(r"/rules/punto-banco/par\?format=pdf&variant=[0-9a-f]{20}$")
     )
 
 
