@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from cardroom.analysis.walk import composition, exact
+from cardroom.games.walk import composition, exact
 from cardroom.core.cards import Deck
 from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal

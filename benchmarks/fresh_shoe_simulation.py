@@ -16,7 +16,7 @@ import sys
 import time
 
 from cardroom.games import get_game
-from cardroom.simulation.runner import exact_means, run
+from cardroom.app.runner import exact_means, run
 
 
 def main() -> None:

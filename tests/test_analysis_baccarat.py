@@ -2,7 +2,7 @@
 
 The fast path (:mod:`cardroom.games.baccarat.analysis`) counts ordered card combinations
 over point values; the reference is the generic walk over the real engine
-(:func:`cardroom.analysis.walk.exact`), compared exactly on small shoes, where the
+(:func:`cardroom.games.walk.exact`), compared exactly on small shoes, where the
 walk is quick, with the standard tableau, variant tableaus and variant payouts.
 """
 
@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.analysis.report import GameReport, decimal_text
-from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import RANKS, Rank
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.baccarat import (
@@ -43,6 +42,7 @@ from cardroom.games.baccarat.analysis import (
     shoe_composition,
 )
 from cardroom.games.base import Round
+from cardroom.games.walk import RANK_ORDER, exact
 
 R = Rank
 PB = punto_banco_rules()

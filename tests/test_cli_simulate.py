@@ -113,7 +113,7 @@ def test_a_shoe_too_big_to_shuffle_is_refused_before_any_work(tmp_path: Path) ->
 def test_a_plot_that_cannot_be_written_is_refused_before_any_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.simulation.runner as runner_module
+    import cardroom.app.runner as runner_module
 
     def no_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("the run started before the plot file was checked")
@@ -160,7 +160,7 @@ def test_the_session_table_fits_80_columns() -> None:
 def test_the_exact_column_is_computed_once_per_rules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.simulation.runner as runner_module
+    import cardroom.app.runner as runner_module
 
     monkeypatch.setenv("CARDROOM_CACHE_DIR", str(tmp_path / "cache"))
     computed: list[str] = []

@@ -17,7 +17,6 @@ import pytest
 from typer.testing import CliRunner
 
 from cardroom.analysis.report import GameReport, Line, WagerReport
-from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action, Round
 from cardroom.games.finnish.analysis import (
@@ -43,6 +42,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
 )
+from cardroom.games.walk import RANK_ORDER, exact
 from cardroom.terminal.cli import app
 
 runner = CliRunner()
@@ -467,8 +467,8 @@ def check_simulated_outcome_shares(report: GameReport) -> None:
     well inside the error of 400,000 rounds; the player wager is left out because its
     bonuses differ more between the model and real shoes (see the README).  (Here, so
     the slow analysis runs once.)"""
+    from cardroom.app.runner import run
     from cardroom.games import get_game
-    from cardroom.simulation.runner import run
 
     rules = get_game("finnish27").load_rules()
     result = run("finnish27", rules, 400_000, seed=3)

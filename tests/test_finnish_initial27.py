@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.analysis.report import GameReport
-from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.app.runner import RunResult, run
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Outcome
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
@@ -47,7 +47,7 @@ from cardroom.games.finnish.finnish27 import (
 )
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.finnish.shoe_count import ShoeMakeup
-from cardroom.simulation.runner import RunResult, run
+from cardroom.games.walk import RANK_ORDER, exact
 from tests.test_finnish_analysis import (
     BONUS_SHOES,
     SHOES,

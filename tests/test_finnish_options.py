@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cardroom.analysis.report import GameReport, decimal_text
-from cardroom.analysis.walk import exact
+from cardroom.app.runner import exact_means, run
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.games import get_game
@@ -38,7 +38,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.words import RULE_WORDS
-from cardroom.simulation.runner import exact_means, run
+from cardroom.games.walk import exact
 from tests.test_finnish_analysis import (
     BONUS_SHOES,
     LONG_SECOND_SHOE,

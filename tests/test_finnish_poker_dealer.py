@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.analysis.walk import RANK_ORDER, exact
+from cardroom.app.runner import run
 from cardroom.app.words import explain
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
@@ -37,7 +37,7 @@ from cardroom.games.finnish.finnish27 import (
 from cardroom.games.finnish.hands import FinnishRound
 from cardroom.games.finnish.poker_odds import category_counts
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
-from cardroom.simulation.runner import run
+from cardroom.games.walk import RANK_ORDER, exact
 from tests.test_finnish27 import round_of
 from tests.test_finnish_analysis import BONUS_SHOES, RanksRound, _capped, _suit_split
 from tests.test_simulation import replay_against_engine

@@ -1,7 +1,7 @@
 """Exact analysis of the Finnish games dealt from the real shoe (no replacement).
 
 The finite-shoe count of :mod:`cardroom.games.finnish.shoe` is checked against
-the generic walk of the engines themselves (:mod:`cardroom.analysis.walk`, which
+the generic walk of the engines themselves (:mod:`cardroom.games.walk`, which
 deals without replacement) on reduced shoes small enough for the walk, every line
 of every wager (each bonus with its suits enumerated card by card through the
 engine's own ``find_bonus``), under the default rules and under variants; and its
@@ -23,7 +23,6 @@ from numba import njit
 
 from cardroom.analysis.modular import Modulus, mont_mul
 from cardroom.analysis.report import GameReport, decimal_text
-from cardroom.analysis.walk import RANK_ORDER, exact
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games import GAMES
 from cardroom.games.base import Action, Round
@@ -52,6 +51,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
+from cardroom.games.walk import RANK_ORDER, exact
 from tests.shared import default_analysis
 from tests.test_fresh_shoe import PINNED
 

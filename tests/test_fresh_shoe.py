@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from cardroom.app.runner import fresh_shoe, run
 from cardroom.games import get_game
-from cardroom.simulation.runner import fresh_shoe, run
 from tests.test_simulation import replay_against_engine
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cardroom.app.disclosure import rules_text
+from cardroom.app.runner import run
 from cardroom.core.cards import Rank, Suit
 from cardroom.core.rules import RulesError, apply_rules, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules, check_in_shoe
@@ -20,7 +21,6 @@ from cardroom.games.baccarat.analysis import analyze_baccarat
 from cardroom.games.finnish.analysis import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.finnish.shoe_count import ShoeMakeup
-from cardroom.simulation.runner import run
 from tests.test_finnish_shoe import compile_once
 
 # the kernels' compile is shared with the other finite-shoe tests

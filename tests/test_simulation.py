@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from cardroom.app.runner import batches, exact_means, kernel_for, run
 from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
 from cardroom.games.baccarat import BaccaratRound
@@ -29,7 +30,6 @@ from cardroom.games.finnish.hands import finnish_total
 from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_held
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.simulation.prng import batch_state, shuffled_orders
-from cardroom.simulation.runner import batches, exact_means, kernel_for, run
 
 ROUNDS = 8_000
 

@@ -18,6 +18,7 @@ from typing import cast
 import numpy as np
 import pytest
 
+from cardroom.app.runner import exact_means, run
 from cardroom.core.events import BankPut, DrawTie, HandShown, Outcome, PlayerChosen, SeatSettled
 from cardroom.core.shoe import Shoe
 from cardroom.games.baccarat import card_with_value
@@ -31,7 +32,6 @@ from cardroom.games.chemin_de_fer.analysis import (
 )
 from cardroom.games.chemin_de_fer.kernel import DRAW, STAND, ChemmyKernel, threshold
 from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
-from cardroom.simulation.runner import exact_means, run
 
 from .test_simulation import Replay
 

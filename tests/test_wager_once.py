@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.analysis.walk import exact
 from cardroom.app.disclosure import paytable
+from cardroom.app.runner import run
 from cardroom.app.words import wager_label
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Why
@@ -28,7 +28,7 @@ from cardroom.games.baccarat import (
 )
 from cardroom.games.baccarat.analysis import analyze_baccarat, analyze_composition
 from cardroom.games.baccarat.kernel import BaccaratKernel
-from cardroom.simulation.runner import run
+from cardroom.games.walk import exact
 
 NINE_PAYS = Fraction(3)
 

@@ -14,7 +14,7 @@ import pytest
 
 from cardroom.app.wallet import StoredRound, Wallet
 from cardroom.storage import Database, StorageError
-from cardroom.storage.legacy import MEMO
+from cardroom.storage.migrations.legacy_0001 import MEMO
 from tests.storage.legacy_files import finished_round, schema_1_file
 from tests.storage.legacy_writer import HistoryEntry, Storage
 from tests.storage.workers import run_together

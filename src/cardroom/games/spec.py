@@ -11,19 +11,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from cardroom.core.rules import load_rules_file
 from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
 from cardroom.games.phrases import NO_WORDS, Template
 
+if TYPE_CHECKING:  # (a game's description stays free of NumPy and Numba)
+    from cardroom.simulation.kernel import Kernel
+
 __all__ = [
     "Analysis",
     "AnalysisAsk",
     "BotsPlay",
     "GameSpec",
-    "Kernel",
     "R",
     "SeatedTable",
     "SeatsRules",
@@ -33,11 +35,6 @@ __all__ = [
 
 #: a game's rules type
 R = TypeVar("R", bound=GameRules)
-
-#: builds a game's simulation kernel for ``rules`` and the player's ``strategy``
-#: (:class:`cardroom.simulation.runner.Kernel`); typed loosely here so that this module
-#: stays free of NumPy and Numba
-Kernel = Any
 
 
 @dataclass(frozen=True)

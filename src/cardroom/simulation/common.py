@@ -1,7 +1,7 @@
 """What every kernel shares: card codes, the shoe's handling, and the batch result.
 
 A card is a small integer: ``rank * 4 + suit`` with ranks in the order of
-:data:`cardroom.analysis.walk.RANK_ORDER` (Ace first) and suits in the order of
+:data:`cardroom.games.walk.RANK_ORDER` (Ace first) and suits in the order of
 :class:`cardroom.core.cards.Suit`; a Joker is 52.  A shoe is the engine's own card
 list (``ShoeRules.cards()``) as codes; a shuffle permutes an index array into it,
 exactly as :class:`cardroom.core.shoe.Shoe` applies a shuffler's permutation, so the

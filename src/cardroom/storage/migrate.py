@@ -14,7 +14,7 @@ databases, so an upgrade that fails leaves the database as it was.
 A bankroll file of cardroom 0.1 (schema 1 or 2: tables ``meta``,
 ``bankroll``, ``people``, ``rounds``) is upgraded by the first revision: its tables are
 renamed ``legacy_*`` and their bankrolls and rounds brought over
-(:mod:`cardroom.storage.legacy`).
+(:mod:`cardroom.storage.migrations.legacy_0001`).
 
 To write a new revision, point Alembic at a scratch database that is at head and let it
 compare the schema with :mod:`cardroom.storage.schema` (see ``docs/storage.md``)::

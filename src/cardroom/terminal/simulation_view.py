@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.analysis.report import fraction_text
-from cardroom.simulation.runner import RunResult
+from cardroom.app.runner import RunResult
 
 __all__ = [
     "check_plotting",

@@ -176,8 +176,8 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
-    from cardroom.simulation.runner import batches  # lazy: Numba
-    from cardroom.simulation.runner import fresh_shoe as fresh_rules  # lazy: Numba
+    from cardroom.app.runner import batches  # lazy: Numba
+    from cardroom.app.runner import fresh_shoe as fresh_rules  # lazy: Numba
     from cardroom.terminal import simulation_view  # lazy: Numba
 
     with person_errors():
@@ -253,7 +253,7 @@ def _simulate(
     bar: Progress | None,
 ) -> Any:
     """Run the simulation, with the progress bar if given one."""
-    from cardroom.simulation.runner import run  # lazy: Numba
+    from cardroom.app.runner import run  # lazy: Numba
 
     if bar is not None:
         with bar:
@@ -274,7 +274,7 @@ def _simulate(
 def _exact_column(game_id: str, game_rules: GameRules, strategy_name: str) -> dict[str, Fraction]:
     """The exact values shown beside a run (cached on disk after the first time); on a
     terminal a status line says they are being worked out."""
-    from cardroom.simulation.runner import exact_means  # lazy: Numba
+    from cardroom.app.runner import exact_means  # lazy: Numba
 
     errors = Console(stderr=True)
     if not errors.is_terminal:

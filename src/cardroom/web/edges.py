@@ -2,7 +2,7 @@
 house game, and chemin de fer's solved coup (:class:`ChemmyFigures`); and the lab's
 PAR sheets (:func:`lab_par_sheet`), computed the same way.
 
-The figures come from the analyser (:func:`cardroom.simulation.runner.exact_means`,
+The figures come from the analyser (:func:`cardroom.app.runner.exact_means`,
 cached on disk by the rules).  Some take many seconds the first time (finnish27), so
 they are never computed while a page waits or the server starts: the first request
 for a game's figures starts their computation in the background (one at a time, in a
@@ -52,7 +52,7 @@ MAX_SHEETS = 16
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
     """Each wager's exact mean per unit staked (negative: the house's edge)."""
     # (the figures are computed in a child process by default)
-    from cardroom.simulation.runner import exact_means  # lazy: Numba, off the server's process
+    from cardroom.app.runner import exact_means  # lazy: Numba, off the server's process
 
     return exact_means(game_id, rules)
 

@@ -16,8 +16,8 @@ analysed as the engine plays it.
 
 Everything is exact: integers and fractions.  :func:`analyze_composition`
 starts from any shoe composition (cards per rank, in
-:data:`~cardroom.analysis.walk.RANK_ORDER`), which is how the fast path is checked
-against the generic walk over the engine (:func:`cardroom.analysis.walk.exact`),
+:data:`~cardroom.games.walk.RANK_ORDER`), which is how the fast path is checked
+against the generic walk over the engine (:func:`cardroom.games.walk.exact`),
 and how :func:`effects_of_removal` is computed.
 
 >>> from cardroom.analysis.report import decimal_text

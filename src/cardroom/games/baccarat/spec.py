@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from cardroom.games.baccarat import disclosure, words
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
@@ -16,7 +17,10 @@ from cardroom.games.baccarat.engine import (
     punto_banco_rules,
 )
 from cardroom.games.baccarat.wagers import wager_names
-from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, Kernel
+from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec
+
+if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
+    from cardroom.simulation.kernel import Kernel
 
 __all__ = ["BACCARAT27", "PUNTO_BANCO"]
 

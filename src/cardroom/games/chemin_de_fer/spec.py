@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.games.base import Round
 from cardroom.games.chemin_de_fer import disclosure, words
@@ -21,7 +21,10 @@ from cardroom.games.chemin_de_fer.analysis import (
 from cardroom.games.chemin_de_fer.bots import MoneyPolicy, table_bot
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
-from cardroom.games.spec import GameSpec, Kernel, SeatedTable, StrategyAsk, UnknownGame
+from cardroom.games.spec import GameSpec, SeatedTable, StrategyAsk, UnknownGame
+
+if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
+    from cardroom.simulation.kernel import Kernel
 
 __all__ = ["CHEMIN_DE_FER", "SEATS"]
 

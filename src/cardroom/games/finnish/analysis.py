@@ -23,7 +23,7 @@ applied to every suit assignment, and the poker categories of longer hands from
 game's evaluator).  The order of events (initial 27s, the player's hand, the
 dealer's draw) is re-expressed here, so the tests check these figures, every
 bonus line included, against the generic walk of the engine itself
-(:mod:`cardroom.analysis.walk`, run with replacement) on reduced shoes.
+(:mod:`cardroom.games.walk`, run with replacement) on reduced shoes.
 
 **A Joker drawn as a hit** counts 0: the hand's total does not change, so for
 the dealer (and for 21-24-27's player) it is a loop back to the same state,

@@ -18,7 +18,7 @@ forced plays and strategy), the comparison of final hands from each game's
 poker evaluator.  What the count re-expresses is the order of a round (the deal,
 the player's hand, the dealer's draw) and the dealer's drawing limits; the tests
 check every line against the generic walk of the engine itself
-(:mod:`cardroom.analysis.walk`, which deals without replacement) on reduced shoes.
+(:mod:`cardroom.games.walk`, which deals without replacement) on reduced shoes.
 """
 
 from __future__ import annotations

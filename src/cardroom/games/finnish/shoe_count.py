@@ -121,7 +121,7 @@ def sample_card(index: int) -> Card:
 class ShoeMakeup:
     """The cards of a shoe: how many of each rank, and of each suit within a rank.
 
-    ``counts`` follows :data:`~cardroom.analysis.walk.RANK_ORDER` (Ace ... King,
+    ``counts`` follows :data:`~cardroom.games.walk.RANK_ORDER` (Ace ... King,
     Joker); ``suits[r]`` splits the cards of ordinary rank ``r`` over the suits in
     the order of :class:`~cardroom.cards.Suit` (only finnish27's bonus reads it).
     """

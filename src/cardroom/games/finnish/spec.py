@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import disclosure, words
@@ -22,7 +22,10 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
-from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, Kernel, StrategyAsk
+from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, StrategyAsk
+
+if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
+    from cardroom.simulation.kernel import Kernel
 
 __all__ = ["FINNISH27", "TWENTYONE_24_27"]
 

@@ -4,7 +4,7 @@ A database that holds the tables of cardroom 0.1's bankroll file (schema 1 or 2)
 them, renamed ``legacy_meta``, ``legacy_bankroll``, ``legacy_people`` and
 ``legacy_rounds``, and gains an account (with a deposit of its balance) for each of its
 bankrolls and a finished round for each of its rounds (see
-:mod:`cardroom.storage.legacy`).
+:mod:`cardroom.storage.migrations.legacy_0001`).
 
 Revision ID: 0001
 Revises:
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from cardroom.storage import legacy
+from cardroom.storage.migrations import legacy_0001 as legacy
 
 revision = "0001"
 down_revision: str | None = None

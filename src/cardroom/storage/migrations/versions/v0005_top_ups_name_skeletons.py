@@ -6,7 +6,8 @@ a page of one game's rounds.
   on the sign of ``amount``.  SQLite cannot change a constraint in place: the table is
   made again with its rows, its indexes and its foreign keys (Alembic's batch mode, from
   the table as revision 0001 made it).
-- ``accounts``: ``name_skeleton`` (:func:`cardroom.app.names.name_skeleton`, a unique index)
+- ``accounts``: ``name_skeleton`` (the confusable skeleton, as :func:`name_skeleton` below
+  makes it: a unique index)
   and ``topped_up_at``.  Every account's name is put in the form registration now keeps
   (NFKC, no spaces around it) with its key (NFKC and case folded) and skeleton; where
   two accounts would have one key or one skeleton (say "Eero" and a Cyrillic "Еего"
@@ -22,12 +23,62 @@ Create Date: 2026-11-27
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
+from functools import cache
 
 import sqlalchemy as sa
 from alembic import op
 
-from cardroom.app.names import clean_name, name_key, name_skeleton
+# -- the name rules as this migration applied them ----------------------------------------
+# (frozen here, as every migration keeps what it uses: cardroom.app.names may change later,
+# and this migration must fill the columns the same way whenever it runs)
+_DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
+def clean_name(name: str) -> str:
+    """The name as it is kept: NFKC, with no spaces around it."""
+    return unicodedata.normalize("NFKC", name).strip()
+
+
+def name_key(name: str) -> str:
+    """How names are matched: NFKC, case folded, NFKC again."""
+    return unicodedata.normalize("NFKC", clean_name(name).casefold())
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character and its prototype in Unicode's ``confusables.txt``
+    (two characters that list only each other: the smaller stands for both)."""
+    from confusable_homoglyphs import confusables  # lazy: Unicode's confusables table
+
+    table = {
+        key.translate(_DIRECTION_MARKS): [entry["c"].translate(_DIRECTION_MARKS) for entry in found]
+        for key, found in confusables.confusables_data.items()
+    }
+    out: dict[str, str] = {}
+    for char, like in table.items():
+        if len(char) != 1 or len(like) != 1:
+            continue
+        [target] = like
+        if len(target) == 1 and table.get(target) == [char]:
+            out[char] = min(char, target)
+        else:
+            out[char] = target
+    return out
+
+
+def _skeleton(text: str) -> str:
+    prototypes = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(prototypes.get(char, char) for char in decomposed)
+    return unicodedata.normalize("NFD", mapped)
+
+
+def name_skeleton(name: str) -> str:
+    """What the name looks like: its confusable skeleton, case folded, skeleton again."""
+    return _skeleton(_skeleton(clean_name(name)).casefold())
+
 
 revision = "0005"
 down_revision: str | None = "0004"

@@ -1,7 +1,9 @@
 """Bringing a bankroll file of cardroom 0.1 (its ``bankroll_file`` module) into the new schema.
 
-Run once, by the first migration, in the same transaction that renames the old tables
-``legacy_*`` and creates the new ones; nothing of the old tables is changed or dropped.
+Part of the first migration (run once, by it, in the same transaction that renames the old
+tables ``legacy_*`` and creates the new ones; it keeps a copy of what it uses, so that a
+later change elsewhere cannot change what it does); nothing of the old tables is changed
+or dropped.
 
 - The default bankroll (``bankroll``, the one of ``person=None``) becomes the account
   :data:`DEFAULT_NAME`; each named bankroll (``people``, schema 2) an account of that
@@ -32,12 +34,48 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Connection, column, inspect, table, text
-from sqlalchemy.types import BigInteger, Integer, Text
+from sqlalchemy import Connection, Dialect, column, inspect, table, text
+from sqlalchemy.types import BigInteger, DateTime, Integer, Text, TypeDecorator
 
-from cardroom.core.money import CENT, format_amount
 from cardroom.storage.errors import StorageError
-from cardroom.storage.schema import UTCDateTime
+
+# -- what the first migration used, frozen here (the modules it came from may change) ------
+CENT = Fraction(1, 100)
+
+
+def format_amount(value: Fraction) -> str:
+    """An amount as the memo writes it: whole units, else at least two places."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    places = 2
+    while (value * 10**places).denominator != 1 and places < 40:
+        places += 1
+    scaled = abs(value) * 10**places
+    whole, rest = divmod(math.floor(scaled), 10**places)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}.{rest:0{places}d}"
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware datetime, stored in UTC (SQLite: its UTC wall time)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive datetime cannot be stored: {value!r}")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        when = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+        return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
 
 #: The account of the default bankroll (the terminal calls its one person "You").
 DEFAULT_NAME = "You"

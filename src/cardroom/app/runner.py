@@ -20,7 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from cardroom.analysis.cache import cached_fractions
 from cardroom.games import get_game
 from cardroom.games.base import GameRules
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
+from cardroom.simulation.kernel import Kernel
 from cardroom.simulation.prng import batch_state
 
 __all__ = [
@@ -43,25 +44,6 @@ __all__ = [
 
 #: rounds per batch (a run's results do not depend on how batches meet workers)
 BATCH_ROUNDS = MAX_BATCH_ROUNDS
-
-
-class Kernel(Protocol):
-    """A compiled game: what the runner needs of it."""
-
-    @property
-    def wager_ids(self) -> tuple[str, ...]: ...
-
-    @property
-    def outcome_names(self) -> tuple[str, ...]: ...
-
-    @property
-    def unit(self) -> int: ...
-
-    def cell_nets(self) -> np.ndarray: ...
-
-    def run(
-        self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
-    ) -> tuple[BatchResult, np.ndarray]: ...
 
 
 @lru_cache(maxsize=16)
