@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from cardroom.games.walk import composition, exact
 from cardroom.core.cards import Deck
 from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
@@ -22,6 +21,7 @@ from cardroom.games.finnish.analysis import (
     solve_21_24_27,
     strategy_comparison,
 )
+from cardroom.games.walk import composition, exact
 
 
 def timed(label: str, job: Callable[[], object], repeat: int = 3) -> None:

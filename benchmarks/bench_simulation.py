@@ -13,11 +13,11 @@ import os
 import sys
 import time
 
+from cardroom.app.runner import run
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game
 from cardroom.games.dealing import Dealer
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
-from cardroom.app.runner import run
 
 ROUNDS = {"punto-banco": 200_000_000, "baccarat27": 200_000_000, "finnish27": 50_000_000,
           "21-24-27": 100_000_000, "chemin-de-fer": 200_000_000}  # fmt: skip

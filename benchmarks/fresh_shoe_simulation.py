@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 import time
 
-from cardroom.games import get_game
 from cardroom.app.runner import exact_means, run
+from cardroom.games import get_game
 
 
 def main() -> None:
