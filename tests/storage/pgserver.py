@@ -96,6 +96,16 @@ class Cluster:
             "--no-locale",
             "--no-sync",
         )
+        self.resume()
+        return URL.create(
+            "postgresql+psycopg",
+            username="postgres",
+            database="postgres",
+            query={"host": str(self.folder), "port": "5432"},
+        )
+
+    def resume(self) -> None:
+        """Start the server of the cluster made (again, after :meth:`halt`)."""
         options = " ".join(f"-c {key}={value}" for key, value in self.settings.items())
         self._run(
             str(self.binaries / "pg_ctl"),
@@ -110,12 +120,10 @@ class Cluster:
             f"{options} -c unix_socket_directories={self.folder} -p 5432",
             "start",
         )
-        return URL.create(
-            "postgresql+psycopg",
-            username="postgres",
-            database="postgres",
-            query={"host": str(self.folder), "port": "5432"},
-        )
+
+    def halt(self) -> None:
+        """Stop the server (its connections dropped), keeping the cluster to resume."""
+        self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
 
     def stop(self) -> None:
         try:

@@ -36,7 +36,7 @@ from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
 from cardroom.web.models import SECURITY_SCHEMES
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
-from cardroom.web.routes import api, chemmy, lab, pages
+from cardroom.web.routes import api, chemmy, health, lab, pages
 from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
@@ -148,6 +148,7 @@ def create_app(
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.include_router(lab.router)
     app.include_router(pages.router)
+    app.include_router(health.router)
     return app
 
 

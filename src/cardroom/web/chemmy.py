@@ -41,6 +41,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -1379,6 +1380,11 @@ class ChemmyTables:
         self.latest: dict[int, int] = {}
         #: how many other processes live (from the last heartbeat)
         self.others = 0
+        #: the heartbeat as it stands: its last success (the wall clock), its failures in
+        #: a row since, and the last failure in one line
+        self.beat_at: datetime | None = None
+        self.beat_failures = 0
+        self.beat_error: str | None = None
         #: this process's presence rows need writing again
         self.presence_dirty = False
         self.tables = {
@@ -1453,6 +1459,32 @@ class ChemmyTables:
             if channel in ("*", self.link.table_channel(table_id)):
                 table.inbox_wake.set()
 
+    async def health(self) -> dict[str, Any]:
+        """How this process's side of the tables stands: its heartbeat, its listener (on
+        PostgreSQL), and each table's lease (driven here, by another process, or by none).
+        A :class:`StorageError` where the database cannot be read."""
+        views = await asyncio.to_thread(self.link.views, list(self.tables))
+        tables = []
+        for table_id, table in self.tables.items():
+            view = views.get(table_id)
+            driven = view is not None and view.driven
+            tables.append(
+                {
+                    "id": table_id,
+                    "name": table.spec.name,
+                    "lease": "here" if table.owner else "elsewhere" if driven else "none",
+                }
+            )
+        return {
+            "heartbeat": {
+                "last": None if self.beat_at is None else self.beat_at.isoformat(),
+                "failures": self.beat_failures,
+                "error": self.beat_error,
+            },
+            "listener": None if self._listener is None else self._listener.health.to_json(),
+            "tables": tables,
+        }
+
     # -- the heartbeat ---------------------------------------------------------------------
     async def _coordinate(self) -> None:
         beats = 0
@@ -1460,11 +1492,16 @@ class ChemmyTables:
         while True:
             try:
                 await self._beat(refs, purge=beats % 30 == 0)
+                self.beat_at, self.beat_failures, self.beat_error = datetime.now(UTC), 0, None
             except asyncio.CancelledError:
                 raise
             except StorageError as err:
+                self.beat_failures += 1
+                self.beat_error = str(err)
                 log.warning("chemin de fer: the heartbeat failed: %s", err)
-            except Exception:
+            except Exception as err:
+                self.beat_failures += 1
+                self.beat_error = f"{type(err).__name__}: {err}"
                 log.exception("chemin de fer: the heartbeat failed")
             self.ready.set()
             beats += 1

@@ -48,19 +48,18 @@ import os
 import secrets
 import socket
 import threading
-import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, literal_column, or_, select, update
+from sqlalchemy import Connection, delete, exc, func, insert, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import Double
 
-from cardroom.storage.db import Database
+from cardroom.storage.db import Database, one_line
 from cardroom.storage.schema import (
     chemmy_commands,
     chemmy_outbox,
@@ -655,16 +654,46 @@ def _object(raw: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+#: what a lost database looks like to the listener, beside the driver's own errors
+#: (psycopg's ``Error``: see :meth:`Listener._run`): SQLAlchemy's, and a closed socket;
+#: anything else is a bug, logged with its traceback
+DATABASE_GONE: tuple[type[BaseException], ...] = (exc.SQLAlchemyError, OSError)
+#: the longest wait between two tries to listen again (it doubles from half a second)
+MAX_BACKOFF = 30.0
+
+
+@dataclass
+class ListenerHealth:
+    """How the listener stands: listening now, the failures in a row since it last
+    listened, the last failure in one line, and when it last listened (the wall clock)."""
+
+    listening: bool = False
+    failures: int = 0
+    error: str | None = None
+    since: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "listening": self.listening,
+            "failures": self.failures,
+            "error": self.error,
+            "since": None if self.since is None else self.since.isoformat(),
+        }
+
+
 class Listener:
     """A thread that ``LISTEN`` s on PostgreSQL for ``channels`` and calls ``wake`` with
     each notification's channel (``"*"`` after every new connection: notifications may
-    have been missed, poll everything).  It reconnects after a lost connection."""
+    have been missed, poll everything).  After a lost connection it tries again, waiting
+    twice as long each time (half a second up to :data:`MAX_BACKOFF`); what failed is
+    logged (a bug with its traceback) and kept in :attr:`health`."""
 
     def __init__(self, db: Database, channels: Sequence[str], wake: Callable[[str], None]) -> None:
         self.db = db
         self.channels = list(channels)
         self.wake = wake
         self.stopping = threading.Event()
+        self.health = ListenerHealth()
         self.thread = threading.Thread(target=self._run, name="cardroom-listen", daemon=True)
 
     def start(self) -> None:
@@ -675,28 +704,66 @@ class Listener:
         self.thread.join(timeout=5)
 
     def _run(self) -> None:
+        import psycopg  # lazy: psycopg (only PostgreSQL is listened to)
+
+        gone: tuple[type[BaseException], ...] = (*DATABASE_GONE, psycopg.Error)
         while not self.stopping.is_set():
-            raw = None
             try:
-                raw = self.db.engine.raw_connection()
-                pg: Any = raw.driver_connection
-                raw.detach()  # a connection of its own, out of the pool
-                pg.rollback()
-                pg.autocommit = True
-                for channel in self.channels:
-                    pg.execute(f'LISTEN "{channel}"')
-                self.wake("*")
-                while not self.stopping.is_set():
-                    for note in pg.notifies(timeout=0.5):
-                        self.wake(str(note.channel))
-            except Exception as err:  # the database went away: try again in a moment
-                if not self.stopping.is_set():
-                    log.warning("chemin de fer: listening for the other processes: %s", err)
-                    time.sleep(1)
-            finally:
-                if raw is not None:
-                    with contextlib.suppress(Exception):  # already broken
-                        raw.close()
+                self._listen()
+            except gone as err:  # the database went away: try again, later
+                self._failed(one_line(str(err)) or type(err).__name__)
+                log.warning(
+                    "chemin de fer: listening for the other processes failed (%d in a row, "
+                    "next try in %.1f s): %s",
+                    self.health.failures,
+                    self.backoff,
+                    self.health.error,
+                )
+            except Exception as err:  # a bug: said with its traceback
+                self._failed(f"{type(err).__name__}: {one_line(str(err))}")
+                log.exception(
+                    "chemin de fer: listening for the other processes failed (%d in a row, "
+                    "next try in %.1f s)",
+                    self.health.failures,
+                    self.backoff,
+                )
+            self.stopping.wait(self.backoff)
+
+    @property
+    def backoff(self) -> float:
+        """The wait before the next try: 0 while listening, else doubling per failure."""
+        failures = self.health.failures
+        return 0.0 if not failures else min(MAX_BACKOFF, 0.5 * 2 ** min(failures - 1, 10))
+
+    def _failed(self, error: str) -> None:
+        self.health.listening = False
+        self.health.failures += 1
+        self.health.error = error
+
+    def _listen(self) -> None:
+        raw = self.db.engine.raw_connection()
+        try:
+            self._listen_on(raw)
+        except BaseException:
+            with contextlib.suppress(Exception):  # closed as broken: no reset tried on it
+                raw.invalidate()
+            raise
+        with contextlib.suppress(Exception):
+            raw.close()
+
+    def _listen_on(self, raw: Any) -> None:
+        """Listen on the connection ``raw`` (out of the pool) until stopped."""
+        pg: Any = raw.driver_connection
+        raw.detach()  # a connection of its own, out of the pool
+        pg.rollback()
+        pg.autocommit = True
+        for channel in self.channels:
+            pg.execute(f'LISTEN "{channel}"')
+        self.health = ListenerHealth(listening=True, since=_now())
+        self.wake("*")
+        while not self.stopping.is_set():
+            for note in pg.notifies(timeout=0.5):
+                self.wake(str(note.channel))
 
 
 __all__ = [
@@ -708,6 +775,7 @@ __all__ = [
     "LeaseLost",
     "Link",
     "Listener",
+    "ListenerHealth",
     "Posted",
     "Presence",
     "View",

@@ -455,6 +455,55 @@ class Edges(BaseModel):
     error: str = _absent("why the figures failed")
 
 
+class HeartbeatOut(BaseModel):
+    model_config = _strict()
+    last: DateTime | None = Field(description="this process's last heartbeat that worked")
+    failures: int = Field(description="heartbeats failed in a row since")
+    error: str | None = Field(description="the last failure, in one line")
+
+
+class ListenerOut(BaseModel):
+    model_config = _strict()
+    listening: bool
+    failures: int = Field(description="tries to listen failed in a row (each waits longer)")
+    error: str | None
+    since: DateTime | None
+
+
+class TableLeaseOut(BaseModel):
+    model_config = _strict()
+    id: int
+    name: str
+    lease: Literal["here", "elsewhere", "none"] = Field(
+        description="who drives the table: this process, another, or nobody just now"
+    )
+
+
+class ChemmyHealthOut(BaseModel):
+    model_config = _strict()
+    heartbeat: HeartbeatOut
+    listener: ListenerOut | None = Field(description="PostgreSQL only: its NOTIFY listener")
+    tables: list[TableLeaseOut]
+
+
+class DatabaseHealthOut(BaseModel):
+    model_config = _strict()
+    ok: bool
+    error: str | None
+
+
+class Health(BaseModel):
+    """Whether this process serves: its database, and the chemin de fer tables."""
+
+    model_config = _strict()
+    status: Literal["ok", "degraded", "failing"] = Field(
+        description='"failing": the database does not answer (503); "degraded": a heartbeat '
+        "or the listener fails, or a table is driven by nobody"
+    )
+    database: DatabaseHealthOut
+    chemin_de_fer: ChemmyHealthOut | None
+
+
 class Cell(BaseModel):
     model_config = _strict()
     column: int
