@@ -98,8 +98,8 @@ async def rounds_per_second(guards: bool, rounds: int) -> float:
             csrf = made.json()["csrf_token"]
             headers = {"X-CSRF-Token": csrf, "content-type": "application/json"}
             wallet = app.state.services.wallet
-            account = wallet.account("Bench")
-            wallet.deposit(account.id, 10**9)
+            account = wallet.accounts.account("Bench")
+            wallet.accounts.deposit(account.id, 10**9)
             for _ in range(50):
                 await client.post("/api/games/punto-banco/rounds", content=BODY, headers=headers)
             start = time.perf_counter()

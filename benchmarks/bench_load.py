@@ -931,7 +931,7 @@ class Check:
 
 def audit(db_url: str) -> Check:
     """Every account's ledger adds up: ``cardroom audit`` where this cardroom has it,
-    else the wallet's :meth:`~cardroom.app.wallet.Wallet.audit_all`."""
+    else the wallet's :meth:`~cardroom.app.wallet.Books.audit_all`."""
     command = cardroom_command()
     help_text = subprocess.run(
         [command, "--help"],
@@ -953,10 +953,10 @@ def audit(db_url: str) -> Check:
 
     with Database.open(db_url) as db:
         try:
-            count = Wallet(db).audit_all()
+            count = Wallet(db).books.audit_all()
         except AuditError as err:
-            return Check("every ledger adds up (Wallet.audit_all)", False, str(err))
-    return Check("every ledger adds up (Wallet.audit_all)", True, f"{count} accounts audited")
+            return Check("every ledger adds up (Books.audit_all)", False, str(err))
+    return Check("every ledger adds up (Books.audit_all)", True, f"{count} accounts audited")
 
 
 def balances(engine: Any, names: Sequence[str]) -> dict[str, tuple[int, int]]:
@@ -1226,40 +1226,55 @@ class _Generated:
     payouts: dict[str, int]
 
 
+class _RecordedAccounts:
+    """The balance a :class:`RecordingWallet`'s rounds leave."""
+
+    def __init__(self, balance: Fraction) -> None:
+        self.balance_left = balance
+
+    def balance(self, account_id: int) -> Fraction:
+        return self.balance_left
+
+
+class _RecordedRounds:
+    """The rounds of a :class:`RecordingWallet`, kept in memory."""
+
+    def __init__(self, accounts: _RecordedAccounts) -> None:
+        self.accounts = accounts
+        self.kept: dict[int, _Generated] = {}
+
+    def unfinished_rounds(self, account_id: int, game: str | None = None) -> list[Any]:
+        return []
+
+    def open_round(
+        self, account_id: int, game: str, stakes: Any, state: Any, table_ref: Any, key: Any
+    ) -> _Opened:
+        round_id = len(self.kept) + 1
+        amounts = [(str(w), int(Fraction(s) * 100)) for w, s in dict(stakes).items()]
+        self.accounts.balance_left -= sum(Fraction(c, 100) for _, c in amounts)
+        self.kept[round_id] = _Generated(
+            json.dumps(dict(state), ensure_ascii=False, allow_nan=False), "", amounts, {}
+        )
+        return _Opened(round_id, self.accounts.balance_left)
+
+    def save_state(self, round_id: int, state: Any) -> None:
+        self.kept[round_id].state = json.dumps(dict(state), ensure_ascii=False, allow_nan=False)
+
+    def settle_round(self, round_id: int, payouts: Any, record: Any) -> Fraction:
+        kept = self.kept[round_id]
+        kept.payouts = {str(w): int(Fraction(p) * 100) for w, p in dict(payouts).items()}
+        kept.record = json.dumps(dict(record), ensure_ascii=False, allow_nan=False)
+        self.accounts.balance_left += sum(Fraction(c, 100) for c in kept.payouts.values())
+        return self.accounts.balance_left
+
+
 class RecordingWallet:
     """What a :class:`~cardroom.app.tables.house.HouseTable` asks of its wallet, in memory: the
     state, stakes, payouts and record of each round, exactly as the wallet would store them."""
 
     def __init__(self, balance: Fraction) -> None:
-        self._balance = balance
-        self.rounds: dict[int, _Generated] = {}
-
-    def unfinished_rounds(self, account_id: int, game: str | None = None) -> list[Any]:
-        return []
-
-    def balance(self, account_id: int) -> Fraction:
-        return self._balance
-
-    def open_round(
-        self, account_id: int, game: str, stakes: Any, state: Any, table_ref: Any, key: Any
-    ) -> _Opened:
-        round_id = len(self.rounds) + 1
-        amounts = [(str(w), int(Fraction(s) * 100)) for w, s in dict(stakes).items()]
-        self._balance -= sum(Fraction(c, 100) for _, c in amounts)
-        self.rounds[round_id] = _Generated(
-            json.dumps(dict(state), ensure_ascii=False, allow_nan=False), "", amounts, {}
-        )
-        return _Opened(round_id, self._balance)
-
-    def save_state(self, round_id: int, state: Any) -> None:
-        self.rounds[round_id].state = json.dumps(dict(state), ensure_ascii=False, allow_nan=False)
-
-    def settle_round(self, round_id: int, payouts: Any, record: Any) -> Fraction:
-        kept = self.rounds[round_id]
-        kept.payouts = {str(w): int(Fraction(p) * 100) for w, p in dict(payouts).items()}
-        kept.record = json.dumps(dict(record), ensure_ascii=False, allow_nan=False)
-        self._balance += sum(Fraction(c, 100) for c in kept.payouts.values())
-        return self._balance
+        self.accounts = _RecordedAccounts(balance)
+        self.rounds = _RecordedRounds(self.accounts)
 
 
 def generate_rounds(game_id: str, count: int, name: str) -> list[_Generated]:
@@ -1283,7 +1298,7 @@ def generate_rounds(game_id: str, count: int, name: str) -> list[_Generated]:
     for _ in range(count):
         live = table.place_bets(BETS[game_id])
         table.advance(live)
-    return list(wallet.rounds.values())
+    return list(wallet.rounds.kept.values())
 
 
 def _generate_chunk(job: tuple[str, int, str]) -> list[_Generated]:

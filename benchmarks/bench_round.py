@@ -70,7 +70,7 @@ def main() -> int:
         wallet = Wallet(db)
         people = []
         for n, (game, wagers) in enumerate(BETS.items()):
-            account = wallet.open_account(f"bench{n}", Fraction(10**9))
+            account = wallet.accounts.open_account(f"bench{n}", Fraction(10**9))
             token, session = sessions.begin(account.id)
             body = json.dumps({"bets": {w: "10" for w in wagers}}).encode()
             people.append((game, token, session.csrf_token, body))

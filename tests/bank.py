@@ -15,7 +15,7 @@ DEFAULT = "You"
 def balance(path: Path, person: str | None = None) -> Fraction:
     with Database.open(path=path, create=False) as db:
         wallet = Wallet(db)
-        account = wallet.account(person or DEFAULT)
+        account = wallet.accounts.account(person or DEFAULT)
         # a bankroll nobody has used yet starts at 1000 when it is first used
         return Fraction(1000) if account is None else account.balance
 
@@ -26,10 +26,10 @@ def rounds_of(path: Path, person: str | None = None, limit: int = 100) -> list[S
         return []
     with Database.open(path=path, create=False) as db:
         wallet = Wallet(db)
-        account = wallet.account(person or DEFAULT)
+        account = wallet.accounts.account(person or DEFAULT)
         if account is None:
             return []
-        return list(reversed(wallet.rounds(account.id, limit=limit)))
+        return list(reversed(wallet.rounds.latest(account.id, limit=limit)))
 
 
 def count(path: Path, person: str | None = None) -> int:

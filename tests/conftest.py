@@ -34,7 +34,7 @@ def assert_books_and_rounds(
     if request is not None and request.node.get_closest_marker("books_broken") is not None:
         return
     if not rounds:
-        Wallet(db).audit_all()
+        Wallet(db).books.audit_all()
         return
     report = audit(Wallet(db))
     assert report.ok, "\n".join(report.problems)

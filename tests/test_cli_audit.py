@@ -79,7 +79,7 @@ def test_a_round_that_waits_for_nothing_is_named(played: tuple[Path, int]) -> No
     would be held for ever.  The round path cannot leave one; the audit would find it."""
     path, round_id = played
     with Database.open(path=path) as db:
-        stored = Wallet(db).round(round_id)
+        stored = Wallet(db).rounds.round(round_id)
         state = dict(stored.state or {})
         state["decisions"] = [{"action": "stand", "by": "person"}] * 9
         with db.write() as conn:

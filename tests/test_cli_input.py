@@ -253,12 +253,12 @@ def test_setting_the_bankroll_is_a_movement_of_the_ledger_which_adds_up(tmp_path
     assert "withdrawal" in changed.stdout and "-757.50" in changed.stdout
     with Database.open(path=bank) as db:
         wallet = Wallet(db)
-        account = wallet.account("You")
+        account = wallet.accounts.account("You")
         assert account is not None
-        rows = wallet.ledger(account.id)
+        rows = wallet.books.ledger(account.id)
         assert rows[0].kind == "withdrawal" and rows[0].memo == "set by cardroom bankroll --set"
         assert sum(r.amount for r in rows) == account.balance == Fraction(501, 2)
-        wallet.audit(account.id)
+        wallet.books.audit(account.id)
     shown = run("bankroll", "--bankroll-file", str(bank))
     assert "1 round in the history" in shown.stdout
 

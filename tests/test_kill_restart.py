@@ -23,15 +23,15 @@ def books(bank: Path, name: str = "You") -> tuple[Fraction, int, list[RoundRecor
     """The balance, the rounds left in progress, and the finished rounds' records."""
     with Database.open(path=bank, create=False) as db:
         wallet = Wallet(db)
-        account = wallet.account(name)
+        account = wallet.accounts.account(name)
         assert account is not None
-        wallet.audit(account.id)
+        wallet.books.audit(account.id)
         done = [
             RoundRecord.from_json(r.record)
-            for r in wallet.rounds(account.id, limit=20)
+            for r in wallet.rounds.latest(account.id, limit=20)
             if r.record and r.record.get("version") == 1
         ]
-        return account.balance, len(wallet.unfinished_rounds(account.id)), done
+        return account.balance, len(wallet.rounds.unfinished_rounds(account.id)), done
 
 
 def kill(process: Process) -> None:
@@ -123,7 +123,7 @@ def test_a_chemin_de_fer_coup_killed_is_finished_and_the_stack_brought_back(
     assert record.start["coup"] == 1
     with Database.open(path=bank, create=False) as db:
         wallet = Wallet(db)
-        account = wallet.account("You")
-        assert account is not None and wallet.open_seats(account.id) == []
-        cashed = [row for row in wallet.ledger(account.id) if row.kind == "cash_out"]
+        account = wallet.accounts.account("You")
+        assert account is not None and wallet.seats.open_seats(account.id) == []
+        cashed = [row for row in wallet.books.ledger(account.id) if row.kind == "cash_out"]
         assert cashed and cashed[-1].amount == 200 + record.net(0)

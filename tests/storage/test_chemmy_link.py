@@ -62,11 +62,11 @@ def test_a_takeover_never_overlaps_the_owners_transaction(db: Database) -> None:
     expire(db, table=1)  # the lease has run out, but the owner is inside a step
     inside, finish = threading.Event(), threading.Event()
     wallet = Wallet(db)
-    ann = wallet.open_account("Ann")
+    ann = wallet.accounts.open_account("Ann")
 
     def step(conn: Connection) -> None:
         owner.fence(conn, 1, 1)
-        wallet.deposit(ann.id, 1)  # part of the step: all of it or none
+        wallet.accounts.deposit(ann.id, 1)  # part of the step: all of it or none
         inside.set()
         assert finish.wait(30)
 
@@ -83,7 +83,7 @@ def test_a_takeover_never_overlaps_the_owners_transaction(db: Database) -> None:
             finish.set()
             running.result()
             assert taker.beat(TABLES, {}).taken == {1: 2}
-    assert wallet.balance(ann.id) == 1001  # the step, made under the lease, stands
+    assert wallet.accounts.balance(ann.id) == 1001  # the step, made under the lease, stands
     with pytest.raises(LeaseLost):
         db.run(lambda conn: owner.fence(conn, 1, 1))
 
@@ -92,7 +92,7 @@ def test_a_command_is_done_or_given_up_never_both(db: Database) -> None:
     owner, asker = Link(db), Link(db)
     owner.beat(TABLES, {})
     asker.beat(TABLES, {})
-    ann = Wallet(db).open_account("Ann")
+    ann = Wallet(db).accounts.open_account("Ann")
     first = asker.send(1, ann.id, "act", {"action": "stand"}, wait=30)
     [waiting], _ = owner.table_inbox(1)
     assert (waiting.id, waiting.kind, waiting.body) == (first, "act", {"action": "stand"})
@@ -120,7 +120,7 @@ def test_messages_come_in_order_once_and_a_dead_processs_presence_does_not_count
         (1, 1, [(7, {"n": n})]) for n in range(3)
     ]
     assert other.collect([]) == ([], {})
-    ann = Wallet(db).open_account("Ann")
+    ann = Wallet(db).accounts.open_account("Ann")
     other.add_presence(7, 1, ann.id, "Ann")
     owner.add_presence(1, 1, ann.id, "Ann")  # the owner's own: it knows them already
     [present] = owner.table_inbox(1)[1]

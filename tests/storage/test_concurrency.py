@@ -26,7 +26,7 @@ def test_200_stakes_from_two_processes_never_overdraw_and_lose_nothing(migrated_
     amounts = {name: [rng.randint(50, 500) for _ in range(100)] for name in ("a", "b")}
     assert sum(map(sum, amounts.values())) > START * 100  # not all of them can be covered
     with Database.open(migrated_url) as db:
-        ann = Wallet(db).open_account("Ann", Fraction(START)).id
+        ann = Wallet(db).accounts.open_account("Ann", Fraction(START)).id
 
     results = run_together(
         [
@@ -47,13 +47,13 @@ def test_200_stakes_from_two_processes_never_overdraw_and_lose_nothing(migrated_
 
     with Database.open(migrated_url) as db:
         wallet = Wallet(db)
-        balance = wallet.balance(ann)
+        balance = wallet.accounts.balance(ann)
         # the balance is what the accepted stakes left, and it is not below zero ...
         assert balance == Fraction(START * 100 - taken, 100) >= 0
         # ... and every refused stake was more than was left when it was refused
         assert min(refused) > balance * 100
         # every accepted stake is a round with its one stake row; the refused left nothing
-        stored = wallet.unfinished_rounds(ann)
+        stored = wallet.rounds.unfinished_rounds(ann)
         assert {r.id for r in stored} == set(accepted)
         for stored_round in stored:
             name, index = accepted[stored_round.id]
@@ -67,8 +67,8 @@ def test_200_stakes_from_two_processes_never_overdraw_and_lose_nothing(migrated_
             ).one()
         assert tuple(stakes) == (len(accepted), -taken)
         # the books add up, row by row
-        wallet.audit(ann)
-        rows = wallet.ledger(ann, limit=1000)
+        wallet.books.audit(ann)
+        rows = wallet.books.ledger(ann, limit=1000)
         assert len(rows) == len(accepted) + 1 and rows[0].balance_after == balance
 
 
@@ -77,7 +77,7 @@ def test_two_processes_with_the_same_idempotency_keys_open_each_round_once(
 ) -> None:
     keys = [f"request-{n}" for n in range(30)]
     with Database.open(migrated_url) as db:
-        ann = Wallet(db).open_account("Ann", Fraction(100)).id
+        ann = Wallet(db).accounts.open_account("Ann", Fraction(100)).id
 
     task = ["keys", migrated_url, str(ann), "100", ",".join(keys)]
     first, second = run_together([task, task])
@@ -89,6 +89,6 @@ def test_two_processes_with_the_same_idempotency_keys_open_each_round_once(
         assert sorted([existing_a, existing_b]) == [False, True]  # one opened it
     with Database.open(migrated_url) as db:
         wallet = Wallet(db)
-        assert len(wallet.unfinished_rounds(ann)) == 30
-        assert wallet.balance(ann) == 70  # each stake taken once
-        wallet.audit(ann)
+        assert len(wallet.rounds.unfinished_rounds(ann)) == 30
+        assert wallet.accounts.balance(ann) == 70  # each stake taken once
+        wallet.books.audit(ann)

@@ -39,7 +39,7 @@ def old_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def all_rounds(wallet: Wallet) -> list[StoredRound]:
-    found = [r for a in wallet.accounts() for r in wallet.rounds(a.id, limit=1000)]
+    found = [r for a in wallet.accounts.all() for r in wallet.rounds.latest(a.id, limit=1000)]
     return sorted(found, key=lambda r: r.id)
 
 
@@ -79,7 +79,7 @@ def test_a_bankroll_file_of_today_upgrades_with_nothing_lost(tmp_path: Path) -> 
 
     with Database.open(path=path) as db:
         wallet = Wallet(db)
-        accounts = {a.name: a for a in wallet.accounts()}
+        accounts = {a.name: a for a in wallet.accounts.all()}
         # 61.875 has a part of a cent: 61.87 is kept, and the memo says what was left out
         assert {name: a.balance for name, a in accounts.items()} == {
             "You": 1001,
@@ -87,11 +87,14 @@ def test_a_bankroll_file_of_today_upgrades_with_nothing_lost(tmp_path: Path) -> 
             "Bob": 1020,
         }
         for account in accounts.values():
-            [deposit] = wallet.ledger(account.id)
+            [deposit] = wallet.books.ledger(account.id)
             assert deposit.kind == "deposit" and deposit.amount == account.balance
             assert deposit.memo.startswith(MEMO)
-            wallet.audit(account.id)
-        assert "61.875, 0.005 below a cent is left out" in wallet.ledger(accounts["Ann"].id)[0].memo
+            wallet.books.audit(account.id)
+        assert (
+            "61.875, 0.005 below a cent is left out"
+            in wallet.books.ledger(accounts["Ann"].id)[0].memo
+        )
 
         rounds = all_rounds(wallet)
         olds = old_rows(path)
@@ -121,9 +124,9 @@ def test_a_schema_1_file_upgrades(tmp_path: Path) -> None:
     path = schema_1_file(tmp_path / "old.sqlite3")
     with Database.open(path=path) as db:
         wallet = Wallet(db)
-        [you] = wallet.accounts()
+        [you] = wallet.accounts.all()
         assert (you.name, you.balance) == ("You", Fraction(2031, 2))
-        [old] = wallet.rounds(you.id)
+        [old] = wallet.rounds.latest(you.id)
         assert old.game == "finnish27" and old.status == "finished"
         assert old.record == {
             "version": 0,
@@ -139,7 +142,7 @@ def test_a_schema_1_file_upgrades(tmp_path: Path) -> None:
             },
         }
         assert old.created_at == datetime(2024, 1, 1, tzinfo=UTC)
-        wallet.audit(you.id)
+        wallet.books.audit(you.id)
 
 
 def test_opening_an_upgraded_file_again_brings_nothing_over_twice(tmp_path: Path) -> None:
@@ -147,9 +150,9 @@ def test_opening_an_upgraded_file_again_brings_nothing_over_twice(tmp_path: Path
     Database.open(path=path).close()
     with Database.open(path=path) as db:
         wallet = Wallet(db)
-        assert len(wallet.accounts()) == 3
+        assert len(wallet.accounts.all()) == 3
         assert len(all_rounds(wallet)) == 5
-        assert all(len(wallet.ledger(a.id)) == 1 for a in wallet.accounts())
+        assert all(len(wallet.books.ledger(a.id)) == 1 for a in wallet.accounts.all())
 
 
 def test_two_processes_upgrading_one_file_at_once_bring_it_over_once(tmp_path: Path) -> None:
@@ -158,7 +161,7 @@ def test_two_processes_upgrading_one_file_at_once_bring_it_over_once(tmp_path: P
     assert len(run_together([["open", url], ["open", url]])) == 2
     with Database.open(path=path) as db:
         wallet = Wallet(db)
-        assert sorted(a.name for a in wallet.accounts()) == ["Ann", "Bob", "You"]
+        assert sorted(a.name for a in wallet.accounts.all()) == ["Ann", "Bob", "You"]
         assert len(all_rounds(wallet)) == 5
 
 
@@ -171,11 +174,11 @@ def test_names_that_the_new_schema_would_match_get_a_suffix(tmp_path: Path) -> N
         store.balance()
     with Database.open(path=path) as db:
         wallet = Wallet(db)
-        balances = {a.name: a.balance for a in wallet.accounts()}
+        balances = {a.name: a.balance for a in wallet.accounts.all()}
         assert balances == {"You": 1000, "you (2)": 7, "Äni": 8, "äni (2)": 9}
-        renamed = wallet.account("you (2)")
+        renamed = wallet.accounts.account("you (2)")
         assert renamed is not None
-        assert "its bankroll 'you'" in wallet.ledger(renamed.id)[0].memo
+        assert "its bankroll 'you'" in wallet.books.ledger(renamed.id)[0].memo
 
 
 def test_a_bankroll_file_that_cannot_be_upgraded_is_left_alone(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ class WalletBooks(RuleBasedStateMachine):
         shutil.copyfile(template(), path)
         self.db = Database.open(path=path)
         self.wallet = Wallet(self.db)
-        self.account = self.wallet.open_account("Ann", Fraction(0)).id
+        self.account = self.wallet.accounts.open_account("Ann", Fraction(0)).id
         self.balance = 0  # cents, the model
         self.rounds: dict[int, dict[str, int]] = {}  # in progress: stakes in cents
         self.closed_rounds: list[int] = []
@@ -62,33 +62,33 @@ class WalletBooks(RuleBasedStateMachine):
 
     @rule(cents=CENTS)
     def deposit(self, cents: int) -> None:
-        self.wallet.deposit(self.account, money(cents))
+        self.wallet.accounts.deposit(self.account, money(cents))
         self.balance += cents
 
     @rule(cents=CENTS)
     def withdraw(self, cents: int) -> None:
         if cents > self.balance:
             with pytest.raises(InsufficientFunds):
-                self.wallet.withdraw(self.account, money(cents))
+                self.wallet.accounts.withdraw(self.account, money(cents))
         else:
-            self.wallet.withdraw(self.account, money(cents))
+            self.wallet.accounts.withdraw(self.account, money(cents))
             self.balance -= cents
 
     @rule(cents=st.integers(min_value=0, max_value=100_000))
     def set_balance(self, cents: int) -> None:
-        self.wallet.set_balance(self.account, money(cents))
+        self.wallet.accounts.set_balance(self.account, money(cents))
         self.balance = cents
 
     @rule(stakes=st.dictionaries(WAGERS, CENTS, max_size=3))
     def open_round(self, stakes: dict[str, int]) -> None:
         wanted = {wager: money(cents) for wager, cents in stakes.items()}
         if sum(stakes.values()) > self.balance:
-            before = len(self.wallet.unfinished_rounds(self.account))
+            before = len(self.wallet.rounds.unfinished_rounds(self.account))
             with pytest.raises(InsufficientFunds):
-                self.wallet.open_round(self.account, "baccarat27", wanted, {"s": stakes})
-            assert len(self.wallet.unfinished_rounds(self.account)) == before
+                self.wallet.rounds.open_round(self.account, "baccarat27", wanted, {"s": stakes})
+            assert len(self.wallet.rounds.unfinished_rounds(self.account)) == before
             return
-        opened = self.wallet.open_round(self.account, "baccarat27", wanted, {"s": stakes})
+        opened = self.wallet.rounds.open_round(self.account, "baccarat27", wanted, {"s": stakes})
         self.balance -= sum(stakes.values())
         assert opened.balance == money(self.balance) and opened.round.stakes == wanted
         self.rounds[opened.id] = stakes
@@ -103,12 +103,12 @@ class WalletBooks(RuleBasedStateMachine):
             for wager, stake in stakes.items()
             if data.draw(st.booleans())
         }
-        new = self.wallet.settle_round(
+        new = self.wallet.rounds.settle_round(
             round_id, {w: money(c) for w, c in payouts.items()}, {"paid": payouts}
         )
         self.balance += sum(payouts.values())
         assert new == money(self.balance)
-        settled = self.wallet.round(round_id)
+        settled = self.wallet.rounds.round(round_id)
         assert settled.paid == {w: money(c) for w, c in payouts.items() if c}
         self.closed_rounds.append(round_id)
 
@@ -117,24 +117,24 @@ class WalletBooks(RuleBasedStateMachine):
     def void(self, data: st.DataObject) -> None:
         round_id = data.draw(st.sampled_from(sorted(self.rounds)))
         self.balance += sum(self.rounds.pop(round_id).values())
-        assert self.wallet.void_round(round_id, {"void": True}) == money(self.balance)
+        assert self.wallet.rounds.void_round(round_id, {"void": True}) == money(self.balance)
         self.closed_rounds.append(round_id)
 
     @precondition(lambda self: self.closed_rounds)
     @rule(data=st.data(), cents=CENTS)
     def settle_again(self, data: st.DataObject, cents: int) -> None:
         round_id = data.draw(st.sampled_from(self.closed_rounds))
-        wager = next(iter(self.wallet.round(round_id).stakes), "player")
+        wager = next(iter(self.wallet.rounds.round(round_id).stakes), "player")
         with pytest.raises(WalletError, match="cannot be"):
-            self.wallet.settle_round(round_id, {wager: money(cents)}, {})
+            self.wallet.rounds.settle_round(round_id, {wager: money(cents)}, {})
 
     @rule(cents=CENTS)
     def buy_in(self, cents: int) -> None:
         if cents > self.balance:
             with pytest.raises(InsufficientFunds):
-                self.wallet.buy_in(self.account, money(cents), "chemin-1")
+                self.wallet.seats.buy_in(self.account, money(cents), "chemin-1")
             return
-        seat = self.wallet.buy_in(self.account, money(cents), "chemin-1")
+        seat = self.wallet.seats.buy_in(self.account, money(cents), "chemin-1")
         self.balance -= cents
         self.seats[seat] = cents
 
@@ -142,7 +142,7 @@ class WalletBooks(RuleBasedStateMachine):
     @rule(data=st.data(), cents=st.integers(min_value=0, max_value=100_000))
     def coup(self, data: st.DataObject, cents: int) -> None:
         seat = data.draw(st.sampled_from(sorted(self.seats)))
-        self.wallet.update_stack(seat, money(cents))
+        self.wallet.seats.update_stack(seat, money(cents))
         self.seats[seat] = cents
 
     @precondition(lambda self: self.seats)
@@ -150,7 +150,7 @@ class WalletBooks(RuleBasedStateMachine):
     def cash_out(self, data: st.DataObject) -> None:
         seat = data.draw(st.sampled_from(sorted(self.seats)))
         self.balance += self.seats.pop(seat)
-        assert self.wallet.cash_out(seat) == money(self.balance)
+        assert self.wallet.seats.cash_out(seat) == money(self.balance)
         self.closed_seats.append(seat)
 
     @precondition(lambda self: self.closed_seats)
@@ -158,17 +158,19 @@ class WalletBooks(RuleBasedStateMachine):
     def cash_out_again(self, data: st.DataObject) -> None:
         seat = data.draw(st.sampled_from(self.closed_seats))
         with pytest.raises(WalletError, match="closed"):
-            self.wallet.cash_out(seat)
+            self.wallet.seats.cash_out(seat)
 
     @invariant()
     def books_add_up(self) -> None:
-        balance = self.wallet.balance(self.account)
+        balance = self.wallet.accounts.balance(self.account)
         assert balance == money(self.balance) and balance >= 0
-        self.wallet.audit(self.account)
-        assert {s.id: s.stack for s in self.wallet.open_seats(self.account)} == {
+        self.wallet.books.audit(self.account)
+        assert {s.id: s.stack for s in self.wallet.seats.open_seats(self.account)} == {
             seat: money(cents) for seat, cents in self.seats.items()
         }
-        assert {r.id for r in self.wallet.unfinished_rounds(self.account)} == set(self.rounds)
+        assert {r.id for r in self.wallet.rounds.unfinished_rounds(self.account)} == set(
+            self.rounds
+        )
 
 
 WalletBooks.TestCase.settings = settings(

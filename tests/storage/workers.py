@@ -82,7 +82,7 @@ def _stakes(wallet: Wallet, account_id: int, name: str, amounts: list[int]) -> d
         # holds the lock would take it again at once and run all its stakes in one go.
         time.sleep(pauses.uniform(0, 0.003))
         try:
-            opened = wallet.open_round(
+            opened = wallet.rounds.open_round(
                 account_id,
                 "punto-banco",
                 {"banker": Fraction(cents, 100)},
@@ -100,7 +100,7 @@ def _stakes(wallet: Wallet, account_id: int, name: str, amounts: list[int]) -> d
 def _keys(wallet: Wallet, account_id: int, cents: int, keys: list[str]) -> dict[str, Any]:
     rounds = []
     for key in keys:
-        opened = wallet.open_round(
+        opened = wallet.rounds.open_round(
             account_id, "punto-banco", {"banker": Fraction(cents, 100)}, {}, idempotency_key=key
         )
         rounds.append([key, opened.id, opened.existing])
@@ -128,12 +128,12 @@ def main(task: str, url: str, *args: str) -> None:
             name, account = args
             result = {}
             try:
-                wallet.open_account(name)
+                wallet.accounts.open_account(name)
                 result["registered"] = True
             except NameTaken:
                 result["registered"] = False
             try:
-                wallet.top_up(int(account), Fraction(10))
+                wallet.accounts.top_up(int(account), Fraction(10))
                 result["topped_up"] = True
             except TopUpRefused:
                 result["topped_up"] = False

@@ -54,7 +54,7 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
     rng = np.random.default_rng(5)
     with Database.open(path=tmp_path / "w.sqlite3") as db:
         wallet = Wallet(db)
-        accounts = {name: wallet.open_account(name, F(5000)).id for name in PEOPLE}
+        accounts = {name: wallet.accounts.open_account(name, F(5000)).id for name in PEOPLE}
         table = ChemmyTable(
             RULES,
             Shoe(RULES.shoe, SeededShuffler(3)),
@@ -110,7 +110,9 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
         parts: set[str] = set()
         passed_bank = 0
         for name, account in accounts.items():
-            coups = wallet.rounds(account, limit=500, game=GAME_ID, statuses=("finished", "void"))
+            coups = wallet.rounds.latest(
+                account, limit=500, game=GAME_ID, statuses=("finished", "void")
+            )
             assert len(coups) >= 20
             assert {c.status for c in coups} == {"finished"}  # leaving leaves no void coup
             for stored in coups:
@@ -149,7 +151,7 @@ def test_every_record_of_every_person_replays_and_shows_their_own_coup(tmp_path:
         # had passed the bank: it still replays (each seat's result is what counts)
         stored = next(
             r
-            for r in wallet.rounds(accounts["Ann"], limit=500, game=GAME_ID)
+            for r in wallet.rounds.latest(accounts["Ann"], limit=500, game=GAME_ID)
             if any(d["action"] == "pass_bank" for d in r.record["decisions"])
             and any(w["net"] != "0" for w in r.record["wagers"])
         )

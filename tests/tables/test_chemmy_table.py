@@ -59,29 +59,29 @@ def play_coups(table: ChemmyTable, count: int) -> None:
 
 
 def test_a_person_plays_coups_with_bots_and_the_books_follow(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet)
     table.sit_person(0, ann.id, "Ann", F(300))
     bots(table, range(1, 4))
-    assert wallet.balance(ann.id) == 700  # the buy-in left the wallet
+    assert wallet.accounts.balance(ann.id) == 700  # the buy-in left the wallet
     table.start()
     play_coups(table, 12)
     assert table.game is not None
-    seat = wallet.open_seats(ann.id)[0]
+    seat = wallet.seats.open_seats(ann.id)[0]
     assert seat.stack == table.game.stacks[0]
-    coups = wallet.rounds(ann.id, limit=50, game="chemin-de-fer")
+    coups = wallet.rounds.latest(ann.id, limit=50, game="chemin-de-fer")
     assert len(coups) >= 10
     for stored in coups:
         record = RoundRecord.from_json(stored.record)
         assert replay(record).same, replay(record).differences
     assert table.leave(0) == seat.stack
-    assert wallet.balance(ann.id) == 700 + seat.stack
-    assert wallet.open_seats(ann.id) == []
-    wallet.audit(ann.id)
+    assert wallet.accounts.balance(ann.id) == 700 + seat.stack
+    assert wallet.seats.open_seats(ann.id) == []
+    wallet.books.audit(ann.id)
 
 
 def test_leaving_in_a_coup_is_played_out_then_cashed_out(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet, seed=4)
     table.sit_person(0, ann.id, "Ann", F(200))
     bots(table, range(1, 4))
@@ -93,16 +93,16 @@ def test_leaving_in_a_coup_is_played_out_then_cashed_out(wallet: Wallet) -> None
     while table.game is not None and 0 in table.people:
         if table.advance() is not None:  # pragma: no cover - nobody else is a person
             raise AssertionError("only Ann was a person")
-    assert wallet.open_seats(ann.id) == []
-    [last] = wallet.rounds(ann.id, limit=1, game="chemin-de-fer")
+    assert wallet.seats.open_seats(ann.id) == []
+    [last] = wallet.rounds.latest(ann.id, limit=1, game="chemin-de-fer")
     record = RoundRecord.from_json(last.record)
     mine = [d for d in record.decisions if d.seat == 0]
     assert mine and all(d.by == "default" for d in mine) and replay(record).same
-    wallet.audit(ann.id)
+    wallet.books.audit(ann.id)
 
 
 def test_a_seat_that_does_not_answer_in_time_is_played_for(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet, seed=2)
     table.sit_person(0, ann.id, "Ann", F(200))
     bots(table, range(1, 4))
@@ -116,13 +116,13 @@ def test_a_seat_that_does_not_answer_in_time_is_played_for(wallet: Wallet) -> No
 
 
 def test_refusals_change_nothing(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(100))
+    ann = wallet.accounts.open_account("Ann", F(100))
     table = new_table(wallet)
     with pytest.raises(WagerError, match="more than Ann's balance of 100"):
         table.sit_person(0, ann.id, "Ann", F(300))
     with pytest.raises(WagerError, match="below the table minimum"):
         table.sit_person(0, ann.id, "Ann", F(5))
-    assert wallet.balance(ann.id) == 100 and wallet.open_seats(ann.id) == []
+    assert wallet.accounts.balance(ann.id) == 100 and wallet.seats.open_seats(ann.id) == []
     table.sit_person(0, ann.id, "Ann", F(50))
     with pytest.raises(WagerError, match="seat 1 is taken by Ann"):
         table.sit_bot(0, "Bob", F(100), TableauBot())
@@ -137,8 +137,8 @@ def test_refusals_change_nothing(wallet: Wallet) -> None:
 
 
 def test_somebody_joins_between_coups(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
-    bob = wallet.open_account("Bob", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
+    bob = wallet.accounts.open_account("Bob", F(1000))
     table = new_table(wallet, seed=7, seats=4)
     table.sit_person(0, ann.id, "Ann", F(200))
     bots(table, range(1, 3))  # seat 4 stays empty
@@ -149,13 +149,13 @@ def test_somebody_joins_between_coups(wallet: Wallet) -> None:
     assert table.game.stacks[3] == 150
     play_coups(table, 6)
     for person in (ann.id, bob.id):
-        for stored in wallet.rounds(person, limit=50, game="chemin-de-fer"):
+        for stored in wallet.rounds.latest(person, limit=50, game="chemin-de-fer"):
             assert replay(RoundRecord.from_json(stored.record)).same
-        wallet.audit(person)
+        wallet.books.audit(person)
 
 
 def test_a_coup_left_in_progress_is_finished_and_the_stack_brought_back(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet, seed=3)
     table.sit_person(0, ann.id, "Ann", F(300))
     bots(table, range(1, 4))
@@ -165,11 +165,11 @@ def test_a_coup_left_in_progress_is_finished_and_the_stack_brought_back(wallet: 
     answer(table, turn)  # one decision made, then the process stops
     coup = table.game.coup if table.game else 0
     del table
-    assert len(wallet.unfinished_rounds(ann.id)) == 1
+    assert len(wallet.rounds.unfinished_rounds(ann.id)) == 1
     [record] = finish_interrupted_coups(wallet, ann.id)
     assert record.start["coup"] == coup and record.notes
     assert replay(record).same
-    assert wallet.unfinished_rounds(ann.id) == [] and wallet.open_seats(ann.id) == []
-    assert wallet.balance(ann.id) == 700 + 300 + record.net(0)
+    assert wallet.rounds.unfinished_rounds(ann.id) == [] and wallet.seats.open_seats(ann.id) == []
+    assert wallet.accounts.balance(ann.id) == 700 + 300 + record.net(0)
     assert finish_interrupted_coups(wallet, ann.id) == []
-    wallet.audit(ann.id)
+    wallet.books.audit(ann.id)

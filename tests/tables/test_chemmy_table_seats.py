@@ -42,18 +42,18 @@ def bot() -> TableauBot:
 
 
 def test_a_person_who_stands_up_before_the_start_is_left_out_of_the_game(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet)
     table.sit_person(0, ann.id, "Ann", F(100))
     table.sit_bot(1, "Aino", F(500), bot())
     table.sit_bot(2, "Eero", F(500), bot())
-    assert table.leave(0) == 100 and wallet.balance(ann.id) == 1000
+    assert table.leave(0) == 100 and wallet.accounts.balance(ann.id) == 1000
     table.start()
     assert table.game is not None and table.game.empty_seats == (0,)
 
 
 def test_a_bot_is_replaced_between_coups_and_not_during_one(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet, seed=5)
     table.sit_person(0, ann.id, "Ann", F(200))
     table.sit_bot(1, "Aino", F(500), bot())
@@ -76,11 +76,11 @@ def test_a_bot_is_replaced_between_coups_and_not_during_one(wallet: Wallet) -> N
     assert table.game.stacks[2] == 500
     while (turn := table.advance()) is not None:
         answer(table, turn)
-    wallet.audit(ann.id)
+    wallet.books.audit(ann.id)
 
 
 def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: Wallet) -> None:
-    ann = wallet.open_account("Ann", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet, seed=9, seats=2)
     table.sit_person(0, ann.id, "Ann", F(500))
     table.sit_bot(1, "Aino", F(10), bot())  # one losing coup and it cannot play
@@ -97,7 +97,7 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
     if not game.is_over:  # pragma: no cover - the seed makes Aino lose
         pytest.skip("the bot did not go broke")
     stack = game.stacks[0]
-    assert wallet.open_seats(ann.id)[0].stack == stack
+    assert wallet.seats.open_seats(ann.id)[0].stack == stack
     table.stand_bot(1)
     table.new_game()
     table.sit_bot(1, "Eero", F(500), bot())
@@ -106,14 +106,14 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
     while (turn := table.advance()) is not None:
         answer(table, turn)
     assert table.leave(0) is not None
-    wallet.audit(ann.id)
+    wallet.books.audit(ann.id)
 
 
 def test_leaving_after_passing_the_bank_leaves_no_coup_for_the_person(
     wallet: Wallet,
 ) -> None:
-    ann = wallet.open_account("Ann", F(1000))
-    bob = wallet.open_account("Bob", F(1000))
+    ann = wallet.accounts.open_account("Ann", F(1000))
+    bob = wallet.accounts.open_account("Bob", F(1000))
     table = new_table(wallet, seed=11, seats=3)
     table.sit_person(0, ann.id, "Ann", F(200))
     table.sit_person(1, bob.id, "Bob", F(200))
@@ -137,10 +137,10 @@ def test_leaving_after_passing_the_bank_leaves_no_coup_for_the_person(
     while (turn := table.advance()) is not None:
         answer(table, turn)
     for person in (ann.id, bob.id):
-        assert wallet.unfinished_rounds(person) == []
-        wallet.audit(person)
+        assert wallet.rounds.unfinished_rounds(person) == []
+        wallet.books.audit(person)
     leaver = ann.id if banker == 0 else bob.id
-    assert wallet.rounds(leaver, limit=1, game="chemin-de-fer", statuses=("void",)) == []
+    assert wallet.rounds.latest(leaver, limit=1, game="chemin-de-fer", statuses=("void",)) == []
     other = bob.id if banker == 0 else ann.id
-    [last] = wallet.rounds(other, limit=1, game="chemin-de-fer")
+    [last] = wallet.rounds.latest(other, limit=1, game="chemin-de-fer")
     assert replay(RoundRecord.from_json(last.record)).same

@@ -49,7 +49,7 @@ def seated(wallet: Wallet, ref: str, seed: int = 6) -> tuple[ChemmyTable, list[i
     )
     people = []
     for seat, name in enumerate(("Ann", "Bob")):
-        account = wallet.account_or_open(name)
+        account = wallet.accounts.account_or_open(name)
         table.sit_person(seat, account.id, name, F(300))
         people.append(account.id)
     table.sit_bot(2, "Aino", F(1000), TableauBot(money=SimpleMoney()))
@@ -96,12 +96,14 @@ def test_a_failed_step_put_back_plays_on_as_if_it_never_happened(
     assert failing.records == steady.records and len(failing.records) >= 10
     assert failing.game.stacks == steady.game.stacks
     for account_id in people:
-        failing_wallet.audit(account_id)
-        coups = failing_wallet.rounds(account_id, limit=100, game="chemin-de-fer")
-        assert len(coups) == len(steady_wallet.rounds(account_id, limit=100, game="chemin-de-fer"))
+        failing_wallet.books.audit(account_id)
+        coups = failing_wallet.rounds.latest(account_id, limit=100, game="chemin-de-fer")
+        assert len(coups) == len(
+            steady_wallet.rounds.latest(account_id, limit=100, game="chemin-de-fer")
+        )
         for stored in coups:
             assert replay(RoundRecord.from_json(stored.record)).same
-        [seat] = failing_wallet.open_seats(account_id)
+        [seat] = failing_wallet.seats.open_seats(account_id)
         assert seat.stack == failing.game.stacks[people.index(account_id)]
 
 
@@ -110,18 +112,18 @@ def test_a_seat_taken_in_a_failed_transaction_is_put_back(wallets: tuple[Wallet,
     table, people = seated(wallet, "t")
     while not (table.game is not None and table.game.between_coups):
         step(table)
-    cara = wallet.open_account("Cara", F(1000))
+    cara = wallet.accounts.open_account("Cara", F(1000))
     assert table.leave(0) is not None  # between coups: Ann stands up
     in_transaction(wallet, table, lambda: table.sit_person(0, cara.id, "Cara", F(200)))
     assert 0 not in table.people and table.seats[0].kind == "empty"
-    assert table.game.stacks[0] == 0 and wallet.balance(cara.id) == 1000
-    assert wallet.open_seats(cara.id) == []
+    assert table.game.stacks[0] == 0 and wallet.accounts.balance(cara.id) == 1000
+    assert wallet.seats.open_seats(cara.id) == []
     table.sit_person(0, cara.id, "Cara", F(200))  # now for real
-    assert table.game.stacks[0] == 200 and wallet.balance(cara.id) == 800
+    assert table.game.stacks[0] == 200 and wallet.accounts.balance(cara.id) == 800
     while (turn := table.advance()) is not None:
         answer(table, turn)
     for account_id in (*people, cara.id):
-        wallet.audit(account_id)
+        wallet.books.audit(account_id)
 
 
 def test_a_tables_coups_are_finished_for_all_its_people_and_only_its(
@@ -131,7 +133,7 @@ def test_a_tables_coups_are_finished_for_all_its_people_and_only_its(
     stopped, people = seated(wallet, "web:chemin-de-fer:1", seed=8)
     while True:  # until a coup is under way with both people in it, waiting for one
         turn = stopped.advance()
-        if turn is not None and len(wallet.unfinished_rounds(people[0])) == 1:
+        if turn is not None and len(wallet.rounds.unfinished_rounds(people[0])) == 1:
             break
         if turn is not None:
             answer(stopped, turn)
@@ -148,12 +150,12 @@ def test_a_tables_coups_are_finished_for_all_its_people_and_only_its(
     other.start()
     while True:
         turn = other.advance()
-        if turn is not None and len(wallet.unfinished_rounds(people[0])) == 2:
+        if turn is not None and len(wallet.rounds.unfinished_rounds(people[0])) == 2:
             break
         if turn is not None:
             answer(other, turn)
-    total = sum(wallet.balance(a) for a in people) + sum(
-        s.stack for a in people for s in wallet.open_seats(a)
+    total = sum(wallet.accounts.balance(a) for a in people) + sum(
+        s.stack for a in people for s in wallet.seats.open_seats(a)
     )
     del stopped  # the process stops
     records, cashed = finish_table_coups(wallet, "web:chemin-de-fer:1")
@@ -161,17 +163,20 @@ def test_a_tables_coups_are_finished_for_all_its_people_and_only_its(
     [record] = records[:1]
     assert record.notes and replay(record).same
     # only table 1's: Ann's coup and seat at table 2 are left as they were
-    [left] = wallet.unfinished_rounds(people[0])
+    [left] = wallet.rounds.unfinished_rounds(people[0])
     assert left.table_ref == "web:chemin-de-fer:2"
-    assert [s.table_ref for s in wallet.open_seats(people[0])] == ["web:chemin-de-fer:2"]
-    assert wallet.open_seats(people[1]) == [] and wallet.unfinished_rounds(people[1]) == []
-    after = sum(wallet.balance(a) for a in people) + sum(
-        s.stack for a in people for s in wallet.open_seats(a)
+    assert [s.table_ref for s in wallet.seats.open_seats(people[0])] == ["web:chemin-de-fer:2"]
+    assert (
+        wallet.seats.open_seats(people[1]) == []
+        and wallet.rounds.unfinished_rounds(people[1]) == []
+    )
+    after = sum(wallet.accounts.balance(a) for a in people) + sum(
+        s.stack for a in people for s in wallet.seats.open_seats(a)
     )
     assert after == total + record.net(0) + record.net(1)  # only the coup's own result moved
     assert finish_table_coups(wallet, "web:chemin-de-fer:1") == ([], 0)
     # a person's own recovery leaves the tables it is told to skip
     assert finish_interrupted_coups(wallet, people[0], skip=lambda ref: ref is not None) == []
-    assert len(wallet.unfinished_rounds(people[0])) == 1
+    assert len(wallet.rounds.unfinished_rounds(people[0])) == 1
     for account_id in people:
-        wallet.audit(account_id)
+        wallet.books.audit(account_id)

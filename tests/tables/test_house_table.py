@@ -36,7 +36,7 @@ def wallet(tmp_path: Path) -> Iterator[Wallet]:
 def table(wallet: Wallet, game_id: str, cards: str | None = None, seed: int = 1) -> HouseTable:
     game = get_game(game_id)
     rules = game.default_rules()
-    account = wallet.account_or_open("Ann")
+    account = wallet.accounts.account_or_open("Ann")
     source = StackedShoe(parse_cards(cards)) if cards else Shoe(rules.shoe, SeededShuffler(seed))
     return HouseTable(game, rules, source, wallet, account.id, name="Ann")
 
@@ -52,16 +52,16 @@ def test_a_round_with_a_decision_moves_the_money_and_is_recorded(wallet: Wallet)
     t.act(live, "hit")  # 17 + 4 = 21, + 5 = 26: a forced stand; the dealer busts with 28
     assert live.is_over and live.engine.outcome == "player"
     assert t.balance == 1010 and live.balance == 1010
-    assert [(r.kind, r.amount) for r in wallet.ledger(t.account_id)][:2] == [
+    assert [(r.kind, r.amount) for r in wallet.books.ledger(t.account_id)][:2] == [
         ("win", F(20)),
         ("stake", F(-10)),
     ]
     record = live.record
     assert record is not None and record.net() == 10 and len(record.decisions) == 2
-    stored = wallet.rounds(t.account_id)[0]
+    stored = wallet.rounds.latest(t.account_id)[0]
     again = RoundRecord.from_json(stored.record)
     assert again == record and replay(again).same
-    wallet.audit(t.account_id)
+    wallet.books.audit(t.account_id)
 
 
 @pytest.mark.parametrize(
@@ -82,13 +82,13 @@ def test_bad_bets_are_refused_and_change_nothing(
     t = table(wallet, "21-24-27", T21)
     with pytest.raises(WagerError, match=message):
         t.place_bets(bets)
-    assert t.balance == 1000 and wallet.count_rounds(t.account_id) == 0
-    assert wallet.unfinished_rounds(t.account_id) == []
+    assert t.balance == 1000 and wallet.rounds.count_rounds(t.account_id) == 0
+    assert wallet.rounds.unfinished_rounds(t.account_id) == []
 
 
 def test_stakes_above_the_balance_and_a_second_round_are_refused(wallet: Wallet) -> None:
     t = table(wallet, "punto-banco", seed=3)
-    wallet.set_balance(t.account_id, F(25))
+    wallet.accounts.set_balance(t.account_id, F(25))
     with pytest.raises(WagerError, match=r"the stakes \(30\) are more than your balance \(25\)"):
         t.place_bets({"player": "20", "tie": "10"})
     live = t.place_bets({"player": "20"})
@@ -106,7 +106,7 @@ def test_a_payout_is_rounded_down_to_the_unit_and_the_breakage_recorded(wallet: 
     [settled] = [e for e in live.events if isinstance(e, Settled)]
     assert (settled.net, settled.breakage) == (F(997, 100), F(1, 200))
     assert t.balance == F(100997, 100)
-    assert wallet.ledger(t.account_id)[0].amount == F(2047, 100)
+    assert wallet.books.ledger(t.account_id)[0].amount == F(2047, 100)
 
 
 def test_illegal_decisions_are_refused_and_change_nothing(wallet: Wallet) -> None:
@@ -133,17 +133,17 @@ def test_a_round_left_in_progress_is_finished_on_the_next_start(
     if decided:
         t.act(live, "hit")  # hard 21: free again
     del t, live  # the process stops here: nothing more happens to the round
-    assert len(wallet.unfinished_rounds(wallet.account_or_open("Ann").id)) == 1
-    [record] = finish_interrupted(wallet, wallet.account_or_open("Ann").id)
+    assert len(wallet.rounds.unfinished_rounds(wallet.accounts.account_or_open("Ann").id)) == 1
+    [record] = finish_interrupted(wallet, wallet.accounts.account_or_open("Ann").id)
     assert record.notes and "stopped in the middle" in record.notes[0]
     assert [d.by for d in record.decisions] == ["person"] * decided + ["default"]
     assert record.decisions[-1].action == "stand"
     assert replay(record).same
-    account = wallet.account_or_open("Ann").id
-    assert wallet.unfinished_rounds(account) == []
-    assert wallet.balance(account) == 1000 + record.net()
+    account = wallet.accounts.account_or_open("Ann").id
+    assert wallet.rounds.unfinished_rounds(account) == []
+    assert wallet.accounts.balance(account) == 1000 + record.net()
     assert finish_interrupted(wallet, account) == []  # never twice
-    wallet.audit(account)
+    wallet.books.audit(account)
 
 
 def test_a_tampered_record_does_not_replay(wallet: Wallet) -> None:
@@ -179,8 +179,8 @@ def test_random_rounds_balance_the_books_and_replay(
                 wanted = next(moves, "stand")
                 t.act(live, wanted if wanted in step.actions else sorted(step.actions)[0])
             assert live.record is not None and replay(live.record).same
-        wallet.audit(t.account_id)
-        rounds = wallet.rounds(t.account_id, limit=10)
+        wallet.books.audit(t.account_id)
+        rounds = wallet.rounds.latest(t.account_id, limit=10)
         assert len(rounds) == 6
         assert t.balance == 1000 + sum(RoundRecord.from_json(r.record).net() for r in rounds)
 
@@ -192,13 +192,13 @@ def test_a_round_in_progress_is_set_up_again_where_it_stopped(wallet: Wallet) ->
     live = t.place_bets({"player": "10"})
     t.advance(live)
     t.act(live, "hit")  # hard 21: free again
-    [stored] = wallet.unfinished_rounds(t.account_id)
+    [stored] = wallet.rounds.unfinished_rounds(t.account_id)
     again_table, again = restore_round(wallet, stored)
     assert again.to_move() == live.to_move() and again.cards == live.cards
     assert again.decisions == live.decisions
     again_table.act(again, "hit")
     assert again.record is not None and again.record.outcome == "player"
-    assert replay(again.record).same and wallet.balance(t.account_id) == 1010
+    assert replay(again.record).same and wallet.accounts.balance(t.account_id) == 1010
 
 
 def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: Wallet) -> None:
@@ -214,13 +214,13 @@ def test_an_idempotency_key_returns_its_round_and_takes_no_money_again(wallet: W
         t.place_bets({"player": "20"}, idempotency_key="k1")
     with pytest.raises(RoundUnfinished, match="is not finished yet"):
         t.place_bets({"player": "10"}, idempotency_key="k2")
-    assert t.balance == 990 and len(wallet.unfinished_rounds(t.account_id)) == 1
+    assert t.balance == 990 and len(wallet.rounds.unfinished_rounds(t.account_id)) == 1
     t.advance(live)
     t.act(live, "stand")
     # finished: the key still gives the same round back, and nothing is taken
     with pytest.raises(ExistingRound):
         t.place_bets({"player": "10"}, idempotency_key="k1")
-    assert wallet.count_rounds(t.account_id) == 1
+    assert wallet.rounds.count_rounds(t.account_id) == 1
     with pytest.raises(OverBalance):
         t.place_bets({"player": "1000"}, idempotency_key="k3")
 
@@ -230,7 +230,7 @@ def test_a_shoe_that_runs_dry_mid_round_is_reshuffled_and_the_round_replays(
 ) -> None:
     game = get_game("punto-banco")
     rules = apply_rules(game.load_rules(), {"shoe": {"decks": 1, "reshuffle_after": 52}})
-    account = wallet.account_or_open("Ann")
+    account = wallet.accounts.account_or_open("Ann")
     t = HouseTable(game, rules, Shoe(rules.shoe, SeededShuffler(5)), wallet, account.id, name="Ann")
     for _ in range(40):
         live = t.place_bets({"banker": "10"})

@@ -19,9 +19,9 @@ F = Fraction
 
 def rounds_of(web: Web, name: str) -> int:
     wallet = Wallet(web.db)
-    account = wallet.account(name)
+    account = wallet.accounts.account(name)
     assert account is not None
-    return wallet.count_rounds(account.id, statuses=("in_progress", "finished", "void"))
+    return wallet.rounds.count_rounds(account.id, statuses=("in_progress", "finished", "void"))
 
 
 def decimal_strings(data: dict[str, Any]) -> None:
@@ -61,7 +61,7 @@ def test_registering_signs_in_with_1000_and_a_safe_cookie(web: Web) -> None:
         ("deposit", "1000", "1000")
     ]
     # the database keeps an Argon2 hash, and only a hash of the session's token
-    hashed = Wallet(web.db).password_hash("Ann")
+    hashed = Wallet(web.db).accounts.password_hash("Ann")
     assert hashed is not None and hashed[1].startswith("$argon2")
     token = client.cookies["cardroom_session"]
     with web.db.read() as conn:
@@ -96,7 +96,7 @@ def test_bad_or_taken_registrations_are_refused(
     response = web.client().post("/api/accounts", json=body)
     assert response.status_code == status
     assert set(response.json()) == {"error"} and response.json()["error"]
-    assert len(Wallet(web.db).accounts()) == 1
+    assert len(Wallet(web.db).accounts.all()) == 1
 
 
 @pytest.mark.parametrize(
@@ -115,7 +115,7 @@ def test_malformed_bodies_get_a_json_4xx(web: Web, content: bytes, content_type:
     )
     assert 400 <= response.status_code < 500
     assert list(response.json()) == ["error"]
-    assert Wallet(web.db).accounts() == []
+    assert Wallet(web.db).accounts.all() == []
 
 
 def test_a_huge_body_is_refused(web: Web) -> None:
@@ -249,9 +249,9 @@ def test_bad_bets_are_refused_and_change_nothing(
 
 def test_stakes_above_the_balance_are_refused_with_409(web: Web) -> None:
     ann = web.person("Ann")
-    account = Wallet(web.db).account("Ann")
+    account = Wallet(web.db).accounts.account("Ann")
     assert account is not None
-    Wallet(web.db).set_balance(account.id, F(15))
+    Wallet(web.db).accounts.set_balance(account.id, F(15))
     response = ann.post("/api/games/punto-banco/rounds", {"bets": {"player": "10", "tie": "10"}})
     assert response.status_code == 409
     assert response.json() == {"error": "the stakes (20) are more than your balance (15)"}
@@ -412,9 +412,9 @@ def test_many_requests_at_once_lose_no_cent(web: Web) -> None:
     nets = [F(r.json()["total_net"]) for r in responses]
     assert len({r.json()["id"] for r in responses}) == 24
     assert ann.balance() == 1000 + sum(nets)
-    account = Wallet(web.db).account("Ann")
+    account = Wallet(web.db).accounts.account("Ann")
     assert account is not None
-    Wallet(web.db).audit(account.id)
+    Wallet(web.db).books.audit(account.id)
     rows = ann.http.get("/api/ledger", params={"limit": 500}).json()["rows"]
     assert F(rows[0]["balance_after"]) == ann.balance()
 

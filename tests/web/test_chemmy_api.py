@@ -29,10 +29,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def unchanged(server: Server, person: Someone, balance: int = 1000) -> None:
     wallet = Wallet(server.db)
-    account = wallet.account(person.name)
+    account = wallet.accounts.account(person.name)
     assert account is not None
-    assert person.balance() == balance and wallet.open_seats(account.id) == []
-    wallet.audit(account.id)
+    assert person.balance() == balance and wallet.seats.open_seats(account.id) == []
+    wallet.books.audit(account.id)
 
 
 def test_the_lobby_lists_the_tables_with_their_seats_and_bots(server: Server) -> None:
@@ -110,10 +110,10 @@ def test_a_seat_is_bought_into_and_left_with_the_stack(server: Server) -> None:
     if not left.json()["left"]:  # a coup was under way: she stands up after it
         assert left.json()["stack"] is None
     wallet = Wallet(server.db)
-    account = wallet.account(ann.name)
+    account = wallet.accounts.account(ann.name)
     assert account is not None
     for _ in range(600):
-        if not wallet.open_seats(account.id):
+        if not wallet.seats.open_seats(account.id):
             break
         time.sleep(0.1)
     rows = ann.http.get("/api/ledger").json()["rows"]
@@ -145,11 +145,11 @@ def test_a_person_named_like_any_bot_sits_at_every_table(server: Server) -> None
             assert left.status_code == 200, left.text
     wallet = Wallet(server.db)
     for person in people:  # (each stands up once the coup in progress, if any, is over)
-        account = wallet.account(person.name)
+        account = wallet.accounts.account(person.name)
         assert account is not None
         for _ in range(600):
-            if not wallet.open_seats(account.id):
+            if not wallet.seats.open_seats(account.id):
                 break
             time.sleep(0.05)
-        assert wallet.open_seats(account.id) == []
-        wallet.audit(account.id)
+        assert wallet.seats.open_seats(account.id) == []
+        wallet.books.audit(account.id)

@@ -96,10 +96,10 @@ def person(
 def records(server: Server, name: str) -> dict[int, RoundRecord]:
     """The person's finished coups by coup number."""
     wallet = Wallet(server.db)
-    account = wallet.account(name)
+    account = wallet.accounts.account(name)
     assert account is not None
     found = {}
-    for stored in wallet.rounds(account.id, limit=100, game="chemin-de-fer"):
+    for stored in wallet.rounds.latest(account.id, limit=100, game="chemin-de-fer"):
         if stored.status == "finished" and stored.record:
             record = RoundRecord.from_json(stored.record)
             found[int(record.start["coup"])] = record

@@ -59,7 +59,7 @@ def turn_in_a_coup(sock: Socket, wallet: Wallet, account_id: int) -> dict[str, A
         turn = sock.new_turn(sock.next())
         if turn is None:
             continue
-        if wallet.unfinished_rounds(account_id):
+        if wallet.rounds.unfinished_rounds(account_id):
             return turn
         sock.send(answer(turn))
 
@@ -67,17 +67,17 @@ def turn_in_a_coup(sock: Socket, wallet: Wallet, account_id: int) -> dict[str, A
 def test_a_decision_the_database_fails_is_refused_and_not_taken(patient: Server) -> None:
     ann = Someone.register(patient)
     wallet = Wallet(patient.db)
-    account = wallet.account(ann.name)
+    account = wallet.accounts.account(ann.name)
     assert account is not None
     ann.sit(2, "200")
     sock = ann.socket(2)
     turn = turn_in_a_coup(sock, wallet, account.id)
-    [saved] = wallet.unfinished_rounds(account.id)
+    [saved] = wallet.rounds.unfinished_rounds(account.id)
     with failing(patient.db):
         sock.send(answer(turn))
         refused = sock.until(lambda m: m["type"] == "error")
     assert refused["error"] == "the database could not save that, so nothing was done: try again"
-    [still] = wallet.unfinished_rounds(account.id)
+    [still] = wallet.rounds.unfinished_rounds(account.id)
     assert still.state == saved.state  # nothing of it was written
     # the connection is open and the table still waits for that decision: sent again, taken
     sock.send(answer(turn))
@@ -96,7 +96,7 @@ def test_a_decision_the_database_fails_is_refused_and_not_taken(patient: Server)
     assert len(made) == sent and all(d.by == "person" for d in made)  # each taken once
     assert replay(record).same
     sock.close()
-    wallet.audit(account.id)
+    wallet.books.audit(account.id)
 
 
 def test_the_tables_own_step_is_tried_again_until_the_database_takes_it(
@@ -104,12 +104,12 @@ def test_the_tables_own_step_is_tried_again_until_the_database_takes_it(
 ) -> None:
     ann = Someone.register(quick)
     wallet = Wallet(quick.db)
-    account = wallet.account(ann.name)
+    account = wallet.accounts.account(ann.name)
     assert account is not None
     ann.sit(2, "200")
     sock = ann.socket(2)
     turn_in_a_coup(sock, wallet, account.id)
-    [saved] = wallet.unfinished_rounds(account.id)
+    [saved] = wallet.rounds.unfinished_rounds(account.id)
     coup = int(saved.state["start"]["coup"])
     since = len(sock.messages)
     with failing(quick.db):  # Ann is silent: after 2 s the table plays for her, and fails
@@ -117,7 +117,7 @@ def test_the_tables_own_step_is_tried_again_until_the_database_takes_it(
         while sum("the step is tried again" in r.getMessage() for r in caplog.records) < 2:
             assert time.monotonic() < give_up, "the table never tried its step"
             time.sleep(0.1)
-        [still] = wallet.unfinished_rounds(account.id)
+        [still] = wallet.rounds.unfinished_rounds(account.id)
         assert still.state == saved.state
     sock.until(lambda m: any("time is up" in n for n in m.get("notices", [])), timeout=60)
     give_up = time.monotonic() + 60
@@ -131,4 +131,4 @@ def test_the_tables_own_step_is_tried_again_until_the_database_takes_it(
     notices = [n for m in sock.messages[since:] if m.get("type") == "update" for n in m["notices"]]
     assert sum("time is up" in n for n in notices) == len(defaults)
     sock.close()
-    wallet.audit(account.id)
+    wallet.books.audit(account.id)

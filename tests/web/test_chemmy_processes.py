@@ -95,8 +95,8 @@ def both_sit(ann: Someone, bob: Someone, table: int, stakes: tuple[str, str]) ->
 def money_everywhere(wallet: Wallet) -> Fraction:
     """Every account's balance and every open seat's stack."""
     total = F(0)
-    for account in wallet.accounts():
-        total += account.balance + sum((s.stack for s in wallet.open_seats(account.id)), F(0))
+    for account in wallet.accounts.all():
+        total += account.balance + sum((s.stack for s in wallet.seats.open_seats(account.id)), F(0))
     return total
 
 
@@ -148,13 +148,13 @@ def test_people_on_two_processes_play_one_table_live(
         assert message["you"]["seat"] is None and message["turn"] is None
     wallet = Wallet(owner.db)
     for person, buy_in in ((ann, 200), (bob, 300)):
-        account = wallet.account(person.name)
-        assert account is not None and wallet.open_seats(account.id) == []
+        account = wallet.accounts.account(person.name)
+        assert account is not None and wallet.seats.open_seats(account.id) == []
         nets = sum(
             (r.net(r.seats.index(person.name)) for r in records(owner, person).values()), F(0)
         )
         assert person.balance() == 1000 - buy_in + cashed_out(person) == 1000 + nets
-    assert wallet.audit_all() == 3
+    assert wallet.books.audit_all() == 3
 
 
 def bob_shown(ann: Socket, away: bool) -> bool:
@@ -189,7 +189,7 @@ def wait_for_turn_in_a_coup(
             continue
         if (turn := mine.new_turn(message)) is None:
             continue
-        if wallet.unfinished_rounds(account_id):
+        if wallet.rounds.unfinished_rounds(account_id):
             return turn
         mine.send(answer(turn))
 
@@ -202,10 +202,10 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
     sa, sb = both_sit(ann, bob, 2, ("200", "300"))
     play([sa, sb], coups=2)
     wallet = Wallet(other.db)
-    bob_account = wallet.account(bob.name)
+    bob_account = wallet.accounts.account(bob.name)
     assert bob_account is not None
     wait_for_turn_in_a_coup(sb, [sa], wallet, bob_account.id)
-    [open_round] = wallet.unfinished_rounds(bob_account.id)
+    [open_round] = wallet.rounds.unfinished_rounds(bob_account.id)
     coup = int(open_round.state["start"]["coup"])
     before = money_everywhere(wallet)
     owner.kill()  # in the middle of the coup, Bob's decision awaited
@@ -224,16 +224,16 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
     assert [s["kind"] for s in restarted["table"]["seats"]] == ["empty"] * 3 + ["bot"] * 2
     # the coup was finished as a restart finishes it, for both of them, and cashed out
     for person in (ann, bob):
-        account = wallet.account(person.name)
+        account = wallet.accounts.account(person.name)
         assert account is not None
-        assert wallet.unfinished_rounds(account.id) == []
-        assert wallet.open_seats(account.id) == []
+        assert wallet.rounds.unfinished_rounds(account.id) == []
+        assert wallet.seats.open_seats(account.id) == []
     interrupted: RoundRecord = records(other, bob)[coup]
     assert interrupted == records(other, ann)[coup]
     assert interrupted.notes and replay(interrupted).same
     nets = sum((interrupted.net(interrupted.seats.index(p.name)) for p in (ann, bob)), F(0))
     assert money_everywhere(wallet) == before + nets  # only the coup's own result
-    assert wallet.audit_all() == 2
+    assert wallet.books.audit_all() == 2
     # the table goes on at the other process: both sit down again and play
     on(ann, other)
     assert ann.sit(2, "100")["seat"] == 0
@@ -249,7 +249,7 @@ def test_the_owner_killed_mid_coup_is_replaced_and_no_money_moves(
     for person in (ann, bob):
         for record in records(other, person).values():
             assert replay(record).same
-    assert wallet.audit_all() == 2
+    assert wallet.books.audit_all() == 2
     sa.close()
     sb.close()
 
@@ -269,17 +269,17 @@ def test_a_process_that_dies_leaves_nobody_present(two: tuple[Served, Served]) -
     )
     assert any(n.startswith(f"{bob.name} has been away too long") for n in gone["notices"])
     wallet = Wallet(owner.db)
-    account = wallet.account(bob.name)
+    account = wallet.accounts.account(bob.name)
     assert account is not None
     give_up = time.monotonic() + 60
-    while wallet.open_seats(account.id):  # (after the coup in progress, if any)
+    while wallet.seats.open_seats(account.id):  # (after the coup in progress, if any)
         assert time.monotonic() < give_up, "Bob's stack never came back"
         if (turn := sa.new_turn(sa.next())) is not None:
             sa.send(answer(turn))
     on(bob, owner)
     assert bob.balance() == 1000 - 300 + cashed_out(bob)
     sa.close()
-    assert wallet.audit_all() == 2
+    assert wallet.books.audit_all() == 2
 
 
 def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
@@ -289,10 +289,10 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
     ann, bob = Someone.register(owner), Someone.register(other)
     sa, sb = both_sit(ann, bob, 1, ("200", "300"))
     wallet = Wallet(other.db)
-    bob_account = wallet.account(bob.name)
+    bob_account = wallet.accounts.account(bob.name)
     assert bob_account is not None
     wait_for_turn_in_a_coup(sb, [sa], wallet, bob_account.id)
-    [open_round] = wallet.unfinished_rounds(bob_account.id)
+    [open_round] = wallet.rounds.unfinished_rounds(bob_account.id)
     coup = int(open_round.state["start"]["coup"])
     before = money_everywhere(wallet)
     owner.popen.send_signal(signal.SIGSTOP)  # the owner stops in its tracks, then goes on
@@ -314,7 +314,9 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
     for person in (ann, bob):  # the coup was finished once, by the new owner
         [finished] = [
             RoundRecord.from_json(r.record)
-            for r in wallet.rounds(wallet_id(wallet, person), limit=100, game="chemin-de-fer")
+            for r in wallet.rounds.latest(
+                wallet_id(wallet, person), limit=100, game="chemin-de-fer"
+            )
             if r.record and int(RoundRecord.from_json(r.record).start["coup"]) == coup
         ]
         assert finished.notes and replay(finished).same
@@ -326,12 +328,12 @@ def test_a_paused_owner_loses_the_table_and_writes_nothing_more(
     play([sa], coups=1)
     assert ann.post("/api/chemin-de-fer/tables/1/leave").status_code == 200
     play([sa], until=lambda: seated(ann, 1) is None)
-    assert wallet.audit_all() == 2
+    assert wallet.books.audit_all() == 2
     sa.close()
     sb.close()
 
 
 def wallet_id(wallet: Wallet, person: Someone) -> int:
-    account = wallet.account(person.name)
+    account = wallet.accounts.account(person.name)
     assert account is not None
     return account.id

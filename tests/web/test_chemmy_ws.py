@@ -42,10 +42,10 @@ def patient(tmp_path: Path) -> Iterator[Server]:
 def records(server: Server, person: Someone) -> dict[int, RoundRecord]:
     """The person's finished coups by coup number, from the wallet."""
     wallet = Wallet(server.db)
-    account = wallet.account(person.name)
+    account = wallet.accounts.account(person.name)
     assert account is not None
     out = {}
-    for stored in wallet.rounds(account.id, limit=100, game="chemin-de-fer"):
+    for stored in wallet.rounds.latest(account.id, limit=100, game="chemin-de-fer"):
         if stored.status == "finished" and stored.record:
             record = RoundRecord.from_json(stored.record)
             out[int(record.start["coup"])] = record
@@ -171,10 +171,10 @@ def test_two_people_and_a_bot_never_see_each_others_face_down_cards(patient: Ser
         assert message["you"]["seat"] is None and message["turn"] is None
     for person, buy_in in ((ann, 200), (bob, 300)):
         wallet = Wallet(patient.db)
-        account = wallet.account(person.name)
+        account = wallet.accounts.account(person.name)
         assert account is not None
-        assert wallet.open_seats(account.id) == []
-        wallet.audit(account.id)
+        assert wallet.seats.open_seats(account.id) == []
+        wallet.books.audit(account.id)
         nets = sum(
             (r.net(r.seats.index(person.name)) for r in records(patient, person).values()),
             F(0),
@@ -257,10 +257,13 @@ def test_a_dropped_connection_keeps_the_seat_for_the_time_limit_then_stands_up(
     sock.close()
     stack = wait_for_empty(ann, 2)
     wallet = Wallet(quick.db)
-    account = wallet.account(ann.name)
+    account = wallet.accounts.account(ann.name)
     assert account is not None
-    assert wallet.open_seats(account.id) == [] and wallet.unfinished_rounds(account.id) == []
-    wallet.audit(account.id)
+    assert (
+        wallet.seats.open_seats(account.id) == []
+        and wallet.rounds.unfinished_rounds(account.id) == []
+    )
+    wallet.books.audit(account.id)
     assert ann.balance() == 1000 - 150 + stack
     # a reconnection within the limit keeps the seat
     ann.sit(2, "150")
@@ -309,7 +312,7 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
         ann.sit(2, "300")
         sock = ann.socket(2)
         wallet = Wallet(first.db)
-        account = wallet.account(ann.name)
+        account = wallet.accounts.account(ann.name)
         assert account is not None
         # answer until a coup of Ann's is under way (saved in progress) and waits for her,
         # then stop without answering: with 20 s to decide, the coup cannot end first
@@ -319,7 +322,7 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
             message = sock.next()
             if (turn := sock.new_turn(message)) is None:
                 continue
-            if wallet.unfinished_rounds(account.id):
+            if wallet.rounds.unfinished_rounds(account.id):
                 break
             sock.send(answer(turn))
         sock.close()
@@ -334,12 +337,12 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
         lobby = ann.http.get("/api/chemin-de-fer/tables").json()
         assert lobby["you"] == []
         wallet = Wallet(second.db)
-        assert wallet.unfinished_rounds(account.id) == []
-        assert wallet.open_seats(account.id) == []
-        wallet.audit(account.id)
+        assert wallet.rounds.unfinished_rounds(account.id) == []
+        assert wallet.seats.open_seats(account.id) == []
+        wallet.books.audit(account.id)
         finished = [
             RoundRecord.from_json(r.record)
-            for r in wallet.rounds(account.id, limit=50, game="chemin-de-fer")
+            for r in wallet.rounds.latest(account.id, limit=50, game="chemin-de-fer")
         ]
         assert all(replay(record).same for record in finished)
         assert [r for r in finished if r.notes]  # the coup the stop cut short

@@ -95,10 +95,10 @@ def test_static_files_and_cards_may_be_cached(web: Web) -> None:
 
 def balance_and_rounds(web: Web, person: Person) -> tuple[Fraction, int]:
     wallet = Wallet(web.db)
-    account = wallet.account(person.name)
+    account = wallet.accounts.account(person.name)
     assert account is not None
-    rounds = wallet.count_rounds(account.id, statuses=("in_progress", "finished", "void"))
-    return wallet.balance(account.id), rounds
+    rounds = wallet.rounds.count_rounds(account.id, statuses=("in_progress", "finished", "void"))
+    return wallet.accounts.balance(account.id), rounds
 
 
 def post_raw(
@@ -140,7 +140,7 @@ def test_repeated_keys_are_refused_everywhere_in_the_api(web: Web) -> None:
         "/api/accounts", content=body, headers={"content-type": "application/json"}
     )
     assert refused.status_code == 422 and "repeats the key" in refused.json()["error"]
-    assert Wallet(web.db).accounts() == []
+    assert Wallet(web.db).accounts.all() == []
 
 
 NOT_UTF8 = [

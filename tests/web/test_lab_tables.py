@@ -49,7 +49,7 @@ def test_a_variant_deals_at_its_own_rules_beside_the_house_table(web: Web) -> No
     assert data["state"] == "finished" and F(data["balance"]) == 1000 + F(data["total_net"])
     if data["outcome"] == "tie":
         assert F(data["net"]["tie"]) == 45  # 9:1
-    stored = Wallet(web.db).round(data["id"])
+    stored = Wallet(web.db).rounds.round(data["id"])
     assert stored.table_ref == f"web:{GAME}~{variant}"
     assert stored.record is not None and "tie_pays = 9" in stored.record["rules"]
     # the house's table keeps its own limits and its own scoreboard

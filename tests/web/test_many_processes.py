@@ -193,9 +193,9 @@ def test_a_key_retried_after_the_balance_fell_gives_the_round_back(
     balance = F(cy.get(processes[0], "/api/me").json()["balance"])
     with Database.open(url) as db:  # the money goes elsewhere: the same bets cannot be taken
         wallet = Wallet(db)
-        account = wallet.account("Cy")
+        account = wallet.accounts.account("Cy")
         assert account is not None
-        wallet.withdraw(account.id, balance - 5, "spent elsewhere")
+        wallet.accounts.withdraw(account.id, balance - 5, "spent elsewhere")
     assert F(cy.get(processes[1], "/api/me").json()["balance"]) == 5
     again = cy.post(
         processes[2],

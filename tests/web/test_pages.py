@@ -86,9 +86,9 @@ def test_a_form_from_elsewhere_is_refused(web: Web) -> None:
     refused = client.post(
         "/register", data={"username": "Aino", "password": "a good password", "form_token": "x"}
     )
-    assert refused.status_code == 403 and Wallet(web.db).accounts() == []
+    assert refused.status_code == 403 and Wallet(web.db).accounts.all() == []
     missing = client.post("/register", data={"username": "Aino"})
-    assert missing.status_code == 422 and Wallet(web.db).accounts() == []
+    assert missing.status_code == 422 and Wallet(web.db).accounts.all() == []
 
 
 def test_pages_that_need_a_person_send_them_to_sign_in(web: Web) -> None:

@@ -56,7 +56,7 @@ def test_many_people_at_once_on_postgresql(pg_web: Web) -> None:
     done = ann.post(f"/api/rounds/{waiting['id']}/actions", {"action": "stand"})
     assert done.status_code == 200
     assert people[1].http.get(f"/api/rounds/{waiting['id']}").status_code == 404
-    assert Wallet(pg_web.db).audit_all() == 3
+    assert Wallet(pg_web.db).books.audit_all() == 3
 
 
 def test_a_lab_variant_s_table_on_postgresql(pg_web: Web) -> None:

@@ -23,7 +23,7 @@ def seated(web: Web, name: str, seed: int, bots: int) -> tuple[ChemmyTable, int]
     """``name`` (an account) in seat 1 of the web's chemin de fer table 9 with ``bots``
     bots, the game started; the table and the account's id."""
     wallet = Wallet(web.db)
-    account = wallet.account(name)
+    account = wallet.accounts.account(name)
     assert account is not None
     rules = ChemmyRules()
     table = ChemmyTable(
@@ -145,9 +145,9 @@ def test_a_broke_account_is_offered_a_top_up_once_a_day(web: Web) -> None:
     assert refused.status_code == 409 and "below every table's minimum" in refused.json()["error"]
     assert eve.http.get("/api/ledger").json()["top_up"] is None
     wallet = Wallet(web.db)
-    account = wallet.account("Eve")
+    account = wallet.accounts.account("Eve")
     assert account is not None
-    wallet.withdraw(account.id, F(995))  # (as if lost at the tables)
+    wallet.accounts.withdraw(account.id, F(995))  # (as if lost at the tables)
     # the bet refused says the way on; so do the wallet page and the API
     broke = eve.post("/api/games/punto-banco/rounds", {"bets": {"banker": "10"}})
     assert broke.status_code == 409
@@ -159,7 +159,7 @@ def test_a_broke_account_is_offered_a_top_up_once_a_day(web: Web) -> None:
     assert "Top up to 1000" in eve.http.get("/wallet").text
     done = eve.post("/api/wallet/top-up", {})
     assert done.status_code == 200 and done.json() == {"balance": "1000", "amount": "995"}
-    wallet.withdraw(account.id, F(1000))
+    wallet.accounts.withdraw(account.id, F(1000))
     again = eve.post("/api/wallet/top-up", {})
     assert again.status_code == 409 and "one top-up a day" in again.json()["error"]
     offer = eve.http.get("/api/ledger").json()["top_up"]
@@ -236,10 +236,10 @@ def test_a_coup_in_play_is_shown_as_it_stands_and_its_decisions_are_made_at_its_
         turn = table.advance()
         if turn is None:
             continue
-        if turn.seat == 0 and wallet.unfinished_rounds(account_id):
+        if turn.seat == 0 and wallet.rounds.unfinished_rounds(account_id):
             break
         decide(table, turn, rng)
-    [coup] = [r for r in wallet.unfinished_rounds(account_id) if r.game == "chemin-de-fer"]
+    [coup] = [r for r in wallet.rounds.unfinished_rounds(account_id) if r.game == "chemin-de-fer"]
     shown = ann.http.get(f"/api/rounds/{coup.id}")
     assert shown.status_code == 200, shown.text
     data = shown.json()

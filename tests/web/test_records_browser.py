@@ -94,9 +94,9 @@ def test_history_wallet_and_a_top_up_for_a_long_name(page: Page, server: Server)
 
     # broke: the bet refused says the way on, and the wallet tops up once
     wallet = Wallet(server.db)
-    account = wallet.account(name)
+    account = wallet.accounts.account(name)
     assert account is not None
-    wallet.withdraw(account.id, wallet.balance(account.id))
+    wallet.accounts.withdraw(account.id, wallet.accounts.balance(account.id))
     page.goto("/play/punto-banco")
     expect(page.locator("#table")).to_have_attribute("data-ready", "true")
     page.locator("#bet-banker").fill("10")

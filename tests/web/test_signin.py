@@ -176,16 +176,16 @@ def test_registering_makes_its_hash_in_the_pool(web: Web, pool: PasswordPool) ->
     assert taken.status_code == 409 and pool.done == checks + 1  # no hash spent on it
     short = web.client().post("/api/accounts", json={"username": "Dee", "password": "short"})
     assert short.status_code == 422 and pool.done == checks + 1
-    stored = Wallet(web.db).password_hash("Cy")
+    stored = Wallet(web.db).accounts.password_hash("Cy")
     assert stored is not None and stored[1].startswith("$argon2id$v=19$m=1024,t=1,p=1$")
 
 
 def test_an_older_hash_still_signs_in_and_is_made_again(web: Web) -> None:
     older = PasswordHasher(time_cost=2, memory_cost=2048, parallelism=2)
     wallet = Wallet(web.db)
-    ann = wallet.open_account("Ann", password_hash=older.hash(RIGHT))
+    ann = wallet.accounts.open_account("Ann", password_hash=older.hash(RIGHT))
     assert login(web.client(), "ann", RIGHT).status_code == 200
-    stored = wallet.password_hash("Ann")
+    stored = wallet.accounts.password_hash("Ann")
     assert stored is not None and stored[0] == ann.id
     assert stored[1].startswith("$argon2id$v=19$m=1024,t=1,p=1$")  # the pool's parameters
     assert login(web.client(), "ann", RIGHT).status_code == 200

@@ -18,7 +18,7 @@ server's memory.
 >>> from cardroom.storage import Database
 >>> with tempfile.TemporaryDirectory() as tmp, Database.open(path=Path(tmp) / "s.db") as db:
 ...     sessions = Sessions(db, Wallet(db))
-...     ann = Wallet(db).open_account("Ann", password_hash="(a hash)")
+...     ann = Wallet(db).accounts.open_account("Ann", password_hash="(a hash)")
 ...     token, started = sessions.begin(ann.id)
 ...     found = sessions.find(token)
 ...     sessions.end(token)

@@ -169,7 +169,9 @@ class ChemmyPlay(TableSession):
             read=read,
         )
         self.people: dict[int, str] = dict(enumerate(people))
-        self.accounts = {seat: wallet.account_or_open(name) for seat, name in self.people.items()}
+        self.accounts = {
+            seat: wallet.accounts.account_or_open(name) for seat, name in self.people.items()
+        }
         self.buy_in = buy_in
         self.bot_seats = bot_names(people, seats - len(people))
         # one solution serves every bot; each samples its mixed choices from the table's rng
@@ -250,7 +252,9 @@ class ChemmyPlay(TableSession):
             return False
         for seat, name in self.people.items():
             account = self.accounts[seat]
-            amount = self.buy_in if self.buy_in is not None else self.wallet.balance(account.id)
+            amount = (
+                self.buy_in if self.buy_in is not None else self.wallet.accounts.balance(account.id)
+            )
             self.chemmy.sit_person(seat, account.id, name, amount)
             self.stacks_before[seat] = amount
         for offset, name in enumerate(self.bot_seats):
@@ -299,7 +303,7 @@ class ChemmyPlay(TableSession):
                 seats.append(" · ", style="dim")
             seats.append(f"{seat + 1} {name}", style="bold" if seat in self.people else "")
             if seat in self.people:
-                bankroll = render.money(self.wallet.balance(self.accounts[seat].id))
+                bankroll = render.money(self.wallet.accounts.balance(self.accounts[seat].id))
                 seats.append(f" (bankroll {bankroll})", style="green")
             else:
                 seats.append(" (bot)", style="dim")
@@ -335,7 +339,7 @@ class ChemmyPlay(TableSession):
         """Does every person's bankroll (or buy-in) reach the table minimum?"""
         short = []
         for seat, account in self.accounts.items():
-            balance = self.wallet.balance(account.id)
+            balance = self.wallet.accounts.balance(account.id)
             wanted = self.buy_in if self.buy_in is not None else balance
             if wanted < self.minimum or wanted > balance:
                 short.append((seat, balance, wanted))
@@ -379,7 +383,7 @@ class ChemmyPlay(TableSession):
         for seat, account in self.accounts.items():
             if self.chemmy.seats[seat].is_person:
                 self.chemmy.leave(seat)
-            balances[seat] = self.wallet.balance(account.id)
+            balances[seat] = self.wallet.accounts.balance(account.id)
         coups = f"{render.counted(self.coups_played, 'coup')} played"
         if self.hot_seat:
             each = " · ".join(f"{self.people[s]} {render.money(b)}" for s, b in balances.items())

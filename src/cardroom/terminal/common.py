@@ -194,7 +194,7 @@ def open_database(path: Path | None, *, create: bool = True) -> Database:
 def person_account(wallet: Wallet, name: str | None) -> Account:
     """The account of ``name`` (None: the terminal's own person, "You"), opened with the
     starting balance the first time."""
-    return wallet.account_or_open(DEFAULT_PERSON if name is None else name)
+    return wallet.accounts.account_or_open(DEFAULT_PERSON if name is None else name)
 
 
 def load_game(game_id: str, rules_file: Path | None) -> tuple[GameInfo, Any]:

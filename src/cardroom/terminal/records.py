@@ -83,9 +83,9 @@ def history(
             return
         with open_database(path, create=False) as db:
             wallet = Wallet(db)
-            account = wallet.account(name)
+            account = wallet.accounts.account(name)
             if replay_id is not None:
-                stored = wallet.round(replay_id) if account is not None else None
+                stored = wallet.rounds.round(replay_id) if account is not None else None
                 if stored is None or account is None or stored.account_id != account.id:
                     raise CliError(f"there is no round {replay_id} of {name}'s")
                 show_replay(stored)
@@ -95,8 +95,8 @@ def history(
                 total = 0
             else:
                 name = account.name
-                rounds = list(reversed(wallet.rounds(account.id, limit=limit, game=game_id)))
-                total = wallet.count_rounds(account.id, game=game_id)
+                rounds = list(reversed(wallet.rounds.latest(account.id, limit=limit, game=game_id)))
+                total = wallet.rounds.count_rounds(account.id, game=game_id)
     if as_json:
         for stored in rounds:
             data = {
@@ -224,22 +224,26 @@ def bankroll(
         name = _person(person)
         with open_database(bankroll_file) as db:
             wallet = Wallet(db)
-            account = wallet.account_or_open(name)
+            account = wallet.accounts.account_or_open(name)
             name = account.name  # as registered ("ＥＥＲＯ" finds "Eero")
-            before = wallet.balance(account.id)
+            before = wallet.accounts.balance(account.id)
             if reset:
-                after = wallet.set_balance(
+                after = wallet.accounts.set_balance(
                     account.id, START_BALANCE, "reset by cardroom bankroll --reset"
                 )
             elif amount is not None:
-                after = wallet.set_balance(account.id, amount, "set by cardroom bankroll --set")
+                after = wallet.accounts.set_balance(
+                    account.id, amount, "set by cardroom bankroll --set"
+                )
             else:
                 after = before
-            played = wallet.count_rounds(account.id)
+            played = wallet.rounds.count_rounds(account.id)
             others = (
-                [a for a in wallet.accounts() if a.name != DEFAULT_PERSON] if person is None else []
+                [a for a in wallet.accounts.all() if a.name != DEFAULT_PERSON]
+                if person is None
+                else []
             )
-            rows = wallet.ledger(account.id, limit=ledger_rows) if ledger_rows else []
+            rows = wallet.books.ledger(account.id, limit=ledger_rows) if ledger_rows else []
         path = bankroll_file if bankroll_file is not None else default_path()
     label = "Bankroll" if name == DEFAULT_PERSON else f"{name}'s bankroll"
     line = Text()

@@ -321,7 +321,7 @@ class LiveChemmy:
             )
         if seat is not None and not 0 <= seat < self.spec.seats:
             raise Refused(422, f"there is no seat {seat + 1} (the table has {self.spec.seats})")
-        balance = await asyncio.to_thread(self.wallet.balance, account.id)
+        balance = await asyncio.to_thread(self.wallet.accounts.balance, account.id)
         if buy_in > balance:
             raise Refused(
                 409,

@@ -90,7 +90,7 @@ class LiveTables:
         outcome is not its bead's is left unmarked)."""
         if not beads:
             return []
-        stored = self.wallet.rounds(
+        stored = self.wallet.rounds.latest(
             account.id, len(beads), game.id, statuses=("finished",), table_ref=table_ref(here)
         )
         records = [r.record or {} for r in reversed(stored)]

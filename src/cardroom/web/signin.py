@@ -71,7 +71,7 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
     def start() -> tuple[int, tuple[int, str] | None]:
         attempt = svc.throttle.begin(key, address)
         try:
-            return attempt, svc.wallet.password_hash(name)
+            return attempt, svc.wallet.accounts.password_hash(name)
         except BaseException:
             svc.throttle.cancel(attempt)
             raise
@@ -98,8 +98,8 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
     def finish() -> Account:
         svc.throttle.succeeded(key, address)
         if rehashed is not None:
-            svc.wallet.set_password_hash(account_id, rehashed)
-        return svc.wallet.get(account_id)
+            svc.wallet.accounts.set_password_hash(account_id, rehashed)
+        return svc.wallet.accounts.get(account_id)
 
     return await _in_thread(finish)
 
@@ -116,7 +116,7 @@ async def register(svc: Services, name: str, password: str) -> Account:
     except Busy as err:
         raise _busy(err) from None
     try:  # before the hash, not to spend a check on a name that is taken or looks it
-        await _in_thread(lambda: svc.wallet.check_name_free(clean))
+        await _in_thread(lambda: svc.wallet.accounts.check_name_free(clean))
     except NameTaken as err:
         raise ApiError(409, str(err)) from None
     try:
@@ -125,7 +125,7 @@ async def register(svc: Services, name: str, password: str) -> Account:
         raise _busy(err) from None
 
     def open_account() -> Account:
-        return svc.wallet.open_account(clean, password_hash=hashed)
+        return svc.wallet.accounts.open_account(clean, password_hash=hashed)
 
     try:
         return await _in_thread(open_account)

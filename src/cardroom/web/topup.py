@@ -1,7 +1,7 @@
 """Play money for a broke account: a top-up back to the starting balance when the
 balance (with any stack at a table) is below every table's minimum, at most once a day.
 
-The wallet makes it (:meth:`cardroom.app.wallet.Wallet.top_up`: one transaction under the
+The wallet makes it (:meth:`cardroom.app.wallet.Accounts.top_up`: one transaction under the
 account's lock, a ``top_up`` ledger row); this module says when it is offered, in the
 same words on the wallet page, where a bet or a buy-in is refused, and in the API.
 """
@@ -35,7 +35,7 @@ def offer(svc: Any, account_id: int) -> dict[str, Any] | None:
     """The top-up as the wallet page and the API tell it: ``due`` (it may be made now)
     with its words, or when the next may be made; None when the balance is enough."""
     minimum = lowest_minimum(svc)
-    due, next_at = svc.wallet.top_up_due(account_id, minimum)
+    due, next_at = svc.wallet.accounts.top_up_due(account_id, minimum)
     start = format_amount(START_BALANCE)
     if due:
         text = (

@@ -5,7 +5,7 @@ balance it leaves, under the account's lock; a round written all at once or left
 was) is checked here as a whole, away from any request: ``cardroom audit`` runs it, and
 the tests run it after every test that moves money.
 
-- The books (:meth:`Wallet.audit_all`): each account's balance is the sum of its
+- The books (:meth:`Books.audit_all`): each account's balance is the sum of its
   ledger, and each ledger row's running balance is the one before plus its amount.
 - The rounds in progress: a house round in progress must be waiting for a decision the
   person may make (replayed from its saved cards and decisions); one that waits for
@@ -18,7 +18,7 @@ the tests run it after every test that moves money.
 >>> from cardroom.storage import Database
 >>> with tempfile.TemporaryDirectory() as tmp, Database.open(path=Path(tmp) / "a.db") as db:
 ...     wallet = Wallet(db)
-...     _ = wallet.open_account("Ann")
+...     _ = wallet.accounts.open_account("Ann")
 ...     report = audit(wallet)
 >>> report.ok, report.accounts, report.rounds_in_progress
 (True, 1, 0)
@@ -61,7 +61,7 @@ def audit(wallet: Wallet) -> AuditReport:
     """Audit every account's books and every round in progress."""
     report = AuditReport()
     try:
-        report.accounts = wallet.audit_all()
+        report.accounts = wallet.books.audit_all()
     except AuditError as err:
         report.problems.append(str(err))
     in_play: dict[tuple[int, str], int] = {}
@@ -78,7 +78,7 @@ def audit(wallet: Wallet) -> AuditReport:
         ids = [int(i) for i in open_ids]
     named: set[int] = set()
     for round_id in ids:
-        stored = wallet.round(round_id)
+        stored = wallet.rounds.round(round_id)
         if (
             stored.game in GAMES
             and GAMES[stored.game].kind == "seats"

@@ -236,9 +236,9 @@ class ChemmyTable:
         if game is not None and not game.can_take_seat(seat, name, amount):
             raise WagerError("a seat can be taken only between coups")
         try:
-            wallet_seat = self.wallet.buy_in(account_id, amount, self.table_ref)
+            wallet_seat = self.wallet.seats.buy_in(account_id, amount, self.table_ref)
         except InsufficientFunds:
-            balance = self.wallet.balance(account_id)
+            balance = self.wallet.accounts.balance(account_id)
             raise WagerError(
                 f"a buy-in of {_money(amount)} is more than {name}'s balance of {_money(balance)}"
             ) from None
@@ -339,13 +339,13 @@ class ChemmyTable:
             # the coup's first step was made (the bank passed on) but nothing was dealt
             # and no money is at stake: the person's part of it is called off
             round_id = coup.rounds.pop(seat)
-            self.wallet.void_round(round_id, {"void": "left before the coup was dealt"})
+            self.wallet.rounds.void_round(round_id, {"void": "left before the coup was dealt"})
         if game is not None and game.can_leave(seat):
             game.leave(seat)
             self._open_coup()
         assert person.wallet_seat is not None
-        stack = self.wallet.seat(person.wallet_seat).stack
-        self.wallet.cash_out(person.wallet_seat)
+        stack = self.wallet.seats.seat(person.wallet_seat).stack
+        self.wallet.seats.cash_out(person.wallet_seat)
         self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
         self._stacks.pop(seat, None)  # (before the game starts: it starts without the seat)
         return stack
@@ -450,9 +450,9 @@ class ChemmyTable:
                 stack = Fraction(coup.start["stacks"][seat])
                 round_id = coup.rounds.get(seat)
                 if round_id is not None:
-                    self.wallet.void_round(round_id, {"void": why})
-            self.wallet.update_stack(held.wallet_seat, stack)
-            self.wallet.cash_out(held.wallet_seat)
+                    self.wallet.rounds.void_round(round_id, {"void": why})
+            self.wallet.seats.update_stack(held.wallet_seat, stack)
+            self.wallet.seats.cash_out(held.wallet_seat)
             self.seats[seat] = SeatAtTable(f"Seat {seat + 1}")
         self._coup = None
 
@@ -545,7 +545,7 @@ class ChemmyTable:
             if not self.seats[seat].leaving:
                 account = self.seats[seat].account_id
                 assert account is not None
-                coup.rounds[seat] = self.wallet.open_coup(
+                coup.rounds[seat] = self.wallet.seats.open_coup(
                     account, GAME.id, self._coup_state(seat), self.table_ref
                 )
 
@@ -567,7 +567,7 @@ class ChemmyTable:
         if coup is None:
             return
         for seat, round_id in coup.rounds.items():
-            self.wallet.save_state(round_id, self._coup_state(seat))
+            self.wallet.rounds.save_state(round_id, self._coup_state(seat))
 
     def _coup_ended(self) -> None:
         game = self._game()
@@ -582,7 +582,7 @@ class ChemmyTable:
         for seat, round_id in coup.rounds.items():
             wallet_seat = self.seats[seat].wallet_seat
             assert wallet_seat is not None
-            self.wallet.finish_coup(round_id, record.to_json(), wallet_seat, stacks[seat])
+            self.wallet.seats.finish_coup(round_id, record.to_json(), wallet_seat, stacks[seat])
         self._coup = None
         for seat in self._by_account():
             if self.seats[seat].leaving:
@@ -639,14 +639,14 @@ def finish_interrupted_coups(
     ``table_ref``: tables another process drives, or will take over).  Returns the
     coups' records."""
     finished: list[RoundRecord] = []
-    for stored in wallet.unfinished_rounds(account_id, GAME.id):
+    for stored in wallet.rounds.unfinished_rounds(account_id, GAME.id):
         if skip is None or not skip(stored.table_ref):
             record = _finish_stored(wallet, stored)
             if record is not None:
                 finished.append(record)
-    for left in wallet.open_seats(account_id):
+    for left in wallet.seats.open_seats(account_id):
         if skip is None or not skip(left.table_ref):
-            wallet.cash_out(left.id)
+            wallet.seats.cash_out(left.id)
     return finished
 
 
@@ -674,14 +674,14 @@ def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord
     finished: list[RoundRecord] = []
     cashed = 0
     for account_id in people:
-        for stored in wallet.unfinished_rounds(account_id, GAME.id):
+        for stored in wallet.rounds.unfinished_rounds(account_id, GAME.id):
             if stored.table_ref == table_ref:
                 record = _finish_stored(wallet, stored)
                 if record is not None:
                     finished.append(record)
-        for left in wallet.open_seats(account_id):
+        for left in wallet.seats.open_seats(account_id):
             if left.table_ref == table_ref:
-                wallet.cash_out(left.id)
+                wallet.seats.cash_out(left.id)
                 cashed += 1
     return finished, cashed
 
@@ -695,14 +695,14 @@ def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:
         state = read_coup_state(stored.state)
         rules = load_rules_text(GAME.default_rules(), state.rules, "the coup")
     except (StateError, RulesError):
-        wallet.void_round(stored.id, {"void": "its rules can no longer be read"})
+        wallet.rounds.void_round(stored.id, {"void": "its rules can no longer be read"})
         return None
     record, stacks = _finish_coup(rules, state)
     wallet_seat = state.wallet_seat
-    if wallet_seat is not None and wallet.seat(wallet_seat).status == "open":
-        wallet.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[state.seat])
+    if wallet_seat is not None and wallet.seats.seat(wallet_seat).status == "open":
+        wallet.seats.finish_coup(stored.id, record.to_json(), wallet_seat, stacks[state.seat])
     else:
-        wallet.void_round(stored.id, {"void": "the seat was already cashed out"})
+        wallet.rounds.void_round(stored.id, {"void": "the seat was already cashed out"})
     return record
 
 

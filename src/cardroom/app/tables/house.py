@@ -155,7 +155,7 @@ class HouseTable:
 
     @property
     def balance(self) -> Fraction:
-        return self.wallet.balance(self.account_id)
+        return self.wallet.accounts.balance(self.account_id)
 
     @property
     def reshuffle_due(self) -> bool:
@@ -197,7 +197,7 @@ class HouseTable:
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
-        unfinished = self.wallet.unfinished_rounds(self.account_id, self.game.id)
+        unfinished = self.wallet.rounds.unfinished_rounds(self.account_id, self.game.id)
         if unfinished:
             same_key = [r for r in unfinished if r.idempotency_key == idempotency_key]
             if idempotency_key is not None and same_key:
@@ -206,7 +206,7 @@ class HouseTable:
                 f"your last {self.game.id} round (#{unfinished[0].id}) is not finished yet"
             )
         total = sum(stakes.values(), Fraction(0))
-        balance = self.wallet.balance(self.account_id)
+        balance = self.wallet.accounts.balance(self.account_id)
         if total > balance:
             raise OverBalance(_over_balance(total, balance))
         shuffled = self._shuffle_if_due()
@@ -214,11 +214,13 @@ class HouseTable:
         live.shoe = [[card.code for card in self._upcoming()]]
         state = self._state(live, stakes)
         try:
-            opened = self.wallet.open_round(
+            opened = self.wallet.rounds.open_round(
                 self.account_id, self.game.id, stakes, state, self.table_ref, idempotency_key
             )
         except InsufficientFunds:
-            raise OverBalance(_over_balance(total, self.wallet.balance(self.account_id))) from None
+            raise OverBalance(
+                _over_balance(total, self.wallet.accounts.balance(self.account_id))
+            ) from None
         if opened.existing:
             raise _existing(opened.round, stakes)
         live.id = opened.id
@@ -239,11 +241,11 @@ class HouseTable:
         (the web, inside ``db.run``) and has checked what :meth:`place_bets` checks
         (no unfinished round, the idempotency key; ``checked``: the caller holds its
         table's lock and lets the wallet check the balance as it takes the stakes, see
-        :meth:`Wallet.open_round`): the bets are checked
+        :meth:`Rounds.open_round`): the bets are checked
         with the engine, the shoe is reshuffled if it is due, the cards are dealt until
         the person must decide or the round is over, and only then is the round written:
-        finished with its stakes and payouts at once (:meth:`Wallet.record_round`), or
-        opened in progress with its state (:meth:`Wallet.open_round`).  Inside one
+        finished with its stakes and payouts at once (:meth:`Rounds.record_round`), or
+        opened in progress with its state (:meth:`Rounds.open_round`).  Inside one
         transaction this is all or nothing, as dealing after :meth:`place_bets` is.
         ``engine``: the engine's new round of these bets at this table's rules, when the
         caller made one already to check them (nothing dealt to it yet)."""
@@ -264,7 +266,7 @@ class HouseTable:
             if engine.to_move() is None:
                 record = record_of(self.game, self.rules_toml, self.name, live)
                 live.record_json = record.to_json()
-                opened = self.wallet.record_round(
+                opened = self.wallet.rounds.record_round(
                     self.account_id,
                     self.game.id,
                     stakes,
@@ -278,7 +280,7 @@ class HouseTable:
                 self._finished(live)
             else:
                 live.shoe = [[card.code for card in upcoming], *live.shoe]
-                opened = self.wallet.open_round(
+                opened = self.wallet.rounds.open_round(
                     self.account_id,
                     self.game.id,
                     stakes,
@@ -288,7 +290,9 @@ class HouseTable:
                     checked=checked,
                 )
         except InsufficientFunds:
-            raise OverBalance(_over_balance(total, self.wallet.balance(self.account_id))) from None
+            raise OverBalance(
+                _over_balance(total, self.wallet.accounts.balance(self.account_id))
+            ) from None
         if opened.existing:
             raise _existing(opened.round, stakes)
         live.id = opened.id
@@ -332,7 +336,7 @@ class HouseTable:
             allowed = " or ".join(sorted(step.actions))
             raise IllegalAction(f"you cannot {action} now: you may {allowed}")
         live.decisions.append(Decided(PLAYER_SEAT, action, None, by))
-        self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
+        self.wallet.rounds.save_state(live.id, self._state(live, live.engine.wagers))
         start = len(live.engine.events)
         live.engine.act(PLAYER_SEAT, action)
         if advance:
@@ -351,7 +355,7 @@ class HouseTable:
         """Call the round off (a stacked shoe too short for it): every stake returned,
         the round kept as void with ``why``; the new balance."""
         record = {"void": why, "cards": [c.code for c in live.cards]}
-        live.balance = self.wallet.void_round(live.id, record)
+        live.balance = self.wallet.rounds.void_round(live.id, record)
         return live.balance
 
     # -- inside ---------------------------------------------------------------------------
@@ -364,7 +368,7 @@ class HouseTable:
         def new_shoe() -> None:
             live.shoe.append([c.code for c in self._upcoming()])
             if live.id:  # (a round dealt before it is written keeps it in its state then)
-                self.wallet.save_state(live.id, self._state(live, live.engine.wagers))
+                self.wallet.rounds.save_state(live.id, self._state(live, live.engine.wagers))
 
         card = draw_or_reshuffle(
             self.source, live.engine.cards_in_play, live.engine.events.append, new_shoe
@@ -389,7 +393,9 @@ class HouseTable:
     def _settle(self, live: HouseRound) -> None:
         record = record_of(self.game, self.rules_toml, self.name, live)
         live.record_json = record.to_json()
-        live.balance = self.wallet.settle_round(live.id, self._payouts(live), live.record_json)
+        live.balance = self.wallet.rounds.settle_round(
+            live.id, self._payouts(live), live.record_json
+        )
         live.record = record
         self._finished(live)
 
@@ -567,13 +573,13 @@ def finish_interrupted(
     same cards, the decisions already made, the default play for the rest; settled and
     recorded with a note saying so.  Returns their records, oldest first."""
     finished: list[RoundRecord] = []
-    for stored in wallet.unfinished_rounds(account_id, game_id):
+    for stored in wallet.rounds.unfinished_rounds(account_id, game_id):
         if not is_house_state(stored.state):
             continue  # not a house round (or from a later cardroom): left as it is
         try:
             table, live = restore_round(wallet, stored, INTERRUPTED_NOTE)
         except (RulesError, IllegalAction, ValueError):
-            wallet.void_round(stored.id, {"void": "the round can no longer be set up again"})
+            wallet.rounds.void_round(stored.id, {"void": "the round can no longer be set up again"})
             continue
         table.play_default(live)
         if live.record is not None:

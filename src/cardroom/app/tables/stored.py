@@ -202,7 +202,7 @@ class StoredTables:
         def work(conn: Connection) -> Played:
             row = self._read(conn, account_id, here)
             if key is not None:
-                known = self.wallet.key_round(conn, account_id, key)
+                known = self.wallet.rounds.key_round(conn, account_id, key)
                 if known is not None:
                     return self._given_back(conn, account_id, game, here, stakes, known)
             if row.round_id is not None:
@@ -211,7 +211,7 @@ class StoredTables:
                 )
             total = sum(stakes.values(), Fraction(0))
             if total > row.balance:
-                balance = self.wallet.balance(account_id)  # (as it is now, to be sure)
+                balance = self.wallet.accounts.balance(account_id)  # (as it is now, to be sure)
                 if total > balance:
                     raise OverBalance(
                         f"the stakes ({_amount(total)}) are more than your balance "
@@ -237,7 +237,7 @@ class StoredTables:
 
             # another request took this key at the same moment: that round is the one
             def again(conn: Connection) -> Played:
-                known = self.wallet.key_round(conn, account_id, key)
+                known = self.wallet.rounds.key_round(conn, account_id, key)
                 if known is None:
                     raise
                 return self._given_back(conn, account_id, game, here, stakes, known)
@@ -285,7 +285,7 @@ class StoredTables:
         stored = self._own(account_id, round_id)
         if stored.status != "in_progress" or not self._house(stored):
             # (a coup between seats in play: as its table has it, from the record so far)
-            return Played(self.wallet.balance(account_id), stored=stored)
+            return Played(self.wallet.accounts.balance(account_id), stored=stored)
 
         def work(conn: Connection) -> Played:
             row = self._read(conn, account_id, table_key_of(stored))
@@ -312,7 +312,7 @@ class StoredTables:
             due = shoe.shuffles > 0 and shoe.needs_reshuffle
             return TableState(
                 game=game.id,
-                balance=self.wallet.balance(account_id),
+                balance=self.wallet.accounts.balance(account_id),
                 shuffles=row.shuffles,
                 reshuffle_due=due,
                 reshuffle_cause=shoe.next_cause if due else None,
@@ -332,7 +332,7 @@ class StoredTables:
 
     def _own(self, account_id: int, round_id: int) -> StoredRound:
         try:
-            stored = self.wallet.round(round_id)
+            stored = self.wallet.rounds.round(round_id)
         except WalletError:
             raise NotYours(f"there is no round {round_id} of yours") from None
         if stored.account_id != account_id:
@@ -340,7 +340,7 @@ class StoredTables:
         return stored
 
     def _balance(self, account_id: int) -> Fraction:
-        return self.wallet.balance(account_id)
+        return self.wallet.accounts.balance(account_id)
 
     def _given_back(
         self,
@@ -353,7 +353,7 @@ class StoredTables:
     ) -> Played:
         """The round an idempotency key opened, as it stands now (:class:`KeyReused` if
         it was opened with other bets, or at another table)."""
-        stored = self.wallet.round(round_id)
+        stored = self.wallet.rounds.round(round_id)
         if (
             stored.game != game.id
             or table_key_of(stored) != here
@@ -380,7 +380,7 @@ class StoredTables:
             conn.execute(new, {**key, "now": datetime.now(UTC)})
             rows = self.db.fast(conn, _LOCK_TABLE, key)
         if not rows:
-            balance = self.wallet.balance(account_id) if lock else Fraction(0)
+            balance = self.wallet.accounts.balance(account_id) if lock else Fraction(0)
             return _Row(None, balance=balance)
         [(shoe, dealt, shuffles, beads_text, rounds_played, round_id, balance)] = rows
         beads = json.loads(beads_text)

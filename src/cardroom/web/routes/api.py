@@ -166,7 +166,7 @@ def logout(request: Request, person: Annotated[Person, Depends(changing)]) -> Re
 )
 def me(person: Annotated[Person, Depends(signed_in)], request: Request) -> models.Me:
     """Who is signed in, and their balance."""
-    balance = services(request).wallet.balance(person.account.id)
+    balance = services(request).wallet.accounts.balance(person.account.id)
     return models.Me(username=person.account.name, balance=views.money(balance))
 
 
@@ -460,7 +460,7 @@ def replay_round(
     cards, decisions, outcome and payouts?"""
     svc = services(request)
     try:
-        stored = svc.wallet.round(round_id)
+        stored = svc.wallet.rounds.round(round_id)
     except WalletError:
         stored = None
     if stored is None or stored.account_id != person.account.id:
@@ -499,8 +499,8 @@ def history(
     svc = services(request)
     if game is not None and game not in GAMES:
         raise ApiError(404, f"there is no game {game!r}")
-    balance = svc.wallet.balance(person.account.id)
-    page = svc.wallet.rounds_page(
+    balance = svc.wallet.accounts.balance(person.account.id)
+    page = svc.wallet.rounds.rounds_page(
         person.account.id, limit=limit, game=game, before=before, after=after
     )
     tables = books.table_names(svc)
@@ -530,11 +530,11 @@ def ledger(
     ``balance_before`` is the balance before the page's oldest row (the page adds up
     from it)."""
     svc = services(request)
-    page = svc.wallet.ledger_page(person.account.id, limit, before=before, after=after)
+    page = svc.wallet.books.ledger_page(person.account.id, limit, before=before, after=after)
     tables = books.table_names(svc)
     offered = topup.offer(svc, person.account.id)
     return models.LedgerOut(
-        balance=views.money(svc.wallet.balance(person.account.id)),
+        balance=views.money(svc.wallet.accounts.balance(person.account.id)),
         rows=[
             models.LedgerRowOut(
                 id=row.id,
@@ -575,9 +575,9 @@ def top_up(request: Request, person: Annotated[Person, Depends(changing)]) -> mo
     table's minimum (with what you have at the tables), at most once a day (409
     otherwise, saying why and when)."""
     svc = services(request)
-    before = svc.wallet.balance(person.account.id)
+    before = svc.wallet.accounts.balance(person.account.id)
     try:
-        balance = svc.wallet.top_up(person.account.id, topup.lowest_minimum(svc))
+        balance = svc.wallet.accounts.top_up(person.account.id, topup.lowest_minimum(svc))
     except TopUpRefused as err:
         raise ApiError(409, str(err)) from None
     return models.TopUpDone(balance=views.money(balance), amount=views.money(balance - before))

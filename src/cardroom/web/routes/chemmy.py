@@ -182,12 +182,12 @@ async def take_seat(
         message = err.message
         if err.status == 409:  # for want of money: the way on, where there is a top-up
             svc = services(request)
-            if buy_in > await asyncio.to_thread(svc.wallet.balance, person.account.id):
+            if buy_in > await asyncio.to_thread(svc.wallet.accounts.balance, person.account.id):
                 message = await asyncio.to_thread(topup.hint, svc, person.account.id, message)
         raise ApiError(err.status, message) from None
     except WalletError as err:
         raise ApiError(409, str(err)) from None
-    balance = await asyncio.to_thread(services(request).wallet.balance, person.account.id)
+    balance = await asyncio.to_thread(services(request).wallet.accounts.balance, person.account.id)
     return {**seated, "balance": views.money(balance)}
 
 
@@ -218,7 +218,7 @@ async def leave(
         result = await table.leave(person.account)
     except Refused as err:
         raise ApiError(err.status, err.message) from None
-    balance = await asyncio.to_thread(services(request).wallet.balance, person.account.id)
+    balance = await asyncio.to_thread(services(request).wallet.accounts.balance, person.account.id)
     return {**result, "balance": views.money(balance)}
 
 
@@ -280,7 +280,7 @@ async def _socket(websocket: WebSocket, table_id: int) -> None:
             await websocket.close(code=POLICY)
         return
     try:
-        account = await asyncio.to_thread(svc.wallet.get, session.account_id)
+        account = await asyncio.to_thread(svc.wallet.accounts.get, session.account_id)
     except WalletError:
         await websocket.close(code=POLICY)
         return

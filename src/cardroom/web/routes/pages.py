@@ -54,7 +54,7 @@ def _page(
     if person is not None:
         who = {
             "name": person.account.name,
-            "balance": views.money(svc.wallet.balance(person.account.id)),
+            "balance": views.money(svc.wallet.accounts.balance(person.account.id)),
             "csrf": person.session.csrf_token,
         }
     house = [g for g in GAMES.values() if g.kind == "house" and g.id in svc.rules]
@@ -382,7 +382,7 @@ def _wallet(
         return _must_sign_in(request)
     _one_way(before, after)
     svc = services(request)
-    page = svc.wallet.ledger_page(person.account.id, LEDGER_PAGE, before=before, after=after)
+    page = svc.wallet.books.ledger_page(person.account.id, LEDGER_PAGE, before=before, after=after)
     tables = books.table_names(svc)
     rows = [
         {
@@ -417,7 +417,7 @@ def top_up_form(request: Request, csrf_token: FormText) -> Response:
         raise ApiError(403, "the form had expired: reload the page and try again")
     svc = services(request)
     try:
-        svc.wallet.top_up(person.account.id, topup.lowest_minimum(svc))
+        svc.wallet.accounts.top_up(person.account.id, topup.lowest_minimum(svc))
     except TopUpRefused as err:
         return _wallet(request, error=str(err)[:1].upper() + str(err)[1:] + ".")
     return RedirectResponse("/wallet", status_code=303)
@@ -462,8 +462,10 @@ def history_page(request: Request, before: Cursor = None, after: Cursor = None) 
         return _must_sign_in(request)
     _one_way(before, after)
     svc = services(request)
-    balance = svc.wallet.balance(person.account.id)
-    page = svc.wallet.rounds_page(person.account.id, HISTORY_PAGE, before=before, after=after)
+    balance = svc.wallet.accounts.balance(person.account.id)
+    page = svc.wallet.rounds.rounds_page(
+        person.account.id, HISTORY_PAGE, before=before, after=after
+    )
     return _page(
         request,
         "history.html",
@@ -484,12 +486,12 @@ def round_page(request: Request, round_id: Annotated[int, Path(ge=1, le=2**62)])
         return _must_sign_in(request)
     svc = services(request)
     try:
-        stored = svc.wallet.round(round_id)
+        stored = svc.wallet.rounds.round(round_id)
     except WalletError:
         stored = None
     if stored is None or stored.account_id != person.account.id:
         raise ApiError(404, f"there is no round {round_id} of yours")
-    balance = svc.wallet.balance(person.account.id)
+    balance = svc.wallet.accounts.balance(person.account.id)
     [item] = _round_items(svc, [stored], balance)
     return _page(request, "round.html", person, r=item, marks=MARKS)
 
