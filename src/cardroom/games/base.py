@@ -173,9 +173,12 @@ class GameRules(Protocol):
     def table(self) -> TableLimits: ...
 
 
-def check_wagers(
-    wagers: Mapping[str, Fraction | int | str], allowed: Sequence[str], limits: TableLimits
-) -> dict[str, Fraction]:
+#: bets as a person or a client gives them, wager by wager: an exact amount, a whole
+#: number or its text (the engine checks and reads them: :func:`check_wagers`)
+Bets = Mapping[str, Fraction | int | str]
+
+
+def check_wagers(wagers: Bets, allowed: Sequence[str], limits: TableLimits) -> dict[str, Fraction]:
     """Validate stakes: known wager ids, numbers, within the table limits."""
     checked: dict[str, Fraction] = {}
     for wager, raw in wagers.items():

@@ -37,7 +37,7 @@ class Dealer:
         A wager that cannot be accepted raises :class:`~cardroom.games.base.WagerError`
         and changes nothing.
         """
-        rnd = self.game.new_round(self.rules, wagers)  # type: ignore[arg-type]
+        rnd = self.game.new_round(self.rules, wagers)
         reshuffle_if_due(self.source, rnd.events.append)
         return rnd
 

@@ -13,8 +13,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from cardroom.analysis.report import GameReport
+from cardroom.core.cards import Rank
 from cardroom.core.rules import load_rules_file
-from cardroom.games.base import PLAYER_SEAT, Action, GameRules, Replayable, Round
+from cardroom.games.base import PLAYER_SEAT, Action, Bets, GameRules, Replayable, Round
 from cardroom.games.disclosure import PayRow, RulesText
 from cardroom.games.phrases import NO_WORDS, Template
 
@@ -29,6 +31,7 @@ __all__ = [
     "R",
     "SeatedTable",
     "SeatsRules",
+    "Solution",
     "StrategyAsk",
     "UnknownGame",
 ]
@@ -58,9 +61,16 @@ class Analysis:
     """An exact analysis: the report (a :class:`cardroom.analysis.report.GameReport`),
     and when asked each wager's effects of removal by rank, with the model said."""
 
-    report: Any
-    effects: Mapping[str, Mapping[Any, Fraction]] | None = None
+    report: GameReport
+    effects: Mapping[str, Mapping[Rank, Fraction]] | None = None
     effects_note: str | None = None
+
+
+class Solution(Protocol):
+    """A game's best play, worked out (a strategy comparison, or a game between two sides
+    solved): what it is as JSON; the floors above draw it from its own fields."""
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -143,7 +153,8 @@ class GameSpec(Generic[R]):
     name: str
     description: str
     default_rules: Callable[[], R]
-    new_round: Callable[[R, Mapping[str, Fraction]], Round]
+    #: a new round of these bets at these rules (:class:`WagerError` for bets it refuses)
+    new_round: Callable[[R, Bets], Round]
     wager_ids: tuple[str, ...]
     outcomes: tuple[str, ...]
     hands: tuple[str, ...]
@@ -179,7 +190,7 @@ class GameSpec(Generic[R]):
     analyze: Callable[[R, AnalysisAsk], Analysis] | None = None
     #: the best play (a strategy comparison, or a solved game between two sides); None
     #: for a game where nobody decides
-    strategy: Callable[[R, StrategyAsk], Any] | None = None
+    strategy: Callable[[R, StrategyAsk], Solution] | None = None
     #: the game's wagers in words inside a sentence, by id, where its id with spaces
     #: would not do ("B-27"); asked each time, so that a wager added later has its words
     wager_names: Callable[[], Mapping[str, str]] = lambda: NO_NAMES

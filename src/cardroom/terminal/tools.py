@@ -20,6 +20,7 @@ from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
 from cardroom.games.base import GameRules
+from cardroom.games.finnish.analysis import StrategyComparison
 from cardroom.games.spec import AnalysisAsk, StrategyAsk
 from cardroom.terminal import analysis_view
 from cardroom.terminal.common import (
@@ -151,8 +152,10 @@ def strategy(
         sys.stdout.write(json.dumps(solved.to_json()) + "\n")
     elif callable(text):
         sys.stdout.write(text() + "\n")
-    else:
+    elif isinstance(solved, StrategyComparison):
         make_console().print(analysis_view.strategy_view(solved))
+    else:  # neither says itself nor sets tables side by side: its figures as they are
+        sys.stdout.write(json.dumps(solved.to_json(), indent=2) + "\n")
 
 
 def simulate(

@@ -193,7 +193,7 @@ class HouseTable:
         opened (no money is taken again), or :class:`KeyReused` if that round's bets
         were other ones.
         """
-        engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
+        engine = self.game.new_round(self.rules, bets)
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")
@@ -250,7 +250,7 @@ class HouseTable:
         ``engine``: the engine's new round of these bets at this table's rules, when the
         caller made one already to check them (nothing dealt to it yet)."""
         if engine is None:
-            engine = self.game.new_round(self.rules, bets)  # type: ignore[arg-type]
+            engine = self.game.new_round(self.rules, bets)
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")

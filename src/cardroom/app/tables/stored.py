@@ -192,7 +192,7 @@ class StoredTables:
         """
         here = table_key(game.id, variant)
         rules = self.rules_for(here)
-        engine = game.new_round(rules, bets)  # type: ignore[arg-type]  # checks the bets
+        engine = game.new_round(rules, bets)  # checks the bets
         stakes = dict(engine.wagers)
         if not stakes:
             raise WagerError("place at least one bet")

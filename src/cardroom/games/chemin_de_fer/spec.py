@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cardroom.games.base import Round
+from cardroom.games.base import Bets, Round
 from cardroom.games.chemin_de_fer import disclosure, words
 from cardroom.games.chemin_de_fer.analysis import (
     ChemmySolution,
@@ -29,7 +28,7 @@ if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is buil
 __all__ = ["CHEMIN_DE_FER", "SEATS"]
 
 
-def _seats_only(rules: ChemmyRules, wagers: Mapping[str, Fraction]) -> Round:
+def _seats_only(rules: ChemmyRules, wagers: Bets) -> Round:
     raise UnknownGame(
         f"{GAME_ID} is played between seats, not against the house: use `cardroom play {GAME_ID}`"
     )
