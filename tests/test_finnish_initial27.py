@@ -27,7 +27,7 @@ from cardroom.analysis.report import GameReport
 from cardroom.app.runner import RunResult, run
 from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.events import Outcome
-from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
+from cardroom.core.rules import RulesError, load_rules_text, rule_fields, rules_to_toml
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish.analysis import (
     DrawOdds,
@@ -485,7 +485,9 @@ def rule_combinations(draw: st.DrawFn) -> Finnish27Rules:
     initial 27s and the poker award), as a designer might combine them."""
     wild = draw(st.booleans())
     choices = {
-        name: draw(st.sampled_from(values)) for name, values in Finnish27Rules.CHOICES.items()
+        f.name: draw(st.sampled_from(f.about.choices))
+        for f in rule_fields(Finnish27Rules)
+        if f.about.choices
     }
     initial = {} if wild else {
         name: draw(st.booleans()) for name in ("jo_jo_27", "joanca_27", "ace_king_27")

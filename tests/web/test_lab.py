@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from cardroom.app.lab import LabError, compare_edges, rule_fields, variant
+from cardroom.app.lab import LabError, compare_edges, form_fields, variant
 from cardroom.app.par import rules_digest
 from cardroom.app.par_page import pdf_bytes
 from cardroom.core.money import fraction_text, percent_text, rounded_text
-from cardroom.core.rules import apply_rules, rules_to_toml
+from cardroom.core.rules import apply_rules, rule_fields, rules_to_toml
 from cardroom.games import GAMES, get_game
 from cardroom.web.edges import analyser_means
 from tests.web.browser import ARTIFACTS, Server
@@ -122,7 +122,7 @@ def test_the_lab_is_for_people_signed_in_with_their_token(web: Web) -> None:
 def test_every_game_reads_back_its_own_form_unchanged() -> None:
     for game in GAMES.values():
         rules = game.default_rules()
-        fields = rule_fields(rules)
+        fields = form_fields(rules)
         assert variant(rules, {f.key: f.value for f in fields if f.editable}) == rules
     rules = get_game(GAME).default_rules()
     with pytest.raises(LabError, match="at most"):
@@ -319,9 +319,11 @@ def test_variants_cannot_pile_up_work_without_end(
 
 def test_the_inventors_options_are_in_the_form_with_their_choices() -> None:
     for game in GAMES.values():
-        fields = {f.key: f for f in rule_fields(game.default_rules())}
-        choices = getattr(type(game.default_rules()), "CHOICES", {})
+        fields = {f.key: f for f in form_fields(game.default_rules())}
+        choices = {f.name: f.about.choices for f in rule_fields(type(game.default_rules()))}
         for name, options in choices.items():  # every choice, at its default or not
+            if not options:
+                continue
             assert fields[name].help == "one of " + ", ".join(options)
         if "player_over" in choices:
             rules = variant(game.default_rules(), {"player_over": "loses", "fee_per_100": "1"})
@@ -329,12 +331,12 @@ def test_the_inventors_options_are_in_the_form_with_their_choices() -> None:
 
 
 def test_every_field_of_every_game_says_what_it_means() -> None:
-    """Each value of a game's rules has its words (the ``#:`` comment of its field),
-    which the form shows beside its range."""
+    """Each value of a game's rules has its words (said beside its field, with the rest
+    of it), which the form shows beside its range."""
     for game in GAMES.values():
-        for f in rule_fields(game.default_rules()):
+        for f in form_fields(game.default_rules()):
             assert f.words, f"{game.id}: {f.key} has no words"
-    fields = {f.key: f for f in rule_fields(get_game("finnish27").default_rules())}
+    fields = {f.key: f for f in form_fields(get_game("finnish27").default_rules())}
     assert fields["jo_jo_27"].words == (
         "two Jokers as the first two cards (Jo Jo) are an initial 27"
     )

@@ -9,19 +9,16 @@ table, the tableau) are shown but changed only by a rules file.
 
 >>> from cardroom.games import GAMES
 >>> game = next(g for g in GAMES.values() if g.kind == "house")
->>> fields = rule_fields(game.default_rules())
+>>> fields = form_fields(game.default_rules())
 >>> any(f.key == "shoe.decks" and f.kind == "number" for f in fields)
 True
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import inspect
 import re
-import textwrap
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,20 +30,21 @@ from cardroom.core.rules import (
     Between,
     RulesError,
     apply_rules,
-    field_kinds,
+    rule_fields,
     rules_to_dict,
     show_value,
 )
+from cardroom.core.rules import RuleField as RulesField
 
 __all__ = [
     "MAX_FIELDS",
     "EdgeRow",
     "FieldGroup",
+    "FormField",
     "LabError",
-    "RuleField",
     "compare_edges",
     "field_groups",
-    "rule_fields",
+    "form_fields",
     "variant",
 ]
 
@@ -62,7 +60,7 @@ class LabError(ValueError):
 
 
 @dataclass(frozen=True)
-class RuleField:
+class FormField:
     """One value of the rules, as the form shows it."""
 
     key: str
@@ -73,7 +71,7 @@ class RuleField:
     #: the range or the kind of value, in words
     help: str
     editable: bool = True
-    #: what the field means, from the ``#:`` comment its rules type gives it ("" if none)
+    #: what the field means, as its rules type says it beside it ("" if it says nothing)
     words: str = ""
     #: a choice field's values, in order
     choices: tuple[str, ...] = ()
@@ -97,12 +95,12 @@ class FieldGroup:
 
     title: str
     about: str
-    fields: tuple[RuleField, ...]
+    fields: tuple[FormField, ...]
 
 
-def rule_fields(rules: Any) -> list[RuleField]:
+def form_fields(rules: Any) -> list[FormField]:
     """Every value of ``rules``, in the order of its dataclass (nested ones by dotted key)."""
-    fields: list[RuleField] = []
+    fields: list[FormField] = []
     _walk(rules, rules_to_dict(rules), "", fields)
     return fields
 
@@ -112,9 +110,9 @@ _PAYS = frozenset({"odds", "multiple"})
 
 
 def field_groups(rules: Any) -> list[FieldGroup]:
-    """:func:`rule_fields` in groups, as the rules pages group what they say: what each
+    """:func:`form_fields` in groups, as the rules pages group what they say: what each
     wager pays, how the game is played, then each nested table of the rules."""
-    fields = rule_fields(rules)
+    fields = form_fields(rules)
     top = [f for f in fields if "." not in f.key]
     groups = [
         FieldGroup("What each wager pays", "the odds of each wager", _only(top, _PAYS)),
@@ -131,109 +129,52 @@ def field_groups(rules: Any) -> list[FieldGroup]:
     return [g for g in groups if g.fields]
 
 
-def _only(fields: list[RuleField], kinds: frozenset[str]) -> tuple[RuleField, ...]:
+def _only(fields: list[FormField], kinds: frozenset[str]) -> tuple[FormField, ...]:
     return tuple(f for f in fields if f.kind in kinds)
 
 
-def _without(fields: list[RuleField], kinds: frozenset[str]) -> tuple[RuleField, ...]:
+def _without(fields: list[FormField], kinds: frozenset[str]) -> tuple[FormField, ...]:
     return tuple(f for f in fields if f.kind not in kinds)
 
 
-def field_words(cls: type) -> dict[str, str]:
-    """What each field of the dataclass ``cls`` means: the ``#:`` comment lines just above
-    it in its class's source (as Sphinx reads them), joined; fields without one are left
-    out.
-
-    >>> from cardroom.core.shoe import ShoeRules
-    >>> field_words(ShoeRules)["decks"]
-    'the number of 52-card decks in the shoe'
-    """
-    known = _WORDS.get(cls)
-    if known is None:
-        known = _WORDS[cls] = _read_words(cls)
-    return known
-
-
-#: each rules type's words, read once
-_WORDS: dict[type, dict[str, str]] = {}
-
-
-def _read_words(cls: type) -> dict[str, str]:
-    try:
-        lines, _ = inspect.getsourcelines(cls)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (OSError, TypeError, SyntaxError):  # no source (a frozen build): no words
-        return {}
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    words: dict[str, str] = {}
-    for node in body:
-        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
-            continue
-        comment: list[str] = []
-        at = node.lineno - 2  # the line above, 0-based
-        while at >= 0 and lines[at].strip().startswith("#:"):
-            comment.insert(0, lines[at].strip()[2:].strip())
-            at -= 1
-        if comment:
-            words[node.target.id] = " ".join(comment).replace("``", "")
-    return words
-
-
-def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[RuleField]) -> None:
-    hints = typing.get_type_hints(type(obj))
-    notes = field_words(type(obj))
-    kinds = field_kinds(type(obj))
-    ranges: Mapping[str, Any] = getattr(type(obj), "RANGES", {})
-    choices: Mapping[str, tuple[str, ...]] = getattr(type(obj), "CHOICES", {})
-    for f in dataclasses.fields(obj):
-        if not f.init:
-            continue
-        tp = _plain(hints[f.name])
-        # a field a written file leaves out (at its default, or said by an older switch)
-        value = data[f.name] if f.name in data else _as_written(getattr(obj, f.name), f.name, kinds)
-        if value is None:
-            continue
+def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[FormField]) -> None:
+    """The form fields of ``obj`` (its values as ``data``, a written file, says them), by
+    the one walk of every rules field (:func:`cardroom.core.rules.rule_fields`)."""
+    for f in rule_fields(type(obj)):
+        value = getattr(obj, f.name)
         key = f"{prefix}{f.name}"
-        before = len(out)
-        _field(obj, f.name, tp, value, key, kinds, ranges, choices, out)
-        if len(out) == before + 1 and f.name in notes:
-            out[-1] = dataclasses.replace(out[-1], words=notes[f.name])
+        if f.kind == "table":
+            _walk(value, data.get(f.name) or rules_to_dict(value), f"{key}.", out)
+            continue
+        # (a field a written file leaves out: at its default, or said by an older switch)
+        shown = data[f.name] if f.name in data else _as_written(value, f.kind)
+        if shown is None:
+            continue
+        out.append(_field(obj, f, key, shown))
 
 
-def _field(
-    obj: Any,
-    name: str,
-    tp: Any,
-    value: Any,
-    key: str,
-    kinds: Mapping[str, str],
-    ranges: Mapping[str, Any],
-    choices: Mapping[str, tuple[str, ...]],
-    out: list[RuleField],
-) -> None:
-    """The form field(s) of one value (a nested table: its own fields)."""
-    if name in choices:
-        options = tuple(str(c) for c in choices[name])
-        out.append(
-            RuleField(key, "choice", str(value), "one of " + ", ".join(options), choices=options)
-        )
-    elif isinstance(value, dict):
-        _walk(getattr(obj, name), value, f"{key}.", out)
-    elif (isinstance(value, list) and value and isinstance(value[0], dict)) or _rows(tp):
-        out.append(RuleField(key, "rows", f"{len(value)} rows", "a rules file", False))
-    elif isinstance(value, list) or typing.get_origin(tp) is tuple:
+def _field(obj: Any, f: RulesField, key: str, value: Any) -> FormField:
+    """The form field of one value."""
+    words = f.about.words
+    if f.kind == "choice":
+        options = f.about.choices
+        return FormField(
+            key, "choice", str(value), "one of " + ", ".join(options), words=words,
+            choices=options,
+        )  # fmt: skip
+    if f.kind == "rows":
+        return FormField(key, "rows", f"{len(value)} rows", "a rules file", False, words)
+    if f.listed:
         items = ", ".join(str(v) for v in value)
-        out.append(RuleField(key, "list", items, "items separated by commas"))
-    elif isinstance(value, bool):
-        out.append(RuleField(key, "bool", "true" if value else "false", "true or false"))
-    elif name in kinds:
-        kind = kinds[name]
-        bound = ranges.get(name)
-        words = bound.text(obj, kind) if bound is not None else KIND_WORDS[kind]
-        low, high = _whole_bounds(bound) if kind == "number" else ("", "")
-        out.append(RuleField(key, kind, str(value), words, low=low, high=high))
-    else:
-        out.append(RuleField(key, "text", str(value), "text"))
+        return FormField(key, "list", items, "items separated by commas", words=words)
+    if f.kind == "bool":
+        return FormField(key, "bool", "true" if value else "false", "true or false", words=words)
+    if f.kind in KIND_WORDS:
+        bound = f.about.range
+        help_ = bound.text(obj, f.kind) if bound is not None else KIND_WORDS[f.kind]
+        low, high = _whole_bounds(bound) if f.kind == "number" else ("", "")
+        return FormField(key, f.kind, str(value), help_, words=words, low=low, high=high)
+    return FormField(key, "text", str(value), "text", words=words)
 
 
 def _whole_bounds(bound: Between | None) -> tuple[str, str]:
@@ -246,31 +187,15 @@ def _whole_bounds(bound: Between | None) -> tuple[str, str]:
     return ("" if low is None else str(low)), ("" if high is None else str(high))
 
 
-def _as_written(value: Any, name: str, kinds: Mapping[str, str]) -> Any:
+def _as_written(value: Any, kind: str) -> Any:
     """A field's value as a rules file writes it (None: one the form does not show)."""
     if isinstance(value, bool | int | str):
         return value
     if isinstance(value, Fraction):
-        return show_value(value, kinds.get(name, "odds"))
+        return show_value(value, kind)
     if isinstance(value, tuple) and all(isinstance(v, str | int) for v in value):
         return list(value)  # a list of plain values (a bonus table's flat awards)
     return None
-
-
-def _rows(tp: Any) -> bool:
-    """Is ``tp`` a tuple of rows (dataclasses)?"""
-    if typing.get_origin(tp) is not tuple:
-        return False
-    item = typing.get_args(tp)[0]
-    return dataclasses.is_dataclass(item) and isinstance(item, type)
-
-
-def _plain(tp: Any) -> Any:
-    origin = typing.get_origin(tp)
-    if origin is typing.Union or str(origin) == "<class 'types.UnionType'>":
-        options = [a for a in typing.get_args(tp) if a is not type(None)]
-        return options[0] if options else tp
-    return tp
 
 
 def variant(default: Any, values: Mapping[str, Any], label: str = "the variant") -> Any:
@@ -280,7 +205,7 @@ def variant(default: Any, values: Mapping[str, Any], label: str = "the variant")
         raise LabError(f"{label}: the values are an object of keys and texts")
     if len(values) > MAX_FIELDS:
         raise LabError(f"{label}: at most {MAX_FIELDS} values, not {len(values)}")
-    fields = {f.key: f for f in rule_fields(default)}
+    fields = {f.key: f for f in form_fields(default)}
     data: dict[str, Any] = {}
     for key, raw in values.items():
         field = fields.get(key)
@@ -303,7 +228,7 @@ def variant(default: Any, values: Mapping[str, Any], label: str = "the variant")
         raise LabError(str(err)) from None
 
 
-def _typed(field: RuleField, text: str) -> Any:
+def _typed(field: FormField, text: str) -> Any:
     """A form's text as the value a rules file would hold for ``field``."""
     if field.kind == "bool":
         return {"true": True, "false": False}.get(text.lower(), text)

@@ -1,17 +1,22 @@
-"""Rules as data: build a game's frozen rules dataclass from a TOML variant file.
+"""Rules as data: a game's frozen rules dataclass, each field said once, read from and
+written to a TOML variant file.
+
+Each field of a rules dataclass is declared with :func:`rule`, which keeps beside it
+everything about it (an :class:`About`): what it means, its range (a :class:`Between`,
+for a number) or its choices (for a text), the kind of a fraction (odds, an amount, a
+share or a multiple), whether a written file leaves it out at its default (``quiet``),
+and the older switches a file may still say it with (``aliases``).  :func:`rule_fields`
+is the one walk over them: the TOML reader (:func:`apply_rules`) and writer
+(:func:`rules_to_dict`), the checks (:func:`check_ranges`, :func:`check_choices`), the
+lab's form and ``cardroom rules --all`` all read it.
 
 Every key a file names must be a field of the rules (nested tables for nested
 dataclasses); anything else is refused with a :class:`RulesError` naming the key.
-Keys a file leaves out keep the game's defaults.
-
-Odds are written ``"4:5"`` (or a number: ``2``, ``"1/2"``); amounts (fields marked
-``metadata={"amount": True}``), shares (``{"kind": "share"}``) and multiples
-(``{"kind": "multiple"}``) as ``10``, ``"12.50"`` or ``"1/20"``; counts are integers.
-
-Each rules dataclass lists the range of every numeric field in one ``RANGES`` table
-of :class:`Between` and calls :func:`check_ranges` from ``__post_init__``, so a value
-the engine cannot honour is refused wherever the rules come from, with a message
-that names the field and its range.
+Keys a file leaves out keep the game's defaults.  Odds are written ``"4:5"`` (or a
+number: ``2``, ``"1/2"``); amounts, shares and multiples as ``10``, ``"12.50"`` or
+``"1/20"``; counts are integers.  A rules type calls :func:`check_ranges` (and
+:func:`check_choices`) from ``__post_init__``, so a value the engine cannot honour is
+refused wherever the rules come from, with a message that names the field and its range.
 
 A rules type may read some keys of a file its own way (a static ``prepare_toml(default,
 data)``, before the keys are checked) and write them its own way (``toml_data(self,
@@ -138,13 +143,127 @@ def show_value(value: int | Fraction, kind: str) -> str:
     return exact_text(Fraction(value))
 
 
+# -- each field said once ------------------------------------------------------------------
+@dataclass(frozen=True)
+class About:
+    """Everything about one field of a rules dataclass, declared beside it (:func:`rule`).
+
+    ``words``: what it means; ``range``: a number's (each element's, for a tuple);
+    ``choices``: a text's values, the default first; ``kind``: a fraction's, one of
+    :data:`KIND_WORDS` (odds unless said); ``quiet``: a written file leaves it out at its
+    default; ``aliases``: older switches a file may say it with, each its choice when
+    true and when false (a written file says the choice so where it can)."""
+
+    words: str = ""
+    range: Between | None = None
+    choices: tuple[str, ...] = ()
+    kind: str | None = None
+    quiet: bool = False
+    aliases: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+
+_ABOUT = "about"
+_NOTHING = About()
+
+
+def rule(
+    default: Any = dataclasses.MISSING,
+    words: str = "",
+    *,
+    factory: Any = dataclasses.MISSING,
+    range: Between | None = None,
+    choices: tuple[str, ...] = (),
+    kind: str | None = None,
+    quiet: bool = False,
+    aliases: Mapping[str, tuple[str, str]] | None = None,
+) -> Any:
+    """A field of a rules dataclass with its :class:`About`: its ``default`` (or a
+    ``factory`` of it), what it means and the rest, in one place."""
+    about = About(words, range, tuple(choices), kind, quiet, dict(aliases or {}))
+    if factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=factory, metadata={_ABOUT: about})
+    return dataclasses.field(default=default, metadata={_ABOUT: about})
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """A field of a rules dataclass as the walk sees it: its name, its type (without
+    ``| None``), what :func:`rule` said of it, its kind of value and its default.
+
+    ``kind`` is one of :data:`KIND_WORDS` for a number, ``bool``, ``choice``, ``text``,
+    ``rows`` (a tuple of dataclasses) or ``table`` (a nested dataclass); ``listed``: a
+    tuple of such plain values (``kind`` is its elements')."""
+
+    name: str
+    type: Any
+    about: About
+    kind: str
+    default: Any
+    listed: bool = False
+
+    @property
+    def optional(self) -> bool:
+        """May it be None (``int | None``)?"""
+        return self.default is None
+
+
+_FIELDS: dict[type[Any], tuple[RuleField, ...]] = {}
+
+
+def rule_fields(cls: type[Any]) -> tuple[RuleField, ...]:
+    """Every field of the rules dataclass ``cls`` a file may set, in its order: the one
+    walk the reader, the writer, the checks, the lab and ``rules --all`` share."""
+    known = _FIELDS.get(cls)
+    if known is not None:
+        return known
+    hints = typing.get_type_hints(cls)
+    found = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        about: About = f.metadata.get(_ABOUT, _NOTHING)
+        tp = _unwrap(hints[f.name])
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        kind = _kind_of(hints[f.name], tp, about, f.metadata)
+        listed = typing.get_origin(hints[f.name]) is tuple and kind != "rows"
+        found.append(RuleField(f.name, tp, about, kind, default, listed))
+    _FIELDS[cls] = tuple(found)
+    return _FIELDS[cls]
+
+
+def _kind_of(hint: Any, tp: Any, about: About, metadata: Mapping[str, Any]) -> str:
+    if tp is int:
+        return "number"
+    if tp is Fraction:
+        return about.kind or ("amount" if metadata.get("amount") else metadata.get("kind", "odds"))
+    if tp is bool:
+        return "bool"
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return "rows" if typing.get_origin(hint) is tuple else "table"
+    return "choice" if about.choices else "text"
+
+
+def check_choices(rules: Any) -> None:
+    """Raise ValueError (``"field: must be ..."``) for a choice field of ``rules`` whose
+    value is not one of its choices."""
+    for f in rule_fields(type(rules)):
+        choices = f.about.choices
+        if not choices:
+            continue
+        value = getattr(rules, f.name)
+        if value not in choices:
+            words = ", ".join(f'"{c}"' for c in choices[:-1]) + f' or "{choices[-1]}"'
+            raise ValueError(f"{f.name}: must be {words}, not {value!r}")
+
+
 def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
     """Raise ValueError (``"field: must be ..."``) for the first field of ``obj`` out of
-    the range its class's ``RANGES`` gives it (``names``: only those, in that order)."""
-    ranges: Mapping[str, Between] = type(obj).RANGES
-    kinds = field_kinds(type(obj))
-    for name in ranges if names is None else names:
-        bound, kind, value = ranges[name], kinds[name], getattr(obj, name)
+    the range :func:`rule` gives it (``names``: only those, in that order; else in the
+    order of the fields)."""
+    fields = {f.name: f for f in rule_fields(type(obj))}
+    ranges = {f.name: f.about.range for f in fields.values() if f.about.range is not None}
+    for name in _refs_first(ranges) if names is None else names:
+        bound, kind, value = ranges[name], fields[name].kind, getattr(obj, name)
         if value is None:
             continue
         items = value if isinstance(value, tuple) else (value,)
@@ -169,25 +288,30 @@ def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
             raise ValueError(f"{name}: {show_value(twice[0], kind)} is given twice")
 
 
-_KINDS: dict[type[Any], dict[str, str]] = {}
+def _refs_first(ranges: Mapping[str, Between]) -> list[str]:
+    """The fields of ``ranges`` in their order, but each after the fields its bounds
+    name (``burn`` below ``reshuffle_after``: that one is checked first, so that a
+    message names the value that is wrong, not the one measured against it)."""
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order or name not in ranges:
+            return
+        bound = ranges[name]
+        for ref in (bound.low, bound.high):
+            if isinstance(ref, Ref) and ref.name != name:
+                visit(ref.name)
+        order.append(name)
+
+    for name in ranges:
+        visit(name)
+    return order
 
 
 def field_kinds(cls: type[Any]) -> dict[str, str]:
     """Each numeric field's kind (a key of :data:`KIND_WORDS`; a tuple's is its
-    elements'), from its type and metadata."""
-    known = _KINDS.get(cls)
-    if known is not None:
-        return known
-    hints = typing.get_type_hints(cls)
-    kinds: dict[str, str] = {}
-    for f in dataclasses.fields(cls):
-        tp = _unwrap(hints[f.name])
-        if tp is int:
-            kinds[f.name] = "number"
-        elif tp is Fraction:
-            kinds[f.name] = "amount" if f.metadata.get("amount") else f.metadata.get("kind", "odds")
-    _KINDS[cls] = kinds
-    return kinds
+    elements')."""
+    return {f.name: f.kind for f in rule_fields(cls) if f.kind in KIND_WORDS}
 
 
 def _unwrap(tp: Any) -> Any:
@@ -244,11 +368,12 @@ def _override(default: T, data: Mapping[str, Any], path: str) -> T:
     if not isinstance(data, Mapping):
         raise RulesError(f"'{path.rstrip('.')}' must be a table")
     hook = getattr(cls, "prepare_toml", None)
-    if hook is not None:
-        try:
-            data = hook(default, dict(data))
-        except ValueError as err:
-            raise RulesError(_keyed(path, str(err))) from None
+    try:
+        data = _read_aliases(cls, dict(data))
+        if hook is not None:
+            data = hook(default, data)
+    except ValueError as err:
+        raise RulesError(_keyed(path, str(err))) from None
     hints = typing.get_type_hints(cls)
     kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
@@ -388,17 +513,44 @@ def _keyed(path: str, message: str) -> str:
     return f"'{path.rstrip('.') or 'rules'}': {message}"
 
 
+def _read_aliases(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """A file's keys with each older switch put as its choice field (the two given must
+    say the same)."""
+    out = dict(data)
+    for f in rule_fields(cls):
+        for old, (if_true, if_false) in f.about.aliases.items():
+            if old not in out:
+                continue
+            value = out.pop(old)
+            if not isinstance(value, bool):
+                raise ValueError(f"{old}: must be true or false, not {value!r}")
+            choice = if_true if value else if_false
+            if f.name in out and out[f.name] != choice:
+                raise ValueError(
+                    f"{old}: {str(value).lower()} means {f.name} = {choice!r}, but {f.name} "
+                    f"is {out[f.name]!r}: give one of the two"
+                )
+            out[f.name] = choice
+    return out
+
+
 def rules_to_dict(rules: Any) -> dict[str, Any]:
-    """The rules as plain TOML-able data.
+    """The rules as plain TOML-able data, as a file writes them.
 
     Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts,
-    shares and multiples as exact decimals or ``"n/d"``.
+    shares and multiples as exact decimals or ``"n/d"``.  A quiet field at its default
+    is left out, and a choice an older switch can say is written as that switch.
     """
     out: dict[str, Any] = {}
-    kinds = field_kinds(type(rules))
-    for f in dataclasses.fields(rules):
-        decimal = kinds.get(f.name, "number") not in ("number", "odds")
-        out[f.name] = _plain(getattr(rules, f.name), decimal)
+    for f in rule_fields(type(rules)):
+        value = getattr(rules, f.name)
+        if f.about.quiet and value == f.default:
+            continue
+        switch = next((old for old, said in f.about.aliases.items() if value in said), None)
+        if switch is not None:
+            out[switch] = value == f.about.aliases[switch][0]
+            continue
+        out[f.name] = _plain(value, f.kind not in ("number", "odds"))
     hook = getattr(rules, "toml_data", None)  # a rules type may write some keys its own way
     return out if hook is None else dict(hook(out))
 

@@ -17,8 +17,8 @@ import functools
 import math
 import secrets
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from cardroom.core.cards import JOKER, RANKS, Card, CardError, Deck, Rank, Suit
 from cardroom.core.events import Reshuffled
-from cardroom.core.rules import Between, Ref, brief, check_ranges, read_number
+from cardroom.core.rules import Between, Ref, brief, check_ranges, read_number, rule
 
 #: the most decks a shoe holds (64 decks of 60 cards are far below the 32,767 cards
 #: the simulation kernels can shuffle)
@@ -73,6 +73,18 @@ class SeededShuffler:
         return [int(i) for i in self._rng.permutation(n)]
 
 
+#: the order a shoe's ranges are checked in: the shoe, then how it is reshuffled
+_RANGE_ORDER = (
+    "decks",
+    "jokers_per_deck",
+    "cut_card",
+    "reshuffle_fraction",
+    "reshuffle_after",
+    "burn",
+    "reshuffle_after_rounds",
+)
+
+
 @dataclass(frozen=True)
 class ShoeRules:
     """What goes in the shoe and when it is shuffled again.
@@ -91,42 +103,52 @@ class ShoeRules:
     #: what the rules pages and the lab call this part of the rules
     TITLE: ClassVar[str] = "The shoe"
 
-    #: the number of 52-card decks in the shoe
-    decks: int = 6
-    #: Jokers added to each deck
-    jokers_per_deck: int = 2
-    #: cards dealt before the shoe is shuffled again (the round in progress is finished first)
-    reshuffle_after: int = 243
-    #: cards discarded face down after each shuffle
-    burn: int = 0
-    #: the cut card, as the cards left behind it at the end of the shoe
-    cut_card: int | None = None
-    #: turn over the first card and burn as many more as it counts (the casino baccarat burn)
-    burn_by_first_card: bool = False
-    #: the share of the shoe's cards dealt before a reshuffle (follows the shoe's size)
-    reshuffle_fraction: Fraction | None = field(default=None, metadata={"kind": "share"})
-    #: rounds dealt from one shuffle before the next (as well as the reshuffle point in
-    #: cards, whichever comes first); 0: no limit
-    reshuffle_after_rounds: int = 0
-    #: the shoe's cards of each rank, Ace to King (13 counts), instead of four per deck;
-    #: each rank's cards are spread over the suits in turn (spades, hearts, diamonds,
-    #: clubs); the Jokers stay jokers_per_deck for each deck; empty: whole decks
-    cards_per_rank: tuple[int, ...] = ()
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "decks": Between(1, MAX_DECKS),
-        "jokers_per_deck": Between(0, MAX_JOKERS),
-        "cut_card": Between(0, _SIZE, below=True, note="cards left behind it"),
-        "reshuffle_fraction": Between(0, 1, above=True, note="of the shoe's cards dealt"),
-        "reshuffle_after": Between(
+    decks: int = rule(6, "the number of 52-card decks in the shoe", range=Between(1, MAX_DECKS))
+    jokers_per_deck: int = rule(2, "Jokers added to each deck", range=Between(0, MAX_JOKERS))
+    reshuffle_after: int = rule(
+        243,
+        "cards dealt before the shoe is shuffled again (the round in progress is finished first)",
+        range=Between(
             1,
             _SIZE,
             note='cards dealt before a reshuffle; a reshuffle_fraction such as "3/4" '
             "follows the shoe's size",
         ),
-        "burn": Between(0, Ref("reshuffle_after"), below=True),
-        "reshuffle_after_rounds": Between(0, 100_000, note="0: no limit"),
-    }
+    )
+    burn: int = rule(
+        0,
+        "cards discarded face down after each shuffle",
+        range=Between(0, Ref("reshuffle_after"), below=True),
+    )
+    cut_card: int | None = rule(
+        None,
+        "the cut card, as the cards left behind it at the end of the shoe",
+        range=Between(0, _SIZE, below=True, note="cards left behind it"),
+    )
+    burn_by_first_card: bool = rule(
+        False,
+        "turn over the first card and burn as many more as it counts (the casino baccarat burn)",
+    )
+    reshuffle_fraction: Fraction | None = rule(
+        None,
+        "the share of the shoe's cards dealt before a reshuffle (follows the shoe's size)",
+        kind="share",
+        range=Between(0, 1, above=True, note="of the shoe's cards dealt"),
+    )
+    reshuffle_after_rounds: int = rule(
+        0,
+        "rounds dealt from one shuffle before the next (as well as the reshuffle "
+        "point in cards, whichever comes first); 0: no limit",
+        range=Between(0, 100_000, note="0: no limit"),
+    )
+    cards_per_rank: tuple[int, ...] = rule(
+        (),
+        "the shoe's cards of each rank, Ace to King (13 counts), instead of four "
+        "per deck; each rank's cards are spread over the suits in turn (spades, "
+        "hearts, diamonds, clubs); the Jokers stay jokers_per_deck for each deck; "
+        "empty: whole decks",
+    )
+
     #: the forms of the reshuffle point, in the order a message names them
     RESHUFFLE_KEYS: ClassVar[tuple[str, ...]] = (
         "reshuffle_after",
@@ -146,7 +168,8 @@ class ShoeRules:
             object.__setattr__(
                 self, "reshuffle_after", _share_of(self.reshuffle_fraction, self.size)
             )
-        check_ranges(self)  # in the order of RANGES: the shoe, then how it is reshuffled
+        # the shoe first, then how it is reshuffled
+        check_ranges(self, _RANGE_ORDER)
 
     @property
     def size(self) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, Self
@@ -28,7 +28,7 @@ from cardroom.core.money import (
     parse_amount,
     to_unit,
 )
-from cardroom.core.rules import Between, Ref, check_ranges
+from cardroom.core.rules import Between, Ref, check_ranges, rule
 from cardroom.core.shoe import ShoeRules
 
 
@@ -129,18 +129,24 @@ class TableLimits:
     #: what the rules pages and the lab call this part of the rules
     TITLE: ClassVar[str] = "Table limits"
 
-    #: the least stake of each wager, in currency units (also the measure of flat awards)
-    minimum: Fraction = field(default=Fraction(10), metadata={"amount": True})
-    #: the largest stake of each wager
-    maximum: Fraction = field(default=Fraction(1000), metadata={"amount": True})
-    #: the smallest amount the table handles (0.01: cents); payouts are rounded down to it
-    unit: Fraction = field(default=Fraction(1, 100), metadata={"amount": True})
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "minimum": Between(0, MAX_LIMIT, above=True),
-        "maximum": Between(Ref("minimum", "the minimum {}"), MAX_LIMIT),
-        "unit": Between(0, Ref("minimum", "the minimum {}"), above=True),
-    }
+    minimum: Fraction = rule(
+        Fraction(10),
+        "the least stake of each wager, in currency units (also the measure of flat awards)",
+        kind="amount",
+        range=Between(0, MAX_LIMIT, above=True),
+    )
+    maximum: Fraction = rule(
+        Fraction(1000),
+        "the largest stake of each wager",
+        kind="amount",
+        range=Between(Ref("minimum", "the minimum {}"), MAX_LIMIT),
+    )
+    unit: Fraction = rule(
+        Fraction(1, 100),
+        "the smallest amount the table handles (0.01: cents); payouts are rounded down to it",
+        kind="amount",
+        range=Between(0, Ref("minimum", "the minimum {}"), above=True),
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)

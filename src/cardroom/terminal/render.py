@@ -28,7 +28,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from cardroom.app.history import RoundRecord
-from cardroom.app.lab import rule_fields
+from cardroom.app.lab import form_fields
 from cardroom.app.words import (
     ChemmyNarrator,
     Span,
@@ -77,7 +77,7 @@ def every_key(rules: GameRules, width: int = 88) -> str:
     it means (the keys a rules file leaves out at their defaults included), for the end
     of a printed rules file."""
     lines = ["", "# Every key (dotted: [section] key), its value here, its range and meaning:"]
-    for field in rule_fields(rules):
+    for field in form_fields(rules):
         shown = field.value if field.kind == "rows" else _toml_value(field.kind, field.value)
         lines.append(f"# {field.key} = {shown}" if field.editable else f"# {field.key}: {shown}")
         said = field.help if not field.words else f"{field.help}: {field.words}"

@@ -26,13 +26,13 @@ when the banker wins with 2 or 7.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
 from cardroom.core.cards import Card, Rank, Suit
 from cardroom.core.events import CardDealt, Decision, Event, Fact, Points, Why
-from cardroom.core.rules import ODDS, Between, check_ranges
+from cardroom.core.rules import ODDS, Between, check_ranges, rule
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.baccarat.wagers import MAIN_WAGERS, WAGERS, CoupFacts, side_wagers
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
@@ -67,13 +67,8 @@ def baccarat_total(cards: Iterable[Card]) -> int:
 class BankerRow:
     """One banker total of the tableau: the player's third-card values it draws on."""
 
-    banker: int
-    draws_on: tuple[int, ...]
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "banker": TOTAL,
-        "draws_on": Between(0, 9, note="values of the player's third card"),
-    }
+    banker: int = rule(range=TOTAL)
+    draws_on: tuple[int, ...] = rule(range=Between(0, 9, note="values of the player's third card"))
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -100,20 +95,25 @@ class Tableau:
     #: what the rules pages and the lab call this part of the rules
     TITLE: ClassVar[str] = "The tableau"
 
-    #: a two-card total from this up is a natural, and both hands stand
-    natural_from: int = 8
-    #: the player draws a third card on a total below this
-    player_draws_below: int = 6
-    #: when the player stands, the banker draws on a total below this
-    banker_draws_below_when_player_stands: int = 6
-    #: when the player drew: the banker's draw by his total and the player's third card
-    banker: tuple[BankerRow, ...] = STANDARD_TABLEAU
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "natural_from": Between(1, 10, note="10: no naturals"),
-        "player_draws_below": Between(0, 10),
-        "banker_draws_below_when_player_stands": Between(0, 10),
-    }
+    natural_from: int = rule(
+        8,
+        "a two-card total from this up is a natural, and both hands stand",
+        range=Between(1, 10, note="10: no naturals"),
+    )
+    player_draws_below: int = rule(
+        6,
+        "the player draws a third card on a total below this",
+        range=Between(0, 10),
+    )
+    banker_draws_below_when_player_stands: int = rule(
+        6,
+        "when the player stands, the banker draws on a total below this",
+        range=Between(0, 10),
+    )
+    banker: tuple[BankerRow, ...] = rule(
+        STANDARD_TABLEAU,
+        "when the player drew: the banker's draw by his total and the player's third card",
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -151,10 +151,8 @@ class Tableau:
 class BankerPay:
     """A banker win with this total pays these odds instead of the usual."""
 
-    total: int
-    pays: Fraction
-
-    RANGES: ClassVar[Mapping[str, Between]] = {"total": TOTAL, "pays": ODDS}
+    total: int = rule(range=TOTAL)
+    pays: Fraction = rule(range=ODDS)
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -164,36 +162,28 @@ class BankerPay:
 class BaccaratRules:
     """Every rule of a punto banco game (defaults: ``punto-banco``)."""
 
-    shoe: ShoeRules = field(
-        default_factory=lambda: ShoeRules(decks=8, jokers_per_deck=0, cut_card=16)
+    shoe: ShoeRules = rule(factory=lambda: ShoeRules(decks=8, jokers_per_deck=0, cut_card=16))
+    table: TableLimits = rule(factory=TableLimits)
+    tableau: Tableau = rule(factory=Tableau)
+    side_wagers: tuple[str, ...] = rule((), "the side wagers the table offers")
+    player_pays: Fraction = rule(Fraction(1), "what a winning player wager pays", range=ODDS)
+    banker_pays: Fraction = rule(
+        Fraction(19, 20),
+        "what a winning banker wager pays (19:20 is 1:1 less a 5% commission)",
+        range=ODDS,
     )
-    table: TableLimits = field(default_factory=TableLimits)
-    tableau: Tableau = field(default_factory=Tableau)
-    #: the side wagers the table offers
-    side_wagers: tuple[str, ...] = ()
-    #: what a winning player wager pays
-    player_pays: Fraction = Fraction(1)
-    #: what a winning banker wager pays (19:20 is 1:1 less a 5% commission)
-    banker_pays: Fraction = Fraction(19, 20)
-    #: other pays for a banker win on some totals
-    banker_pays_by_total: tuple[BankerPay, ...] = ()
-    #: what the tie wager pays
-    tie_pays: Fraction = Fraction(8)
-    #: what each pair wager pays
-    pair_pays: Fraction = Fraction(11)
-    #: what the 27 side wager pays
-    b27_pays: Fraction = Fraction(8)
-    #: the banker's winning totals the 27 side wager pays on
-    b27_totals: tuple[int, ...] = (2, 7)
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "player_pays": ODDS,
-        "banker_pays": ODDS,
-        "tie_pays": ODDS,
-        "pair_pays": ODDS,
-        "b27_pays": ODDS,
-        "b27_totals": TOTAL,
-    }
+    banker_pays_by_total: tuple[BankerPay, ...] = rule(
+        (),
+        "other pays for a banker win on some totals",
+    )
+    tie_pays: Fraction = rule(Fraction(8), "what the tie wager pays", range=ODDS)
+    pair_pays: Fraction = rule(Fraction(11), "what each pair wager pays", range=ODDS)
+    b27_pays: Fraction = rule(Fraction(8), "what the 27 side wager pays", range=ODDS)
+    b27_totals: tuple[int, ...] = rule(
+        (2, 7),
+        "the banker's winning totals the 27 side wager pays on",
+        range=TOTAL,
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)

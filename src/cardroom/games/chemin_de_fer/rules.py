@@ -5,15 +5,13 @@ See :mod:`cardroom.games.chemin_de_fer` for the game step by step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import ClassVar
 
 from cardroom.core.cards import Card
 from cardroom.core.events import Why
-from cardroom.core.rules import Between, Ref, check_ranges
+from cardroom.core.rules import Between, Ref, check_ranges, rule
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.baccarat import Tableau
 from cardroom.games.base import TableLimits
@@ -48,47 +46,67 @@ class ChemmyRules:
     says (the casino variant of the game).
     """
 
-    #: six decks without Jokers, the cut card 16 cards from the end
-    shoe: ShoeRules = field(
-        default_factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16)
+    shoe: ShoeRules = rule(
+        words="six decks without Jokers, the cut card 16 cards from the end",
+        factory=lambda: ShoeRules(decks=6, jokers_per_deck=0, cut_card=16),
     )
-    table: TableLimits = field(default_factory=TableLimits)
-    #: the fewest seats a table may have
-    min_seats: int = 2
-    #: the most seats a table may have
-    max_seats: int = 8
-    #: the house's share of the banker's winnings (0: none; "1:20" is 5%)
-    commission: Fraction = field(default=Fraction(0), metadata={"kind": "share"})
-    #: the player must draw on a total below this
-    player_must_draw_below: int = 5
-    #: the player must stand on a total from this up (between the two the player chooses)
-    player_must_stand_from: int = 6
-    #: a two-card total from this up is a natural, and both hands stand
-    natural_from: int = 8
-    #: the banker may give up the bank between coups
-    banker_may_pass: bool = True
-    #: a banker who keeps the bank keeps it whole: the previous bank and its winnings,
-    #: up to the table maximum (otherwise the banker may put up another amount)
-    keep_whole_bank: bool = False
-    #: after a tie the banker keeps the bank (the source: only a banker who has won
-    #: keeps the deal, "otherwise it passes on"; many casinos keep it)
-    tie_keeps_bank: bool = False
-    #: the Ace ranks highest (not lowest) in the draw for the first banker
-    ace_high_in_draw: bool = False
-    #: the banker draws as the casino tableau says, with no choice of its own
-    banker_forced_by_tableau: bool = False
-    #: the banker's draw by its total and the player's third card (with
-    #: banker_forced_by_tableau)
-    tableau: Tableau = field(default_factory=Tableau)
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "min_seats": Between(2, MAX_SEATS),
-        "max_seats": Between(Ref("min_seats"), MAX_SEATS),
-        "commission": Between(0, 1, below=True),
-        "natural_from": Between(1, 10, note="10: no naturals"),
-        "player_must_stand_from": Between(0, Ref("natural_from")),
-        "player_must_draw_below": Between(0, Ref("player_must_stand_from")),
-    }
+    table: TableLimits = rule(factory=TableLimits)
+    min_seats: int = rule(2, "the fewest seats a table may have", range=Between(2, MAX_SEATS))
+    max_seats: int = rule(
+        8,
+        "the most seats a table may have",
+        range=Between(Ref("min_seats"), MAX_SEATS),
+    )
+    commission: Fraction = rule(
+        Fraction(0),
+        "the house's share of the banker's winnings (0: none; \"1:20\" is 5%)",
+        kind="share",
+        range=Between(0, 1, below=True),
+    )
+    player_must_draw_below: int = rule(
+        5,
+        "the player must draw on a total below this",
+        range=Between(0, Ref("player_must_stand_from")),
+    )
+    player_must_stand_from: int = rule(
+        6,
+        "the player must stand on a total from this up (between the two the player chooses)",
+        range=Between(0, Ref("natural_from")),
+    )
+    natural_from: int = rule(
+        8,
+        "a two-card total from this up is a natural, and both hands stand",
+        range=Between(1, 10, note="10: no naturals"),
+    )
+    banker_may_pass: bool = rule(True, "the banker may give up the bank between coups")
+    keep_whole_bank: bool = rule(
+        False,
+        "a banker who keeps the bank keeps it whole: the previous bank and its "
+        "winnings, up to the table maximum (otherwise the banker may put up "
+        "another amount)",
+    )
+    tie_keeps_bank: bool = rule(
+        False,
+        (
+            "after a tie the banker keeps the bank (the source: only a banker who has "
+            'won keeps the deal, "otherwise it passes on"; many casinos keep it)'
+        ),
+    )
+    ace_high_in_draw: bool = rule(
+        False,
+        "the Ace ranks highest (not lowest) in the draw for the first banker",
+    )
+    banker_forced_by_tableau: bool = rule(
+        False,
+        "the banker draws as the casino tableau says, with no choice of its own",
+    )
+    tableau: Tableau = rule(
+        words=(
+            "the banker's draw by its total and the player's third card (with "
+            "banker_forced_by_tableau)"
+        ),
+        factory=Tableau,
+    )
 
     def __post_init__(self) -> None:
         if self.shoe.jokers_per_deck:

@@ -28,14 +28,14 @@ The round, step by step (each step is one rule and has a named test):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from cardroom.core.cards import Card
 from cardroom.core.events import Decision, Event, Fact, Why
 from cardroom.core.money import format_amount, format_odds
-from cardroom.core.rules import ODDS, Between, check_ranges
+from cardroom.core.rules import ODDS, Between, check_choices, check_ranges, rule
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import (
     Action,
@@ -57,11 +57,8 @@ from cardroom.games.finnish.hands import (
 )
 from cardroom.games.finnish.options import (
     FEE,
-    check_choices,
     fee_of,
-    read_aliases,
     with_fee,
-    write_aliases,
 )
 from cardroom.games.finnish.poker import PokerCategory, PokerRules, best_category, best_held
 
@@ -122,93 +119,184 @@ class BonusTable:
     #: what the rules pages and the lab call this part of the rules
     TITLE: ClassVar[str] = "Bonuses on a winning player wager"
 
-    #: a winning initial Ace + King (Finnish 27)
-    finnish_27: Fraction = Fraction(1, 2)
-    #: a winning initial two Jokers (Jo Jo)
-    jo_jo: Fraction = Fraction(1)
-    #: a winning 8-9-10 of mixed suits
-    eight_nine_ten_mixed: Fraction = Fraction(1, 2)
-    #: a winning 8-9-10 of one suit (not spades)
-    eight_nine_ten_suited: Fraction = Fraction(1)
-    #: a winning 8-9-10 of spades
-    eight_nine_ten_spades: Fraction = Fraction(2)
-    #: a winning 9-9-9 of mixed suits
-    nines_mixed: Fraction = field(default=Fraction(9), metadata={"kind": "multiple"})
-    #: a winning 9-9-9 of one suit
-    nines_suited: Fraction = field(default=Fraction(99), metadata={"kind": "multiple"})
-    #: a winning 9-9-9 against the dealer's first two cards 9-9
-    nines_vs_dealer_nines: Fraction = field(default=Fraction(999), metadata={"kind": "multiple"})
-    #: a winning hand of five cards or more whose best poker hand (Jokers wild) is a pair
-    pair: Fraction = Fraction(1, 5)
-    #: a winning hand of five cards or more whose best poker hand is two pair
-    two_pair: Fraction = Fraction(1)
-    #: a winning hand of five cards or more whose best poker hand is three of a kind
-    three_of_a_kind: Fraction = Fraction(2)
-    #: a winning hand of five cards or more whose best poker hand is a straight
-    straight: Fraction = Fraction(3)
-    #: a winning hand of five cards or more whose best poker hand is a full house
-    full_house: Fraction = Fraction(4)
-    #: a winning hand of five cards or more whose best poker hand is four of a kind
-    four_of_a_kind: Fraction = Fraction(5)
-    #: a winning hand of five cards or more whose best poker hand is a flush
-    flush: Fraction = Fraction(6)
-    #: a winning hand of five cards or more whose best poker hand is a straight flush
-    straight_flush: Fraction = Fraction(7)
-    #: a winning hand of five cards or more whose best poker hand is five of a kind
-    five_of_a_kind: Fraction = Fraction(8)
-    #: a winning initial Joker and another card (Joanca); 0: none
-    joanca: Fraction = Fraction(0)
-    #: the player's 9-9-9 against the dealer's 9-9 paid apart by its suits: three of one
-    #: suit take ``nines_suited_vs_dealer_nines``, mixed ones ``nines_vs_dealer_nines``
-    #: (the source has one award for both)
-    nines_vs_dealer_by_suit: bool = False
-    #: with nines_vs_dealer_by_suit: a winning 9-9-9 of one suit against the dealer's 9-9
-    nines_suited_vs_dealer_nines: Fraction = field(
-        default=Fraction(999), metadata={"kind": "multiple"}
+    finnish_27: Fraction = rule(
+        Fraction(1, 2),
+        "a winning initial Ace + King (Finnish 27)",
+        range=ODDS,
     )
-    #: a winning 27 of exactly six cards, Jokers counted (it takes the place of the
-    #: hand's poker award); 0: none
-    six_card_27: Fraction = Fraction(0)
-    #: a winning 27 of exactly seven cards (in place of the poker award); 0: none
-    seven_card_27: Fraction = Fraction(0)
-    #: a winning 27 of exactly eight cards (in place of the poker award); 0: none
-    eight_card_27: Fraction = Fraction(0)
-    #: a winning 27 of exactly nine cards (in place of the poker award); 0: none
-    nine_card_27: Fraction = Fraction(0)
-    #: the awards paid as that many times the table minimum, not as odds on the stake
-    flat: tuple[str, ...] = (
-        "nines_mixed",
-        "nines_suited",
-        "nines_vs_dealer_nines",
-        "nines_suited_vs_dealer_nines",
+    jo_jo: Fraction = rule(Fraction(1), "a winning initial two Jokers (Jo Jo)", range=ODDS)
+    eight_nine_ten_mixed: Fraction = rule(
+        Fraction(1, 2),
+        "a winning 8-9-10 of mixed suits",
+        range=ODDS,
     )
-    #: the least poker category that earns its award (the lower ones earn nothing), in
-    #: the order of ``poker_order``
-    poker_minimum: str = "pair"
-    #: which winning hands of five cards or more earn the poker award: "any", "27" (a
-    #: total of 27) or "under_28" (a total of 27 or less)
-    poker_hands: str = "any"
-    #: what a Joker is in the poker award: "wild" (any card) or "bug" (an Ace, or a card
-    #: that completes a straight, a flush or a straight flush)
-    poker_jokers: str = "wild"
-    #: the nine poker categories from the lowest to the highest: a hand is the category,
-    #: of those some five of its cards show, that stands highest here.  The source's
-    #: order: pair, two_pair, three_of_a_kind, straight, full_house, four_of_a_kind,
-    #: flush, straight_flush, five_of_a_kind
-    poker_order: tuple[str, ...] = POKER_KEYS
-    #: the poker award against the dealer's final hand: "ignored" (the source), "higher"
-    #: (paid only when the player's category stands higher in ``poker_order`` than the
-    #: best the dealer's cards hold) or "as_high" (as high will do); categories are
-    #: compared, not the cards within them, and a dealer's hand of four cards or fewer,
-    #: or of no pair, holds none
-    poker_against_dealer: str = "ignored"
-
-    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "poker_minimum": POKER_KEYS,
-        "poker_hands": POKER_HANDS,
-        "poker_jokers": POKER_JOKERS,
-        "poker_against_dealer": POKER_AGAINST_DEALER,
-    }
+    eight_nine_ten_suited: Fraction = rule(
+        Fraction(1),
+        "a winning 8-9-10 of one suit (not spades)",
+        range=ODDS,
+    )
+    eight_nine_ten_spades: Fraction = rule(Fraction(2), "a winning 8-9-10 of spades", range=ODDS)
+    nines_mixed: Fraction = rule(
+        Fraction(9),
+        "a winning 9-9-9 of mixed suits",
+        kind="multiple",
+        range=Between(0, 10_000, note="times the table minimum"),
+    )
+    nines_suited: Fraction = rule(
+        Fraction(99),
+        "a winning 9-9-9 of one suit",
+        kind="multiple",
+        range=Between(0, 10_000, note="times the table minimum"),
+    )
+    nines_vs_dealer_nines: Fraction = rule(
+        Fraction(999),
+        "a winning 9-9-9 against the dealer's first two cards 9-9",
+        kind="multiple",
+        range=Between(0, 10_000, note="times the table minimum"),
+    )
+    pair: Fraction = rule(
+        Fraction(1, 5),
+        "a winning hand of five cards or more whose best poker hand (Jokers wild) is a pair",
+        range=ODDS,
+    )
+    two_pair: Fraction = rule(
+        Fraction(1),
+        "a winning hand of five cards or more whose best poker hand is two pair",
+        range=ODDS,
+    )
+    three_of_a_kind: Fraction = rule(
+        Fraction(2),
+        "a winning hand of five cards or more whose best poker hand is three of a kind",
+        range=ODDS,
+    )
+    straight: Fraction = rule(
+        Fraction(3),
+        "a winning hand of five cards or more whose best poker hand is a straight",
+        range=ODDS,
+    )
+    full_house: Fraction = rule(
+        Fraction(4),
+        "a winning hand of five cards or more whose best poker hand is a full house",
+        range=ODDS,
+    )
+    four_of_a_kind: Fraction = rule(
+        Fraction(5),
+        "a winning hand of five cards or more whose best poker hand is four of a kind",
+        range=ODDS,
+    )
+    flush: Fraction = rule(
+        Fraction(6),
+        "a winning hand of five cards or more whose best poker hand is a flush",
+        range=ODDS,
+    )
+    straight_flush: Fraction = rule(
+        Fraction(7),
+        "a winning hand of five cards or more whose best poker hand is a straight flush",
+        range=ODDS,
+    )
+    five_of_a_kind: Fraction = rule(
+        Fraction(8),
+        "a winning hand of five cards or more whose best poker hand is five of a kind",
+        range=ODDS,
+    )
+    joanca: Fraction = rule(
+        Fraction(0),
+        "a winning initial Joker and another card (Joanca); 0: none",
+        range=ODDS,
+        quiet=True,
+    )
+    nines_vs_dealer_by_suit: bool = rule(
+        False,
+        "the player's 9-9-9 against the dealer's 9-9 paid apart by its suits: "
+        "three of one suit take nines_suited_vs_dealer_nines, mixed ones "
+        "nines_vs_dealer_nines (the source has one award for both)",
+        quiet=True,
+    )
+    nines_suited_vs_dealer_nines: Fraction = rule(
+        Fraction(999),
+        "with nines_vs_dealer_by_suit: a winning 9-9-9 of one suit against the dealer's 9-9",
+        kind="multiple",
+        range=Between(0, 10_000, note="times the table minimum"),
+    )
+    six_card_27: Fraction = rule(
+        Fraction(0),
+        "a winning 27 of exactly six cards, Jokers counted (it takes the place of "
+        "the hand's poker award); 0: none",
+        range=ODDS,
+        quiet=True,
+    )
+    seven_card_27: Fraction = rule(
+        Fraction(0),
+        "a winning 27 of exactly seven cards (in place of the poker award); 0: none",
+        range=ODDS,
+        quiet=True,
+    )
+    eight_card_27: Fraction = rule(
+        Fraction(0),
+        "a winning 27 of exactly eight cards (in place of the poker award); 0: none",
+        range=ODDS,
+        quiet=True,
+    )
+    nine_card_27: Fraction = rule(
+        Fraction(0),
+        "a winning 27 of exactly nine cards (in place of the poker award); 0: none",
+        range=ODDS,
+        quiet=True,
+    )
+    flat: tuple[str, ...] = rule(
+        (
+            "nines_mixed",
+            "nines_suited",
+            "nines_vs_dealer_nines",
+            "nines_suited_vs_dealer_nines",
+        ),
+        "the awards paid as that many times the table minimum, not as odds on the stake",
+    )
+    poker_minimum: str = rule(
+        "pair",
+        "the least poker category that earns its award (the lower ones earn "
+        "nothing), in the order of poker_order",
+        choices=POKER_KEYS,
+        quiet=True,
+    )
+    poker_hands: str = rule(
+        "any",
+        (
+            'which winning hands of five cards or more earn the poker award: "any", '
+            '"27" (a total of 27) or "under_28" (a total of 27 or less)'
+        ),
+        choices=POKER_HANDS,
+        quiet=True,
+    )
+    poker_jokers: str = rule(
+        "wild",
+        (
+            'what a Joker is in the poker award: "wild" (any card) or "bug" (an Ace, '
+            "or a card that completes a straight, a flush or a straight flush)"
+        ),
+        choices=POKER_JOKERS,
+        quiet=True,
+    )
+    poker_order: tuple[str, ...] = rule(
+        POKER_KEYS,
+        "the nine poker categories from the lowest to the highest: a hand is the "
+        "category, of those some five of its cards show, that stands highest "
+        "here.  The source's order: pair, two_pair, three_of_a_kind, straight, "
+        "full_house, four_of_a_kind, flush, straight_flush, five_of_a_kind",
+        quiet=True,
+    )
+    poker_against_dealer: str = rule(
+        "ignored",
+        (
+            'the poker award against the dealer\'s final hand: "ignored" (the source), '
+            '"higher" (paid only when the player\'s category stands higher in '
+            'poker_order than the best the dealer\'s cards hold) or "as_high" (as high '
+            "will do); categories are compared, not the cards within them, and a "
+            "dealer's hand of four cards or fewer, or of no pair, holds none"
+        ),
+        choices=POKER_AGAINST_DEALER,
+        quiet=True,
+    )
 
     #: the source's flat awards (each may go up to 10,000 table minimums)
     FLAT: ClassVar[frozenset[str]] = frozenset(
@@ -239,12 +327,6 @@ class BonusTable:
         "eight_card_27": "8-card 27",
         "nine_card_27": "9-card 27",
     }
-    #: every bonus is odds on the stake (or table minimums) up to 1000; the source's flat
-    #: awards up to 10,000 table minimums
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        **dict.fromkeys(LABELS, ODDS),
-        **dict.fromkeys(FLAT, Between(0, 10_000, note="times the table minimum")),
-    }
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -263,22 +345,14 @@ class BonusTable:
             )
 
     def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
-        """A file leaves out ``joanca`` and ``flat`` at the source's values (so the file
-        of the defaults reads as it did before they existed)."""
+        """A file leaves out the suited 9-9-9 against 9-9 when it is no award of its own,
+        and ``flat`` when it names the source's flat awards, in any order (so the file of
+        the defaults reads as it did before they existed)."""
         out = dict(data)
-        for key in ("joanca", *CARD_27_KEYS.values()):
-            if not getattr(self, key):
-                out.pop(key, None)
         if not self.nines_vs_dealer_by_suit:
-            out.pop("nines_vs_dealer_by_suit", None)
             out.pop("nines_suited_vs_dealer_nines", None)
         if set(self.flat) == self.FLAT:
             out.pop("flat", None)
-        if self.poker_order == POKER_KEYS:
-            out.pop("poker_order", None)
-        for key in self.CHOICES:
-            if getattr(self, key) == self.CHOICES[key][0]:
-                out.pop(key, None)
         return out
 
     def pays(self, key: str) -> bool:
@@ -405,109 +479,147 @@ POKER_CATEGORY: dict[str, PokerCategory] = {key: c for c, key in POKER_BONUS.ite
 class Finnish27Rules:
     """Every rule of ``finnish27`` that a variant may change (defaults: the source)."""
 
-    #: six decks with two Jokers each, reshuffled once three quarters are dealt
-    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
-    table: TableLimits = field(default_factory=TableLimits)
-    #: what a winning player wager pays (before its bonus)
-    player_pays: Fraction = Fraction(1)
-    #: what a winning dealer wager pays
-    dealer_pays: Fraction = Fraction(4, 5)
-    #: what the push wager pays
-    push_pays: Fraction = Fraction(7)
-    #: the bonuses on a winning player wager (at most one a round)
-    bonus: BonusTable = field(default_factory=BonusTable)
-    #: the player's hit-to-target table, a row for each dealer's two-card total
-    player_table: tuple[TargetRow, ...] = NINE_RULES
-    #: the dealer hits a hard total below this
-    dealer_hits_hard_below: int = 24
-    #: the dealer hits a soft total below this
-    dealer_hits_soft_below: int = 25
-    #: a player's total over this loses at once, before the dealer plays
-    player_loses_over: int = 35
+    shoe: ShoeRules = rule(
+        words="six decks with two Jokers each, reshuffled once three quarters are dealt",
+        factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)),
+    )
+    table: TableLimits = rule(factory=TableLimits)
+    player_pays: Fraction = rule(
+        Fraction(1),
+        "what a winning player wager pays (before its bonus)",
+        range=ODDS,
+    )
+    dealer_pays: Fraction = rule(Fraction(4, 5), "what a winning dealer wager pays", range=ODDS)
+    push_pays: Fraction = rule(Fraction(7), "what the push wager pays", range=ODDS)
+    bonus: BonusTable = rule(
+        words="the bonuses on a winning player wager (at most one a round)",
+        factory=BonusTable,
+    )
+    player_table: tuple[TargetRow, ...] = rule(
+        NINE_RULES,
+        "the player's hit-to-target table, a row for each dealer's two-card total",
+    )
+    dealer_hits_hard_below: int = rule(
+        24,
+        "the dealer hits a hard total below this",
+        range=TOTAL_LIMIT,
+    )
+    dealer_hits_soft_below: int = rule(
+        25,
+        "the dealer hits a soft total below this",
+        range=TOTAL_LIMIT,
+    )
+    player_loses_over: int = rule(
+        35,
+        "a player's total over this loses at once, before the dealer plays",
+        range=Between(TARGET, 99),
+    )
     # The initial 27s, each a win at once (a predetermined win) or, switched off, two
     # cards played as their total.  A rules file says the two Joker ones together as
     # ``jokers_make_27`` when they are alike.
-    #: two Jokers as the first two cards (Jo Jo) are an initial 27
-    jo_jo_27: bool = True
-    #: Ace + King as the first two cards (Finnish 27) are an initial 27
-    ace_king_27: bool = True
-    #: a Joker and another card as the first two cards (Joanca) are an initial 27
-    joanca_27: bool = True
-    #: a Joker and another card are a Joanca only when the Joker is the second card (a
-    #: Joker first, then another card, play as that card's total)
-    joanca_joker_second: bool = False
-    #: Jokers wild anywhere: a Joker drawn after the deal makes its hand 27 at once (the
-    #: hand stops there; a Joker among the first two cards is the initial 27 it is)
-    jokers_wild: bool = False
-    #: a player's hand of this many cards (Jokers counted) of 27 or less wins at once,
-    #: before the dealer plays (a "Charlie"); 0: none
-    charlie: int = 0
-    #: who wins when both initial 27s rank equal: "dealer" or "push"
-    equal_initial_27s: str = "dealer"
-    #: the player's initial 27 beats the dealer's, whatever their ranks
-    player_initial_27_wins: bool = False
-    #: who wins hands equally close to 27 (no other rule applying): "dealer", "push" or
-    #: "player"
-    equal_distance: str = "dealer"
-    #: the player over 27, the dealer not: "loses"; "push_if_closer" (a push if the
-    #: player is closer, else by distance); "wins_if_closer" (by distance)
-    player_over: str = "push_if_closer"
-    #: the dealer over 27, the player not: "player_wins"; "push_if_as_close" (a push if
-    #: the dealer is as close or closer, else the player wins); "dealer_wins_if_closer"
-    #: (by distance)
-    dealer_over: str = "push_if_as_close"
-    #: both over 27: "by_distance" (the closer wins), "push" or "player_loses"
-    both_over: str = "by_distance"
-    #: a dealer's final 28 against any player total but 27: "normal" (the rules above),
-    #: "stalemate" (a push) or "dealer_wins"
-    dealer_28: str = "normal"
-    #: a player's 27 that is not an initial 27: "by_rules" (it wins at once),
-    #: "stalemate" (the dealer plays; his 27 makes a push, anything else loses) or
-    #: "dealer_wins" (the dealer plays; his 27 wins, as any 27 of his is a win)
-    both_27: str = "by_rules"
-    #: the house's collection per 100 staked on every wager, taken off the stake
-    #: before the deal: the rest of the stake is the wager that plays
-    fee_per_100: Fraction = field(default=Fraction(0), metadata={"amount": True})
-
-    #: each choice field's values, the default first where a rules file may omit it
-    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "equal_initial_27s": ("dealer", "push"),
-        "equal_distance": ("dealer", "push", "player"),
-        "player_over": ("loses", "push_if_closer", "wins_if_closer"),
-        "dealer_over": ("player_wins", "push_if_as_close", "dealer_wins_if_closer"),
-        "both_over": ("by_distance", "push", "player_loses"),
-        "dealer_28": ("normal", "stalemate", "dealer_wins"),
-        "both_27": ("by_rules", "stalemate", "dealer_wins"),
-    }
-    #: the switches of older rules files, read as a choice field: (field, if true, if false)
-    ALIASES: ClassVar[Mapping[str, tuple[str, str, str]]] = {
-        "push_player_over_closer": ("player_over", "push_if_closer", "wins_if_closer"),
-        "push_dealer_over_as_close": ("dealer_over", "push_if_as_close", "dealer_wins_if_closer"),
-    }
-    #: fields a written rules file leaves out at their default (the file of the defaults
-    #: stays as it was before they existed)
-    QUIET: ClassVar[tuple[str, ...]] = (
-        "ace_king_27",
-        "joanca_joker_second",
-        "jokers_wild",
-        "charlie",
-        "player_initial_27_wins",
-        "both_over",
-        "dealer_28",
-        "both_27",
-        "fee_per_100",
+    jo_jo_27: bool = rule(True, "two Jokers as the first two cards (Jo Jo) are an initial 27")
+    ace_king_27: bool = rule(
+        True,
+        "Ace + King as the first two cards (Finnish 27) are an initial 27",
+        quiet=True,
     )
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "player_pays": ODDS,
-        "dealer_pays": ODDS,
-        "push_pays": ODDS,
-        "dealer_hits_hard_below": TOTAL_LIMIT,
-        "dealer_hits_soft_below": TOTAL_LIMIT,
-        "player_loses_over": Between(TARGET, 99),
-        "fee_per_100": FEE,
-        "charlie": Between(0, 12, note="cards; 0: none, else 5 or more"),
-    }
+    joanca_27: bool = rule(
+        True,
+        "a Joker and another card as the first two cards (Joanca) are an initial 27",
+    )
+    joanca_joker_second: bool = rule(
+        False,
+        "a Joker and another card are a Joanca only when the Joker is the second "
+        "card (a Joker first, then another card, play as that card's total)",
+        quiet=True,
+    )
+    jokers_wild: bool = rule(
+        False,
+        "Jokers wild anywhere: a Joker drawn after the deal makes its hand 27 at "
+        "once (the hand stops there; a Joker among the first two cards is the "
+        "initial 27 it is)",
+        quiet=True,
+    )
+    charlie: int = rule(
+        0,
+        (
+            "a player's hand of this many cards (Jokers counted) of 27 or less wins "
+            'at once, before the dealer plays (a "Charlie"); 0: none'
+        ),
+        range=Between(0, 12, note="cards; 0: none, else 5 or more"),
+        quiet=True,
+    )
+    equal_initial_27s: str = rule(
+        "dealer",
+        'who wins when both initial 27s rank equal: "dealer" or "push"',
+        choices=("dealer", "push"),
+    )
+    player_initial_27_wins: bool = rule(
+        False,
+        "the player's initial 27 beats the dealer's, whatever their ranks",
+        quiet=True,
+    )
+    equal_distance: str = rule(
+        "dealer",
+        (
+            'who wins hands equally close to 27 (no other rule applying): "dealer", '
+            '"push" or "player"'
+        ),
+        choices=("dealer", "push", "player"),
+    )
+    player_over: str = rule(
+        "push_if_closer",
+        (
+            'the player over 27, the dealer not: "loses"; "push_if_closer" (a push if '
+            'the player is closer, else by distance); "wins_if_closer" (by distance)'
+        ),
+        choices=("loses", "push_if_closer", "wins_if_closer"),
+        aliases={"push_player_over_closer": ("push_if_closer", "wins_if_closer")},
+    )
+    dealer_over: str = rule(
+        "push_if_as_close",
+        (
+            'the dealer over 27, the player not: "player_wins"; "push_if_as_close" (a '
+            "push if the dealer is as close or closer, else the player wins); "
+            '"dealer_wins_if_closer" (by distance)'
+        ),
+        choices=("player_wins", "push_if_as_close", "dealer_wins_if_closer"),
+        aliases={"push_dealer_over_as_close": ("push_if_as_close", "dealer_wins_if_closer")},
+    )
+    both_over: str = rule(
+        "by_distance",
+        'both over 27: "by_distance" (the closer wins), "push" or "player_loses"',
+        choices=("by_distance", "push", "player_loses"),
+        quiet=True,
+    )
+    dealer_28: str = rule(
+        "normal",
+        (
+            'a dealer\'s final 28 against any player total but 27: "normal" (the rules '
+            'above), "stalemate" (a push) or "dealer_wins"'
+        ),
+        choices=("normal", "stalemate", "dealer_wins"),
+        quiet=True,
+    )
+    both_27: str = rule(
+        "by_rules",
+        (
+            'a player\'s 27 that is not an initial 27: "by_rules" (it wins at once), '
+            '"stalemate" (the dealer plays; his 27 makes a push, anything else loses) '
+            'or "dealer_wins" (the dealer plays; his 27 wins, as any 27 of his is a '
+            "win)"
+        ),
+        choices=("by_rules", "stalemate", "dealer_wins"),
+        quiet=True,
+    )
+    fee_per_100: Fraction = rule(
+        Fraction(0),
+        "the house's collection per 100 staked on every wager, taken off the "
+        "stake before the deal: the rest of the stake is the wager that plays",
+        kind="amount",
+        range=FEE,
+        quiet=True,
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -545,9 +657,8 @@ class Finnish27Rules:
 
     @staticmethod
     def prepare_toml(default: Finnish27Rules, data: dict[str, Any]) -> dict[str, Any]:
-        """Read the old switches (``push_player_over_closer = false``) as their field,
-        and ``jokers_make_27`` as both Joker 27s."""
-        data = read_aliases(Finnish27Rules.ALIASES, data)
+        """Read ``jokers_make_27`` as both Joker 27s (the old switches, such as
+        ``push_player_over_closer = false``, are read as their field by the reader)."""
         if "jokers_make_27" in data:
             value = data.pop("jokers_make_27")
             if not isinstance(value, bool):
@@ -561,10 +672,8 @@ class Finnish27Rules:
         return data
 
     def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Write a choice an old switch can say as that switch, the two Joker 27s as
-        ``jokers_make_27`` when they are alike, and leave out the quiet fields at their
-        defaults."""
-        out = write_aliases(self, data)
+        """Write the two Joker 27s as ``jokers_make_27`` when they are alike."""
+        out = dict(data)
         if self.jo_jo_27 == self.joanca_27:
             out = {
                 ("jokers_make_27" if key == JOKER_27S[0] else key): value

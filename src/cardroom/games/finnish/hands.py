@@ -25,7 +25,7 @@ from typing import ClassVar, Protocol
 
 from cardroom.core.cards import RANKS, Card, Rank
 from cardroom.core.events import CardDealt, Decision, Event, Points, Why
-from cardroom.core.rules import Between, Ref, check_ranges
+from cardroom.core.rules import Between, Ref, check_ranges, rule
 from cardroom.games.base import Action, IllegalAction, Round
 
 TARGET = 27
@@ -190,24 +190,19 @@ class TargetRow:
     ``relative`` (1: "greater than the dealer's"; 0: "at least equal").
     """
 
-    dealer: str
-    low: int
-    high: int
-    hard: int | None = None
-    soft: int | None = None
-    relative: int | None = None
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "low": TWO_CARD_TOTAL,
-        "high": Between(Ref("low"), TARGET, note="a dealer's two-card total"),
-        "hard": TOTAL_LIMIT,
-        "soft": TOTAL_LIMIT,
-        "relative": Between(
+    dealer: str = rule()
+    low: int = rule(range=TWO_CARD_TOTAL)
+    high: int = rule(range=Between(Ref("low"), TARGET, note="a dealer's two-card total"))
+    hard: int | None = rule(None, range=TOTAL_LIMIT)
+    soft: int | None = rule(None, range=TOTAL_LIMIT)
+    relative: int | None = rule(
+        None,
+        range=Between(
             Ref("lowest_relative", "{}"),
             Ref("highest_relative", "{}"),
             note="the dealer's total plus relative is a target, 0 to 28",
         ),
-    }
+    )
 
     def __post_init__(self) -> None:
         if self.dealer not in ("hard", "soft"):

@@ -28,12 +28,12 @@ plays any such table for the player.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from cardroom.core.events import NO_REASON, Decision, Event, Why
-from cardroom.core.rules import ODDS, Between, Ref, check_ranges
+from cardroom.core.rules import ODDS, Between, Ref, check_choices, check_ranges, rule
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Action, IllegalAction, Round, TableLimits, check_wagers
 from cardroom.games.finnish.hands import (
@@ -48,7 +48,7 @@ from cardroom.games.finnish.hands import (
     finnish_total,
     initial_totals,
 )
-from cardroom.games.finnish.options import FEE, check_choices, fee_of, with_fee, write_aliases
+from cardroom.games.finnish.options import FEE, fee_of, with_fee
 
 GAME_ID = "21-24-27"
 
@@ -85,27 +85,36 @@ class ForcedPlay:
     #: what the rules pages and the lab call this part of the rules
     TITLE: ClassVar[str] = "Forced plays"
 
-    #: a dealer's hard two-card total below this is "weak": the rows below apply
-    weak_dealer_hard_below: int = 21
-    #: a dealer's soft two-card total below this is "weak"
-    weak_dealer_soft_below: int = 24
-    #: against a weak dealer the player must hit a hard total below this
-    must_hit_hard_below: int = 15
-    #: against a weak dealer the player must hit a soft total below this
-    must_hit_soft_below: int = 23
-    #: against a weak dealer the player must stand on a hard total from this
-    must_stand_hard_from: int = 25
-    #: against a weak dealer the player must stand on a soft total from this
-    must_stand_soft_from: int = 27
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "weak_dealer_hard_below": TOTAL_LIMIT,
-        "weak_dealer_soft_below": TOTAL_LIMIT,
-        "must_hit_hard_below": TOTAL_LIMIT,
-        "must_hit_soft_below": TOTAL_LIMIT,
-        "must_stand_hard_from": Between(Ref("must_hit_hard_below"), TARGET + 1),
-        "must_stand_soft_from": Between(Ref("must_hit_soft_below"), TARGET + 1),
-    }
+    weak_dealer_hard_below: int = rule(
+        21,
+        ('a dealer\'s hard two-card total below this is "weak": the rows below apply'),
+        range=TOTAL_LIMIT,
+    )
+    weak_dealer_soft_below: int = rule(
+        24,
+        'a dealer\'s soft two-card total below this is "weak"',
+        range=TOTAL_LIMIT,
+    )
+    must_hit_hard_below: int = rule(
+        15,
+        "against a weak dealer the player must hit a hard total below this",
+        range=TOTAL_LIMIT,
+    )
+    must_hit_soft_below: int = rule(
+        23,
+        "against a weak dealer the player must hit a soft total below this",
+        range=TOTAL_LIMIT,
+    )
+    must_stand_hard_from: int = rule(
+        25,
+        "against a weak dealer the player must stand on a hard total from this",
+        range=Between(Ref("must_hit_hard_below"), TARGET + 1),
+    )
+    must_stand_soft_from: int = rule(
+        27,
+        "against a weak dealer the player must stand on a soft total from this",
+        range=Between(Ref("must_hit_soft_below"), TARGET + 1),
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)
@@ -147,54 +156,61 @@ class ForcedPlay:
 class TwentyOne2427Rules:
     """Every rule of ``21-24-27`` that a variant may change (defaults: the source)."""
 
-    #: six decks with two Jokers each, reshuffled once three quarters are dealt
-    shoe: ShoeRules = field(default_factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)))
-    table: TableLimits = field(default_factory=TableLimits)
-    #: what a winning player wager pays
-    win_pays: Fraction = Fraction(1)
-    #: where the player must hit or stand whatever he would choose
-    forced: ForcedPlay = field(default_factory=ForcedPlay)
-    #: the dealer hits a hard total below this
-    dealer_hits_hard_below: int = 21
-    #: the dealer hits a soft total below this
-    dealer_hits_soft_below: int = 24
-    #: a Joker as a first or second card makes the hand 27 (not in the source's game)
-    jokers_make_27: bool = False
-    #: when both initial hands are Finnish 27s: "push", "dealer" or "player"
-    both_initial_27s: str = "push"
-    #: hands equally close to 27: "push", "dealer" or "player"
-    equal_distance: str = "push"
-    #: a dealer's final 28 against any total of the player's but 27: "normal" (the
-    #: dealer is over 27 and loses), "stalemate" (a push) or "dealer_wins"
-    dealer_28: str = "normal"
-    #: the house's collection per 100 staked, taken off the stake before the deal: the
-    #: rest of the stake is the wager that plays
-    fee_per_100: Fraction = field(default=Fraction(0), metadata={"amount": True})
-
-    #: each choice field's values
-    CHOICES: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "both_initial_27s": ("push", "dealer", "player"),
-        "equal_distance": ("push", "dealer", "player"),
-        "dealer_28": ("normal", "stalemate", "dealer_wins"),
-    }
-    ALIASES: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
-    #: fields a written rules file leaves out at their defaults
-    QUIET: ClassVar[tuple[str, ...]] = ("dealer_28", "fee_per_100")
-
-    RANGES: ClassVar[Mapping[str, Between]] = {
-        "win_pays": ODDS,
-        "dealer_hits_hard_below": TOTAL_LIMIT,
-        "dealer_hits_soft_below": TOTAL_LIMIT,
-        "fee_per_100": FEE,
-    }
+    shoe: ShoeRules = rule(
+        words="six decks with two Jokers each, reshuffled once three quarters are dealt",
+        factory=lambda: ShoeRules(reshuffle_fraction=Fraction(3, 4)),
+    )
+    table: TableLimits = rule(factory=TableLimits)
+    win_pays: Fraction = rule(Fraction(1), "what a winning player wager pays", range=ODDS)
+    forced: ForcedPlay = rule(
+        words="where the player must hit or stand whatever he would choose",
+        factory=ForcedPlay,
+    )
+    dealer_hits_hard_below: int = rule(
+        21,
+        "the dealer hits a hard total below this",
+        range=TOTAL_LIMIT,
+    )
+    dealer_hits_soft_below: int = rule(
+        24,
+        "the dealer hits a soft total below this",
+        range=TOTAL_LIMIT,
+    )
+    jokers_make_27: bool = rule(
+        False,
+        "a Joker as a first or second card makes the hand 27 (not in the source's game)",
+    )
+    both_initial_27s: str = rule(
+        "push",
+        'when both initial hands are Finnish 27s: "push", "dealer" or "player"',
+        choices=("push", "dealer", "player"),
+    )
+    equal_distance: str = rule(
+        "push",
+        'hands equally close to 27: "push", "dealer" or "player"',
+        choices=("push", "dealer", "player"),
+    )
+    dealer_28: str = rule(
+        "normal",
+        (
+            "a dealer's final 28 against any total of the player's but 27: \"normal\" "
+            '(the dealer is over 27 and loses), "stalemate" (a push) or "dealer_wins"'
+        ),
+        choices=("normal", "stalemate", "dealer_wins"),
+        quiet=True,
+    )
+    fee_per_100: Fraction = rule(
+        Fraction(0),
+        "the house's collection per 100 staked, taken off the stake before the "
+        "deal: the rest of the stake is the wager that plays",
+        kind="amount",
+        range=FEE,
+        quiet=True,
+    )
 
     def __post_init__(self) -> None:
         check_ranges(self)
         check_choices(self)
-
-    def toml_data(self, data: dict[str, Any]) -> dict[str, Any]:
-        """The quiet fields left out of a written file at their defaults."""
-        return write_aliases(self, data)
 
     @property
     def initial_27s(self) -> frozenset[Initial27]:
