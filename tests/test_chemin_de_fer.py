@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.app.words import decision_text, explain
+from cardroom.app.words import explain
 from cardroom.core.cards import RANKS, Card, Deck, Suit, parse_cards
 from cardroom.core.events import (
     NO_REASON,
@@ -66,6 +66,7 @@ from cardroom.games.chemin_de_fer import (
     SimpleMoney,
     TableauBot,
 )
+from cardroom.games.chemin_de_fer.words import decision_text
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 LOW_CARDS = ("2h", "3h", "4h", "5h", "6h", "7h", "8h")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from cardroom.app.names import name_skeleton
-from cardroom.app.words import ChemmyNarrator
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     Announcement,
@@ -19,6 +18,7 @@ from cardroom.core.events import (
     Points,
     SeatSettled,
 )
+from cardroom.games.chemin_de_fer.words import ChemmyNarrator
 from cardroom.web.chemmy import BOT_NAMES, bot_name, event_json
 from cardroom.web.routes.chemmy import same_site
 

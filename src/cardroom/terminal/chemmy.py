@@ -23,7 +23,7 @@ from rich.text import Text
 
 from cardroom.app.tables.chemmy import ChemmyTable, finish_interrupted_coups
 from cardroom.app.wallet import START_BALANCE, Wallet, WalletError, account_name
-from cardroom.app.words import capital, chemmy_turn_text, decision_text, points_text
+from cardroom.app.words import capital, points_text
 from cardroom.core.events import (
     Announcement,
     BankPut,
@@ -40,6 +40,7 @@ from cardroom.core.shoe import CardSource, ShoeExhausted
 from cardroom.games import GameInfo
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyStrategy, SimpleMoney
+from cardroom.games.chemin_de_fer.words import chemmy_turn_text, decision_text
 from cardroom.games.spec import SeatsRules
 from cardroom.terminal import render
 from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError, read_line

@@ -30,7 +30,6 @@ from rich.text import Text
 from cardroom.app.history import RoundRecord
 from cardroom.app.lab import form_fields
 from cardroom.app.words import (
-    ChemmyNarrator,
     Span,
     Tone,
     capital,
@@ -53,6 +52,7 @@ from cardroom.core.money import format_amount
 from cardroom.games import GameInfo, seats_game
 from cardroom.games.base import GameRules
 from cardroom.games.chemin_de_fer.engine import visible
+from cardroom.games.chemin_de_fer.words import ChemmyNarrator
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -458,7 +458,8 @@ def card_or_back(card: Card | None) -> Text:
 
 class ChemmyRenderer:
     """Shows chemin de fer events, as one seat may see them, as lines: the words are
-    :class:`cardroom.app.words.ChemmyNarrator`'s; a hand's card shows the hand whole as it grows,
+    :class:`~cardroom.games.chemin_de_fer.words.ChemmyNarrator`'s; a hand's card shows the
+    hand whole as it grows,
     a face-down card the viewer may not see (an event whose card is None) as
     :data:`CARD_BACK`.  One renderer per coup, fed in order.
 

@@ -56,7 +56,7 @@ from cardroom.app.tables.chemmy import (
     finish_table_coups,
 )
 from cardroom.app.wallet import Account, Wallet
-from cardroom.app.words import ChemmyNarrator, capital, chemmy_turn_text, plain
+from cardroom.app.words import capital, plain
 from cardroom.core.events import (
     CoupEvent,
     DrawForBank,
@@ -71,6 +71,7 @@ from cardroom.core.shoe import SecureShuffler, Shoe, Shuffler
 from cardroom.games import seats_game
 from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction
+from cardroom.games.chemin_de_fer.words import ChemmyNarrator, chemmy_turn_text
 from cardroom.games.spec import SeatsRules
 from cardroom.storage import StorageError
 from cardroom.web.cards import card_label

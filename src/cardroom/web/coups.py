@@ -4,11 +4,11 @@ A coup's record (:class:`cardroom.app.history.RoundRecord`) is the whole coup: e
 the hidden ones too, and every seat's decisions.  One record is kept for each person
 who took part, with their seat in the round's state; this module shows it to that
 person as the table did: their seat and part (banker, punter, or watcher), the events
-they could see in the table's own sentences (:class:`cardroom.app.words.ChemmyNarrator`,
-told to them: "You stake 10"), another seat's face-down card as a card back until the
-hands were turned over, both hands as they ended, their stake and result, and their
-own decisions in words.  Nothing of the state a coup in progress keeps (the shoe to
-come) is ever shown.
+they could see in the table's own sentences
+(:class:`~cardroom.games.chemin_de_fer.words.ChemmyNarrator`, told to them: "You stake
+10"), another seat's face-down card as a card back until the hands were turned over, both
+hands as they ended, their stake and result, and their own decisions in words.  Nothing of
+the state a coup in progress keeps (the shoe to come) is ever shown.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from cardroom.app.history import Decided, RecordError, RoundRecord
 from cardroom.app.wallet import StoredRound
-from cardroom.app.words import ChemmyNarrator, plain
+from cardroom.app.words import plain
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     BancoCalled,
@@ -35,6 +35,7 @@ from cardroom.core.events import (
 from cardroom.core.money import format_amount, format_decimal
 from cardroom.games import seats_game
 from cardroom.games.chemin_de_fer.engine import visible
+from cardroom.games.chemin_de_fer.words import ChemmyNarrator
 from cardroom.web.cards import card_label
 
 __all__ = ["PARTS", "WEB_TABLE", "card_words", "coup_json", "decision_words", "table_name"]
