@@ -12,10 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import Connection, update
 
+from cardroom.app.tables.live.link import CommandGone, LeaseLost, Link
 from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import chemmy_processes, chemmy_tables
-from cardroom.web.chemmy_link import CommandGone, LeaseLost, Link
 
 TABLES = {1: "web:chemin-de-fer:1", 2: "web:chemin-de-fer:2"}
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from cardroom.web.chemmy import TableSpec
+from cardroom.app.tables.live import TableSpec
 from tests.web.browser import Server
 
 F = Fraction

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from cardroom.app.names import name_skeleton
+from cardroom.app.tables.live import BOT_NAMES
 from cardroom.app.wallet import Wallet
-from cardroom.web.chemmy import BOT_NAMES
 from tests.web.browser import Server
 from tests.web.chemmy_clients import Someone, chemmy_server
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from cardroom.app.names import name_skeleton
+from cardroom.app.tables.live import BOT_NAMES, bot_name
+from cardroom.app.words import plain
 from cardroom.core.cards import Card
 from cardroom.core.events import (
     Announcement,
@@ -19,18 +21,23 @@ from cardroom.core.events import (
     SeatSettled,
 )
 from cardroom.games.chemin_de_fer.words import ChemmyNarrator
-from cardroom.web.chemmy import BOT_NAMES, bot_name, event_json
+from cardroom.web.events import event_json
 from cardroom.web.routes.chemmy import same_site
 
 NAMES = ("Ann", "Bob", "Aino")
 
 
+def told(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, object]:
+    """``entry`` as a connection whose person ``narrator`` tells it gets it."""
+    return event_json(entry, plain(narrator.line(entry.event)))
+
+
 def test_a_face_down_card_of_another_seat_carries_no_card() -> None:
     ann = ChemmyNarrator(NAMES, you=0)
-    hidden = event_json(CoupEvent(3, HandCard("player", 1, None, False, None)), ann)
-    assert hidden["card"] is None and hidden["total"] is None and "card_alt" not in hidden
+    hidden = told(CoupEvent(3, HandCard("player", 1, None, False, None)), ann)
+    assert hidden["card"] is None and hidden["total"] is None and hidden["card_alt"] is None
     assert hidden["text"] == "A card face down to Bob (player)"
-    own = event_json(CoupEvent(3, HandCard("banker", 0, Card.parse("Qh"), False, Points(2))), ann)
+    own = told(CoupEvent(3, HandCard("banker", 0, Card.parse("Qh"), False, Points(2))), ann)
     assert own["card"] == "Qh" and own["card_alt"] == "12 of hearts"
     assert own["text"] == "12♥ to you as the banker (only you see it): 2"
 
@@ -45,21 +52,21 @@ def test_every_kind_of_event_reads_as_a_sentence() -> None:
     ]
     # told to Bob, who watches, and to Ann, the banker, from the same events
     bob, ann = ChemmyNarrator(NAMES, you=1), ChemmyNarrator(NAMES, you=0)
-    assert [event_json(CoupEvent(1, e), bob)["text"] for e in events] == [
+    assert [told(CoupEvent(1, e), bob)["text"] for e in events] == [
         "Ann puts up a bank of 30",
         'Aino calls "Banco!": covers the whole bank of 30',
         "Aino draws (player)",
         "Aino shows the player's hand: 1♠ 9♦ = 0",
         "Ann (bank): -30 on 30",
     ]
-    assert [event_json(CoupEvent(1, e), ann)["text"] for e in events] == [
+    assert [told(CoupEvent(1, e), ann)["text"] for e in events] == [
         "You put up a bank of 30",
         'Aino calls "Banco!": covers the whole bank of 30',
         "Aino draws (player)",
         "Aino shows the player's hand: 1♠ 9♦ = 0",
         "You (bank): -30 on 30",
     ]
-    shown = event_json(CoupEvent(1, events[3]), bob)
+    shown = told(CoupEvent(1, events[3]), bob)
     assert shown["cards_alt"] == ["1 of spades", "9 of diamonds"]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from cardroom.app.tables.live import TableSpec
 from cardroom.app.wallet import Wallet
 from cardroom.core.cards import RANKS, Card, Suit
 from cardroom.games.baccarat import Tableau
@@ -21,7 +22,6 @@ from cardroom.games.chemin_de_fer.bots import table_bot
 from cardroom.storage import Database
 from cardroom.web.app import create_app
 from cardroom.web.cards import card_label, card_svg
-from cardroom.web.chemmy import TableSpec
 from tests.web.conftest import Web, cheap_sessions
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from cardroom.app.tables.live import DEFAULT_TABLES
 from cardroom.core.money import amount_pattern
 from cardroom.games import house_games
-from cardroom.web.chemmy import DEFAULT_TABLES
 from cardroom.web.models import name_pattern
 from tests.web.conftest import Web
 

@@ -42,7 +42,7 @@ def house_games() -> list[GameInfo]:
 
 def seats_game() -> GameInfo:
     """The game played between seats (chemin de fer): the one game whose table of seats
-    (``app/tables/chemmy.py``), live page (``web/chemmy.py``) and screen
+    (``app/tables/chemmy.py``), live table (``app/tables/live/``) and screen
     (``terminal/chemmy.py``) there are."""
     [game] = [game for game in GAMES.values() if game.seats is not None]
     return game

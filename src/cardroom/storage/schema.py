@@ -241,7 +241,7 @@ login_failures = Table(
 # -- chemin de fer's web tables, driven by one server process at a time ------------------------
 #: Times a lease or a heartbeat runs to are seconds since the Unix epoch by the database
 #: server's own clock (``Double``), so that processes on machines whose clocks differ
-#: compare them alike; see :mod:`cardroom.web.chemmy_link`.
+#: compare them alike; see :mod:`cardroom.app.tables.live.link`.
 
 #: The server processes serving the chemin de fer tables: each renews ``alive_until``
 #: every second; a process past it is dead (its presence is ignored, then purged).

@@ -24,12 +24,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardroom.app.sessions import Sessions
+from cardroom.app.tables.live import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SecureShuffler, Shuffler
 from cardroom.games import GAMES, seats_game
 from cardroom.storage import Database, StorageError
 from cardroom.web import views
-from cardroom.web.chemmy import DEFAULT_TABLES, ChemmyTables, TableSpec
+from cardroom.web.chemmy import ChemmyViews
 from cardroom.web.deps import ApiError, Services
 from cardroom.web.edges import MAX_SHEETS, HouseEdges, lab_par_sheet
 from cardroom.web.guard import JsonBodies, SecurityHeaders
@@ -85,6 +86,7 @@ def create_app(
     tables = ChemmyTables(
         wallet,
         rules_by_game[seats_game().id],
+        ChemmyViews(),
         shuffler,
         specs=chemmy_tables,
         time_limit=chemmy_time_limit,

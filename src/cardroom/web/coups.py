@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from cardroom.app.history import Decided, RecordError, RoundRecord
+from cardroom.app.tables.live import WEB_TABLE
 from cardroom.app.wallet import StoredRound
 from cardroom.app.words import plain
 from cardroom.core.cards import Card
@@ -25,20 +26,19 @@ from cardroom.core.events import (
     BancoCalled,
     BankPut,
     CoupEvent,
-    DrawForBank,
     HandCard,
     HandShown,
     PlayerChosen,
     Staked,
-    event_to_json,
 )
 from cardroom.core.money import format_amount, format_decimal
 from cardroom.games import seats_game
 from cardroom.games.chemin_de_fer.engine import visible
 from cardroom.games.chemin_de_fer.words import ChemmyNarrator
 from cardroom.web.cards import card_label
+from cardroom.web.events import event_json
 
-__all__ = ["PARTS", "WEB_TABLE", "card_words", "coup_json", "decision_words", "table_name"]
+__all__ = ["PARTS", "coup_json", "decision_words", "table_name"]
 
 #: A person's part in a coup, in words.
 PARTS = {
@@ -46,9 +46,6 @@ PARTS = {
     "punter": "You staked against the bank",
     "watcher": "You watched: no stake of yours",
 }
-
-#: How a web table's ``table_ref`` begins (the number follows).
-WEB_TABLE = f"web:{seats_game().id}:"
 
 
 def table_name(table_ref: str | None, names: Mapping[str, str] | None = None) -> str:
@@ -92,34 +89,6 @@ def decision_words(decided: Decided, part: str) -> str:
     if decided.by == "default":
         words += " (played for you: you had gone or did not answer in time)"
     return words
-
-
-def card_words(kind: type[Any]) -> dict[str, bool]:
-    """The cards in words a coup's event of class ``kind`` comes with, beyond its
-    sentence (what :func:`_event_json` adds): each key, and whether it may be null
-    (a card face down has no words).
-
-    >>> card_words(HandCard), card_words(HandShown), card_words(BankPut)
-    ({'card_alt': True}, {'cards_alt': False}, {})
-    """
-    if issubclass(kind, HandCard):
-        return {"card_alt": True}
-    if issubclass(kind, DrawForBank):
-        return {"card_alt": False}
-    if issubclass(kind, HandShown):
-        return {"cards_alt": False}
-    return {}
-
-
-def _event_json(entry: CoupEvent, narrator: ChemmyNarrator) -> dict[str, Any]:
-    data = event_to_json(entry)
-    event = entry.event
-    data["text"] = plain(narrator.line(event))
-    if isinstance(event, HandCard | DrawForBank):
-        data["card_alt"] = None if event.card is None else card_label(event.card)
-    elif isinstance(event, HandShown):
-        data["cards_alt"] = [card_label(card) for card in event.cards]
-    return data
 
 
 def _card(card: Card | None) -> dict[str, str | None]:
@@ -249,7 +218,7 @@ def coup_json(
     narrator = ChemmyNarrator(names, you=you)
     start_banker = record.start.get("banker")
     narrator.banker = start_banker if isinstance(start_banker, int) else None
-    base["events"] = [_event_json(entry, narrator) for entry in seen]
+    base["events"] = [event_json(entry, plain(narrator.line(entry.event))) for entry in seen]
     banker = next((e.seat for e in record.events if isinstance(e, BankPut)), None)
     punters = {e.seat for e in record.events if isinstance(e, Staked | BancoCalled)}
     part = "watcher"

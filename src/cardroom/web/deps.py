@@ -10,9 +10,9 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
 from cardroom.app.sessions import Session, Sessions
+from cardroom.app.tables.live import ChemmyTables
 from cardroom.app.wallet import Account, Wallet
 from cardroom.storage import Database
-from cardroom.web.chemmy import ChemmyTables
 from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables
 from cardroom.web.passwords import PasswordPool

@@ -50,8 +50,7 @@ from cardroom.core.money import AMOUNT_MAX_CHARS, CENT, amount_pattern, format_d
 from cardroom.games import GameInfo
 from cardroom.games.base import Action
 from cardroom.storage.schema import LEDGER_KINDS
-from cardroom.web.coups import card_words
-from cardroom.web.views import says_card
+from cardroom.web.events import card_words, says_card
 
 JsonDict = dict[str, Any]
 
@@ -353,7 +352,7 @@ def _camel(kind: str) -> str:
 def event_models(coup: bool = False) -> tuple[type[BaseModel], ...]:
     """One model per event kind of the registry (``event`` says which), with the
     sentence a person reads (``text``) and, for a dealt card, the card in words
-    (``card_alt``): what :func:`cardroom.web.views.event_json` sends.  With ``coup``:
+    (``card_alt``): what :func:`cardroom.web.events.event_json` sends.  With ``coup``:
     an event of a chemin de fer coup from the history, with the coup's number, as
     :func:`cardroom.web.coups.coup_json` sends it."""
     models = []

@@ -1,8 +1,7 @@
 """Rounds, events and money as the web table sends them: JSON with decimal strings.
 
-Events go out as the event registry writes them (:func:`event_to_json`), with two more
-keys for people: ``text``, the sentence :mod:`cardroom.app.words` makes of it, and for a
-card, ``card_alt``, the card in words.  Money is always an exact decimal string.
+Events go out as :func:`cardroom.web.events.event_json` writes them, with the sentence
+:mod:`cardroom.app.words` makes of each.  Money is always an exact decimal string.
 """
 
 from __future__ import annotations
@@ -30,12 +29,11 @@ from cardroom.core.events import (
     Outcome,
     Settled,
     event_from_json,
-    event_to_json,
 )
 from cardroom.core.money import AmountError, format_amount, format_decimal, parse_exact
 from cardroom.games import GAMES
 from cardroom.games.base import Turn
-from cardroom.web.cards import card_label
+from cardroom.web import events
 from cardroom.web.coups import coup_json
 
 
@@ -66,19 +64,10 @@ def event_text(event: Event) -> str:
     return plain(house_line(event))
 
 
-def says_card(kind: type[Any]) -> bool:
-    """Does an event of this class come with its card in words (``card_alt``)?"""
-    return issubclass(kind, CardDealt)
-
-
 def event_json(event: Event, encoded: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """An event for the page: the registry's JSON (``encoded``, if it was written
-    already), its sentence, and a card's words."""
-    data = event_to_json(event) if encoded is None else dict(encoded)
-    data["text"] = event_text(event)
-    if isinstance(event, CardDealt):  # (says_card)
-        data["card_alt"] = card_label(event.card)
-    return data
+    """A house game's event for the page (:func:`cardroom.web.events.event_json`), with
+    its line (``encoded``: the registry's JSON of it, if it was written already)."""
+    return events.event_json(event, event_text(event), encoded)
 
 
 def events_json(events: Iterable[Event]) -> list[dict[str, Any]]:

@@ -24,11 +24,11 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from cardroom.app.tables.live import DATABASE_FAILED, ChemmyTables, Connection, LiveChemmy, Refused
 from cardroom.app.wallet import WalletError
 from cardroom.core.money import CENT, AmountError, parse_amount
 from cardroom.storage import StorageError
 from cardroom.web import models, topup, views
-from cardroom.web.chemmy import DATABASE_FAILED, ChemmyTables, Connection, LiveChemmy, Refused
 from cardroom.web.deps import (
     COOKIE,
     ApiError,

@@ -46,6 +46,7 @@ async def health(request: Request) -> JSONResponse:
     listener = chemmy["listener"]
     degraded = (
         chemmy["heartbeat"]["failures"] > 0
+        or chemmy["heartbeat"]["last"] is None
         or (listener is not None and not listener["listening"])
         or any(table["lease"] == "none" for table in chemmy["tables"])
     )

@@ -3,8 +3,8 @@
 Any number of ``cardroom serve`` processes may serve one database.  Each chemin de fer
 table is driven by exactly one of them at a time, its *owner*, which holds the table's
 *lease*: its row of ``chemmy_tables`` names the owner and an *epoch*, and the lease runs
-to ``lease_until``.  This module is that traffic, as blocking calls (the web runs them in
-worker threads):
+to ``lease_until``.  This module is that traffic, as blocking calls (the tables run them
+in worker threads):
 
 Heartbeats and leases (:meth:`Link.beat`, every :data:`HEARTBEAT` seconds)
     A process renews its own row of ``chemmy_processes`` and the leases it holds (each
@@ -33,33 +33,32 @@ What the others send the owner (:meth:`Link.send`, :meth:`Link.table_inbox`)
 Waking the other side
     On PostgreSQL each write that the other side waits for also sends a ``NOTIFY``
     (delivered when the transaction commits), on the channel of the process it is for
-    or of the table; a :class:`Listener` thread per process ``LISTEN`` s to its own and
-    the tables' channels.  SQLite has no ``NOTIFY``: there the waiting side polls every
-    :data:`POLL_SQLITE` seconds, only while it waits for something (and PostgreSQL's
-    side polls every :data:`POLL_PG` seconds as a safety net).
+    or of the table; a listener thread per process
+    (:mod:`~cardroom.app.tables.live.listener`) ``LISTEN`` s to its own and the tables'
+    channels.  SQLite has no ``NOTIFY``: there the waiting side polls every
+    :data:`POLL_SQLITE` seconds, only while it waits for something (and PostgreSQL's side
+    polls every :data:`POLL_PG` seconds as a safety net).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import secrets
 import socket
-import threading
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, exc, func, insert, literal_column, or_, select, update
+from sqlalchemy import Connection, delete, func, insert, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import Double
 
-from cardroom.storage.db import Database, one_line
+from cardroom.storage.db import Database
 from cardroom.storage.schema import (
     chemmy_commands,
     chemmy_outbox,
@@ -68,7 +67,7 @@ from cardroom.storage.schema import (
     chemmy_tables,
 )
 
-log = logging.getLogger("cardroom.web")
+log = logging.getLogger("cardroom.tables")
 
 #: Seconds between a process's heartbeats (its own row, its leases, taking free tables).
 HEARTBEAT = 1.0
@@ -101,7 +100,8 @@ def clock(db: Database) -> ColumnElement[float]:
     return literal_column("(EXTRACT(EPOCH FROM clock_timestamp())::float8)", Double())
 
 
-def _now() -> datetime:
+def wall_clock() -> datetime:
+    """This process's clock now (UTC), for the rows' times people read."""
     return datetime.now(UTC)
 
 
@@ -226,7 +226,7 @@ class Link:
                         id=self.process,
                         host=self.host,
                         pid=self.pid,
-                        started_at=_now(),
+                        started_at=wall_clock(),
                         alive_until=now + LEASE,
                     )
                 )
@@ -266,7 +266,7 @@ class Link:
                             owner=self.process,
                             epoch=chemmy_tables.c.epoch + 1,
                             lease_until=now + LEASE,
-                            updated_at=_now(),
+                            updated_at=wall_clock(),
                         )
                         .returning(chemmy_tables.c.id, chemmy_tables.c.epoch)
                     ).all()
@@ -295,7 +295,7 @@ class Link:
                 "owner": None,
                 "epoch": 0,
                 "lease_until": 0.0,
-                "updated_at": _now(),
+                "updated_at": wall_clock(),
             }
             for table_id, ref in tables.items()
             if table_id not in existing
@@ -317,7 +317,7 @@ class Link:
                     chemmy_tables.c.id.in_(list(tables)),
                     chemmy_tables.c.owner == self.process,
                 )
-                .values(owner=None, lease_until=0.0, updated_at=_now())
+                .values(owner=None, lease_until=0.0, updated_at=wall_clock())
             )
 
         self.db.run(work)
@@ -347,7 +347,7 @@ class Link:
             conn.execute(delete(chemmy_outbox).where(chemmy_outbox.c.process.in_(dead)))
             conn.execute(
                 delete(chemmy_outbox).where(
-                    chemmy_outbox.c.created_at < _now() - timedelta(seconds=PURGE_AFTER)
+                    chemmy_outbox.c.created_at < wall_clock() - timedelta(seconds=PURGE_AFTER)
                 )
             )
             conn.execute(delete(chemmy_processes).where(chemmy_processes.c.id.in_(dead)))
@@ -398,7 +398,7 @@ class Link:
         conn.execute(
             update(chemmy_tables)
             .where(chemmy_tables.c.id == table_id)
-            .values(view=view, seated=seated, updated_at=_now())
+            .values(view=view, seated=seated, updated_at=wall_clock())
         )
 
     def post(
@@ -417,7 +417,7 @@ class Link:
                 table_id=table_id,
                 epoch=epoch,
                 body=json.dumps([list(m) for m in messages], ensure_ascii=False),
-                created_at=_now(),
+                created_at=wall_clock(),
             )
         )
         self._notify(conn, self.process_channel(process))
@@ -457,7 +457,7 @@ class Link:
                     table_id=table_id,
                     account_id=account_id,
                     name=name,
-                    created_at=_now(),
+                    created_at=wall_clock(),
                 )
             )
             self._notify(conn, self.table_channel(table_id))
@@ -487,7 +487,7 @@ class Link:
                 "table_id": table_id,
                 "account_id": account_id,
                 "name": name,
-                "created_at": _now(),
+                "created_at": wall_clock(),
             }
             for connection, table_id, account_id, name in local
         ]
@@ -585,7 +585,7 @@ class Link:
                         body=json.dumps(dict(body), ensure_ascii=False),
                         status="pending",
                         give_up=clock(db) + wait,
-                        created_at=_now(),
+                        created_at=wall_clock(),
                     )
                     .returning(chemmy_commands.c.id)
                 ).scalar_one()
@@ -654,118 +654,6 @@ def _object(raw: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-#: what a lost database looks like to the listener, beside the driver's own errors
-#: (psycopg's ``Error``: see :meth:`Listener._run`): SQLAlchemy's, and a closed socket;
-#: anything else is a bug, logged with its traceback
-DATABASE_GONE: tuple[type[BaseException], ...] = (exc.SQLAlchemyError, OSError)
-#: the longest wait between two tries to listen again (it doubles from half a second)
-MAX_BACKOFF = 30.0
-
-
-@dataclass
-class ListenerHealth:
-    """How the listener stands: listening now, the failures in a row since it last
-    listened, the last failure in one line, and when it last listened (the wall clock)."""
-
-    listening: bool = False
-    failures: int = 0
-    error: str | None = None
-    since: datetime | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "listening": self.listening,
-            "failures": self.failures,
-            "error": self.error,
-            "since": None if self.since is None else self.since.isoformat(),
-        }
-
-
-class Listener:
-    """A thread that ``LISTEN`` s on PostgreSQL for ``channels`` and calls ``wake`` with
-    each notification's channel (``"*"`` after every new connection: notifications may
-    have been missed, poll everything).  After a lost connection it tries again, waiting
-    twice as long each time (half a second up to :data:`MAX_BACKOFF`); what failed is
-    logged (a bug with its traceback) and kept in :attr:`health`."""
-
-    def __init__(self, db: Database, channels: Sequence[str], wake: Callable[[str], None]) -> None:
-        self.db = db
-        self.channels = list(channels)
-        self.wake = wake
-        self.stopping = threading.Event()
-        self.health = ListenerHealth()
-        self.thread = threading.Thread(target=self._run, name="cardroom-listen", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.thread.join(timeout=5)
-
-    def _run(self) -> None:
-        import psycopg  # lazy: psycopg (only PostgreSQL is listened to)
-
-        gone: tuple[type[BaseException], ...] = (*DATABASE_GONE, psycopg.Error)
-        while not self.stopping.is_set():
-            try:
-                self._listen()
-            except gone as err:  # the database went away: try again, later
-                self._failed(one_line(str(err)) or type(err).__name__)
-                log.warning(
-                    "chemin de fer: listening for the other processes failed (%d in a row, "
-                    "next try in %.1f s): %s",
-                    self.health.failures,
-                    self.backoff,
-                    self.health.error,
-                )
-            except Exception as err:  # a bug: said with its traceback
-                self._failed(f"{type(err).__name__}: {one_line(str(err))}")
-                log.exception(
-                    "chemin de fer: listening for the other processes failed (%d in a row, "
-                    "next try in %.1f s)",
-                    self.health.failures,
-                    self.backoff,
-                )
-            self.stopping.wait(self.backoff)
-
-    @property
-    def backoff(self) -> float:
-        """The wait before the next try: 0 while listening, else doubling per failure."""
-        failures = self.health.failures
-        return 0.0 if not failures else min(MAX_BACKOFF, 0.5 * 2 ** min(failures - 1, 10))
-
-    def _failed(self, error: str) -> None:
-        self.health.listening = False
-        self.health.failures += 1
-        self.health.error = error
-
-    def _listen(self) -> None:
-        raw = self.db.engine.raw_connection()
-        try:
-            self._listen_on(raw)
-        except BaseException:
-            with contextlib.suppress(Exception):  # closed as broken: no reset tried on it
-                raw.invalidate()
-            raise
-        with contextlib.suppress(Exception):
-            raw.close()
-
-    def _listen_on(self, raw: Any) -> None:
-        """Listen on the connection ``raw`` (out of the pool) until stopped."""
-        pg: Any = raw.driver_connection
-        raw.detach()  # a connection of its own, out of the pool
-        pg.rollback()
-        pg.autocommit = True
-        for channel in self.channels:
-            pg.execute(f'LISTEN "{channel}"')
-        self.health = ListenerHealth(listening=True, since=_now())
-        self.wake("*")
-        while not self.stopping.is_set():
-            for note in pg.notifies(timeout=0.5):
-                self.wake(str(note.channel))
-
-
 __all__ = [
     "HEARTBEAT",
     "LEASE",
@@ -774,8 +662,6 @@ __all__ = [
     "CommandGone",
     "LeaseLost",
     "Link",
-    "Listener",
-    "ListenerHealth",
     "Posted",
     "Presence",
     "View",
