@@ -23,26 +23,23 @@ from rich.text import Text
 
 from cardroom.app.tables.chemmy import ChemmyTable, finish_interrupted_coups
 from cardroom.app.wallet import START_BALANCE, Wallet, WalletError, account_name
-from cardroom.app.words import capital, points_text
+from cardroom.app.words import capital
 from cardroom.core.events import (
-    Announcement,
     BankPut,
     ChemmyEvent,
     CoupEvent,
-    Decision,
     DrawForBank,
     HandCard,
-    HandShown,
     Outcome,
     PlayerChosen,
 )
 from cardroom.core.shoe import CardSource, ShoeExhausted
 from cardroom.games import GameInfo
-from cardroom.games.base import IllegalAction, Turn, WagerError
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyGame, ChemmyStrategy, SimpleMoney
-from cardroom.games.chemin_de_fer.words import chemmy_turn_text, decision_text
 from cardroom.games.spec import SeatsRules
 from cardroom.terminal import render
+from cardroom.terminal.chemmy_asks import Decisions
+from cardroom.terminal.chemmy_looks import PrivateLooks
 from cardroom.terminal.common import DEFAULT_PERSON, EXIT_ERROR, CliError, read_line
 from cardroom.terminal.house import TableSession, reset_command
 from cardroom.terminal.prompts import (
@@ -50,10 +47,8 @@ from cardroom.terminal.prompts import (
     COMPACT_BEAD_COLUMNS,
     HELP_WORDS,
     QUIT_WORDS,
-    BetError,
     DeferredInterrupt,
     flush_typeahead,
-    read_stake,
 )
 
 #: The bots' names, given in this order to the seats after the people.
@@ -75,9 +70,6 @@ BOT_STACK = Fraction(1000)
 #: person further round the table still gets to play hands.
 BOT_BANCO_SHARE = Fraction(1, 20)
 DEFAULT_SEATS = 4
-
-#: A decision for the engine: the action and its amount (for a bank or a stake).
-Choice = tuple[ChemmyAction, Fraction | None]
 
 
 def parse_people(text: str | None, seats: int) -> list[str]:
@@ -133,7 +125,7 @@ class ChemmyPlay(TableSession):
     """
 
     @property
-    def _reshuffle_cause(self) -> str | None:
+    def reshuffle_cause(self) -> str | None:
         """Why the next coup starts from a new shoe, if it does."""
         return self.source.next_cause if self.source.needs_reshuffle else None
 
@@ -202,6 +194,8 @@ class ChemmyPlay(TableSession):
         self.holders: dict[str, int] = {}
         #: hands held by people whose holder has not had their private look yet
         self.views_due: dict[str, int] = {}
+        self.looks = PrivateLooks(self)
+        self.asks = Decisions(self)
 
     @property
     def table(self) -> ChemmyGame:
@@ -435,7 +429,7 @@ class ChemmyPlay(TableSession):
                     ]
                 )
             elif word in BEAD_WORDS:
-                self.show_beads(self.beads, self.bead_shoe, self._reshuffle_cause)
+                self.show_beads(self.beads, self.bead_shoe, self.reshuffle_cause)
             else:
                 self.problem(
                     f"{line.strip()!r}: press Enter for the next coup (s bead plate, q leave)"
@@ -466,7 +460,7 @@ class ChemmyPlay(TableSession):
             self.show_new()
             if turn is None:
                 break
-            if not self.decide(turn):
+            if not self.asks.decide(turn):
                 return  # left before putting up a bank: no coup
         self.show_new()
         self.finish_coup(coup)
@@ -491,7 +485,7 @@ class ChemmyPlay(TableSession):
                 self.show_event(entry.event)
             return
         for entry in self.new_events(None):
-            self.before_public(entry.event)
+            self.looks.before_public(entry.event)
             self.show_event(entry.event)
             self.shown += 1
 
@@ -512,86 +506,6 @@ class ChemmyPlay(TableSession):
 
     def cards_shown_in_hands(self) -> int:
         return sum(len(cards) for cards in self.renderer.hands.values())
-
-    def before_public(self, event: ChemmyEvent) -> None:
-        """With several people: give a hand's holder their private look where the game
-        reaches their decision, forced or free (so a look tells nobody that it was free)."""
-        if not self.views_due:
-            return
-        if isinstance(event, HandShown):  # a natural: everything is shown now
-            self.views_due = {}
-        elif "player" in self.views_due:
-            self.forced_view("player")
-        elif (
-            "banker" in self.views_due
-            and isinstance(event, Announcement | Decision)
-            and event.hand == "banker"
-        ):
-            self.forced_view("banker")
-
-    # -- private looks (several people at one terminal) ------------------------------------
-    def pass_terminal(self, seat: int) -> bool:
-        """Ask for the terminal to be passed to ``seat``'s person; False if they leave."""
-        if self.leaving or self.interrupts.pending:
-            return False
-        name = self.names[seat]
-        self.say(
-            Text(f"Pass the terminal to {name} — press Enter when only {name} is looking", "bold")
-        )
-        line = self.prompt_line(Text(f"  {name}, press Enter › ", style="dim"))
-        if line is None or line.strip().lower() in QUIT_WORDS:
-            self.start_leaving("q" if line is not None else self.leave_reason)
-            return False
-        return True
-
-    def end_private(self) -> None:
-        """Clear the screen, then show again what everybody has seen of the coup."""
-        if self.out.is_terminal:
-            self.out.clear()
-            self.out.file.write("\x1b[3J")  # the scrollback too
-            self.out.file.flush()
-        else:
-            self.out.rule(Text("screen cleared", style="dim"), characters="╌")
-        self.coup_rule()
-        self.renderer = self.new_renderer()
-        for entry in self.table.visible_events(None, self.coup_start)[
-            : self.shown - self.coup_start
-        ]:
-            self.say(self.renderer.render(entry.event))
-
-    def own_hand(self, seat: int, hand: str) -> Text:
-        """``Ann's hand as the player: 3♥ 2♠ = 5`` (the first two cards: the deal)."""
-        cards = [
-            entry.event
-            for entry in self.table.visible_events(seat, self.coup_start)
-            if isinstance(entry.event, HandCard)
-            and entry.event.seat == seat
-            and entry.event.hand == hand
-        ][:2]
-        text = Text(f"  {self.whose(seat)} hand as the {hand}: ", style="bold")
-        text.append_text(render.hand_text(card.card for card in cards if card.card is not None))
-        if cards and cards[-1].total is not None:
-            text.append(f" = {points_text(cards[-1].total)}", style="bold cyan")
-        return text
-
-    def forced_view(self, hand: str) -> None:
-        """The private look of a holder whose play the rules made: their cards and the rule."""
-        seat = self.views_due.pop(hand)
-        if not self.pass_terminal(seat):
-            return
-        self.say(self.own_hand(seat, hand))
-        rule = [
-            entry.event
-            for entry in self.table.visible_events(seat, self.coup_start)
-            if isinstance(entry.event, Decision) and entry.event.hand == hand
-        ]
-        if rule:
-            decided = rule[0]
-            self.say(Text(f"  {capital(decision_text(hand, decided.action, decided.why))}"))
-        line = self.prompt_line(Text("  Press Enter when you have seen it › ", style="dim"))
-        if line is None or line.strip().lower() in QUIT_WORDS:
-            self.start_leaving("q" if line is not None else self.leave_reason)
-        self.end_private()
 
     # -- decisions ---------------------------------------------------------------------
     leave_reason = "No more input"
@@ -624,164 +538,6 @@ class ChemmyPlay(TableSession):
             "bold",
         )
 
-    def decide(self, turn: Turn) -> bool:
-        """Ask the person ``turn`` names; False if they left before putting up a bank."""
-        if ChemmyAction.PUT_BANK in turn.actions:
-            return self.ask_bank(turn)
-        if ChemmyAction.STAKE in turn.actions:
-            return self.ask_cover(turn)
-        hand = "player" if turn.seat == self.table.player else "banker"
-        if not self.hot_seat:
-            return self.ask_draw(turn, hand)
-        self.views_due.pop(hand, None)
-        looked = self.pass_terminal(turn.seat)
-        decided = self.ask_draw(turn, hand)
-        if looked:
-            self.end_private()
-        return decided
-
-    def ask(
-        self,
-        turn: Turn,
-        prompt: Text,
-        choose: Callable[[str], Choice | None],
-        fallback: Choice | None,
-        help_rows: Sequence[tuple[str, str]],
-        beads: bool = True,
-    ) -> bool:
-        """Ask until the engine takes a choice.  A person who leaves gets ``fallback``
-        (None: nothing is done, and False is returned)."""
-        while True:
-            choice: Choice | None = None
-            why = self.interrupts.reason if self.interrupts.pending else "Leaving"
-            if not (self.leaving or self.interrupts.pending):
-                line = self.prompt_line(prompt)
-                if line is None:
-                    why = self.leave_reason
-                else:
-                    word = line.strip().lower()
-                    if word in HELP_WORDS:
-                        self.help(help_rows)
-                        continue
-                    if beads and word in BEAD_WORDS:
-                        self.show_beads(self.beads, self.bead_shoe, self._reshuffle_cause)
-                        continue
-                    if word in QUIT_WORDS:
-                        why = "q"
-                    else:
-                        choice = choose(line.strip())
-                        if choice is None:
-                            continue
-            if choice is None:
-                self.start_leaving(why, bank=fallback is None)
-                if fallback is None:
-                    return False
-                choice = fallback
-            action, amount = choice
-            try:
-                self.chemmy.act(turn.seat, action, amount)
-            except (IllegalAction, WagerError) as err:
-                self.problem(str(err))
-                if choice is fallback:  # pragma: no cover - passing and standing are legal
-                    raise
-                continue
-            return True
-
-    def ask_bank(self, turn: Turn) -> bool:
-        seat = turn.seat
-        assert turn.low is not None and turn.high is not None
-        low, high = turn.low, turn.high
-        default = self.table.default_bank
-        suggested = default if default is not None and low <= default <= high else low
-        can_pass = ChemmyAction.PASS_BANK in turn.actions
-        status = Text(f"  {self.whose(seat)} stack {render.money(self.table.stacks[seat])} · ")
-        if low == high:
-            status.append(f"the bank stays whole at {render.money(low)}")
-        else:
-            status.append(f"a bank of {render.money(low)} to {render.money(high)}")
-        self.say(status)
-        prompt = Text(f"{self.whose(seat)} bank", style="bold")
-        options = [f"Enter = {render.money(suggested)}", "an amount"]
-        options += ["pass"] if can_pass else []
-        prompt.append(f" ({' · '.join([*options, '? help', 'q leave'])}) › ", style="dim")
-
-        def choose(word: str) -> Choice | None:
-            if not word:
-                return ChemmyAction.PUT_BANK, suggested
-            if word.lower() in ("p", "pass"):
-                return ChemmyAction.PASS_BANK, None
-            try:
-                return ChemmyAction.PUT_BANK, read_stake(word, "the bank")
-            except BetError:
-                hint = f"Enter for {render.money(suggested)}" + (", or pass" if can_pass else "")
-                self.problem(f"{word!r} is not a bank: type an amount, {hint}")
-                return None
-
-        rows = [
-            ("Enter", f"put up a bank of {render.money(suggested)}"),
-            (render.money(2 * self.minimum), f"put up a bank of {render.money(2 * self.minimum)}"),
-        ]
-        if can_pass:
-            rows.append(("p or pass", "pass the bank to the next seat"))
-        rows.append(("s or beads", "the bead plate"))
-        return self.ask(turn, prompt, choose, None, rows)
-
-    def ask_cover(self, turn: Turn) -> bool:
-        game, seat = self.table, turn.seat
-        assert game.bank is not None and game.banker is not None
-        can_banco = ChemmyAction.BANCO in turn.actions
-        status = Text(f"  {self.whose(game.banker)} bank of {render.money(game.bank)}: ")
-        status.append(f"{render.money(game.bank - game.covered)} to cover", style="bold")
-        status.append(f" · {self.renderer.whose(seat)} stack {render.money(game.stacks[seat])}")
-        self.say(status)
-        prompt = Text("Cover" if seat == self.you else f"{self.names[seat]}, cover", style="bold")
-        low = render.money(turn.low or self.minimum)
-        high = render.money(turn.high or game.stacks[seat])
-        options = [*(["banco"] if can_banco else []), f"an amount {low}-{high}", "Enter = pass"]
-        prompt.append(f" ({' · '.join([*options, '? help', 'q leave'])}) › ", style="dim")
-
-        def choose(word: str) -> Choice | None:
-            lower = word.lower()
-            if lower in ("", "p", "pass"):
-                return ChemmyAction.PASS, None
-            if lower in ("b", "banco"):
-                return ChemmyAction.BANCO, None
-            try:
-                return ChemmyAction.STAKE, read_stake(word, "the bank")
-            except BetError:
-                banco = "banco, " if can_banco else ""
-                self.problem(f"{word!r} is not a stake: type {banco}an amount, or pass (Enter)")
-                return None
-
-        rows = [
-            ("b or banco", 'call "Banco": cover the whole bank alone (before anybody stakes)'),
-            (low, f"stake {low} against the bank (what the bank does not need comes back)"),
-            ("Enter or pass", "do not stake this coup"),
-            ("s or beads", "the bead plate"),
-        ]
-        return self.ask(turn, prompt, choose, (ChemmyAction.PASS, None), rows)
-
-    def ask_draw(self, turn: Turn, hand: str) -> bool:
-        seat = turn.seat
-        if not (self.leaving or self.interrupts.pending):
-            line = self.own_hand(seat, hand)
-            line.append(f" · {chemmy_turn_text(turn.why)}")
-            self.say(line)
-        prompt = Text("  Draw or stand?", style="bold")
-        prompt.append(" (d/s · ? help · q leave) › ", style="dim")
-
-        def choose(word: str) -> Choice | None:
-            lower = word.lower()
-            if lower in ("d", "draw"):
-                return ChemmyAction.DRAW, None
-            if lower in ("s", "stand"):
-                return ChemmyAction.STAND, None
-            self.problem(f"{word!r} is not a move: type d to draw a third card or s to stand")
-            return None
-
-        rows = [("d or draw", "take a third card"), ("s or stand", "keep two cards")]
-        return self.ask(turn, prompt, choose, (ChemmyAction.STAND, None), rows, beads=False)
-
     # -- after the coup ------------------------------------------------------------------
     def finish_coup(self, coup: int) -> None:
         """Show the table after the coup (the table has recorded it, and each person's new
@@ -806,7 +562,7 @@ class ChemmyPlay(TableSession):
             self.beads.append(outcome)
             self.say(
                 self.bead_board(
-                    self.beads, self.bead_shoe, self._reshuffle_cause, COMPACT_BEAD_COLUMNS
+                    self.beads, self.bead_shoe, self.reshuffle_cause, COMPACT_BEAD_COLUMNS
                 )
             )
         self.say("")
