@@ -30,19 +30,24 @@ import re
 import tomllib
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import tomlkit
 
 from cardroom.core.money import exact_text, odds, parse_exact
 from cardroom.core.textfile import TextInputError, read_text_file
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 T = TypeVar("T")
+#: a rules dataclass
+R = TypeVar("R", bound="DataclassInstance")
 
 
 class RulesError(ValueError):
@@ -97,13 +102,13 @@ class Between:
     #: a few words after the range, e.g. what the number counts
     note: str = ""
 
-    def holds(self, obj: Any, value: int | Fraction) -> bool:
+    def holds(self, obj: object, value: int | Fraction) -> bool:
         low, high = _bound(obj, self.low), _bound(obj, self.high)
         return (low < value if self.above else low <= value) and (
             value < high if self.below else value <= high
         )
 
-    def text(self, obj: Any, kind: str) -> str:
+    def text(self, obj: object, kind: str) -> str:
         """The range in words: ``a whole number between 1 and 64``."""
         low, high = _bound_text(obj, self.low, kind), _bound_text(obj, self.high, kind)
         if self.above and self.below:
@@ -119,14 +124,14 @@ class Between:
         return f"{KIND_WORDS[kind]}{comma} {span}{note}"
 
 
-def _bound(obj: Any, bound: Bound) -> int | Fraction:
+def _bound(obj: object, bound: Bound) -> int | Fraction:
     if isinstance(bound, Ref):
         value: int | Fraction = getattr(obj, bound.name)
         return value
     return bound
 
 
-def _bound_text(obj: Any, bound: Bound, kind: str) -> str:
+def _bound_text(obj: object, bound: Bound, kind: str) -> str:
     shown = show_value(_bound(obj, bound), kind)
     if isinstance(bound, Ref):
         return bound.label.format(shown) if bound.label else f"{bound.name} ({shown})"
@@ -166,21 +171,59 @@ _ABOUT = "about"
 _NOTHING = About()
 
 
+@overload
 def rule(
-    default: Any = dataclasses.MISSING,
+    default: T,
     words: str = "",
     *,
-    factory: Any = dataclasses.MISSING,
     range: Between | None = None,
     choices: tuple[str, ...] = (),
     kind: str | None = None,
     quiet: bool = False,
     aliases: Mapping[str, tuple[str, str]] | None = None,
-) -> Any:
+) -> T: ...
+
+
+@overload
+def rule(
+    *,
+    words: str = "",
+    factory: Callable[[], T],
+    range: Between | None = None,
+    choices: tuple[str, ...] = (),
+    kind: str | None = None,
+    quiet: bool = False,
+    aliases: Mapping[str, tuple[str, str]] | None = None,
+) -> T: ...
+
+
+@overload
+def rule(
+    *,
+    words: str = "",
+    range: Between | None = None,
+    choices: tuple[str, ...] = (),
+    kind: str | None = None,
+    quiet: bool = False,
+    aliases: Mapping[str, tuple[str, str]] | None = None,
+) -> Any: ...  # a field with no default (as dataclasses.field's)
+
+
+def rule(
+    default: object = dataclasses.MISSING,
+    words: str = "",
+    *,
+    factory: Callable[[], object] | None = None,
+    range: Between | None = None,
+    choices: tuple[str, ...] = (),
+    kind: str | None = None,
+    quiet: bool = False,
+    aliases: Mapping[str, tuple[str, str]] | None = None,
+) -> object:
     """A field of a rules dataclass with its :class:`About`: its ``default`` (or a
     ``factory`` of it), what it means and the rest, in one place."""
     about = About(words, range, tuple(choices), kind, quiet, dict(aliases or {}))
-    if factory is not dataclasses.MISSING:
+    if factory is not None:
         return dataclasses.field(default_factory=factory, metadata={_ABOUT: about})
     return dataclasses.field(default=default, metadata={_ABOUT: about})
 
@@ -195,10 +238,10 @@ class RuleField:
     tuple of such plain values (``kind`` is its elements')."""
 
     name: str
-    type: Any
+    type: object
     about: About
     kind: str
-    default: Any
+    default: object
     listed: bool = False
 
     @property
@@ -207,10 +250,10 @@ class RuleField:
         return self.default is None
 
 
-_FIELDS: dict[type[Any], tuple[RuleField, ...]] = {}
+_FIELDS: dict[type[DataclassInstance], tuple[RuleField, ...]] = {}
 
 
-def rule_fields(cls: type[Any]) -> tuple[RuleField, ...]:
+def rule_fields(cls: type[DataclassInstance]) -> tuple[RuleField, ...]:
     """Every field of the rules dataclass ``cls`` a file may set, in its order: the one
     walk the reader, the writer, the checks, the lab and ``rules --all`` share."""
     known = _FIELDS.get(cls)
@@ -224,18 +267,18 @@ def rule_fields(cls: type[Any]) -> tuple[RuleField, ...]:
         about: About = f.metadata.get(_ABOUT, _NOTHING)
         tp = _unwrap(hints[f.name])
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-        kind = _kind_of(hints[f.name], tp, about, f.metadata)
+        kind = _kind_of(hints[f.name], tp, about)
         listed = typing.get_origin(hints[f.name]) is tuple and kind != "rows"
         found.append(RuleField(f.name, tp, about, kind, default, listed))
     _FIELDS[cls] = tuple(found)
     return _FIELDS[cls]
 
 
-def _kind_of(hint: Any, tp: Any, about: About, metadata: Mapping[str, Any]) -> str:
+def _kind_of(hint: object, tp: object, about: About) -> str:
     if tp is int:
         return "number"
     if tp is Fraction:
-        return about.kind or ("amount" if metadata.get("amount") else metadata.get("kind", "odds"))
+        return about.kind or "odds"
     if tp is bool:
         return "bool"
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
@@ -243,7 +286,7 @@ def _kind_of(hint: Any, tp: Any, about: About, metadata: Mapping[str, Any]) -> s
     return "choice" if about.choices else "text"
 
 
-def check_choices(rules: Any) -> None:
+def check_choices(rules: DataclassInstance) -> None:
     """Raise ValueError (``"field: must be ..."``) for a choice field of ``rules`` whose
     value is not one of its choices."""
     for f in rule_fields(type(rules)):
@@ -256,7 +299,7 @@ def check_choices(rules: Any) -> None:
             raise ValueError(f"{f.name}: must be {words}, not {value!r}")
 
 
-def check_ranges(obj: Any, names: Iterable[str] | None = None) -> None:
+def check_ranges(obj: DataclassInstance, names: Iterable[str] | None = None) -> None:
     """Raise ValueError (``"field: must be ..."``) for the first field of ``obj`` out of
     the range :func:`rule` gives it (``names``: only those, in that order; else in the
     order of the fields)."""
@@ -308,13 +351,13 @@ def _refs_first(ranges: Mapping[str, Between]) -> list[str]:
     return order
 
 
-def field_kinds(cls: type[Any]) -> dict[str, str]:
+def field_kinds(cls: type[DataclassInstance]) -> dict[str, str]:
     """Each numeric field's kind (a key of :data:`KIND_WORDS`; a tuple's is its
     elements')."""
     return {f.name: f.kind for f in rule_fields(cls) if f.kind in KIND_WORDS}
 
 
-def _unwrap(tp: Any) -> Any:
+def _unwrap(tp: object) -> object:
     """``int | None`` -> ``int``; ``tuple[int, ...]`` -> ``int``."""
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
@@ -332,7 +375,7 @@ ODDS = Between(0, MAX_ODDS)
 # -- loading -----------------------------------------------------------------------------
 
 
-def load_rules_file(default: T, path: str | Path) -> T:
+def load_rules_file(default: R, path: str | Path) -> R:
     """Read ``path`` (TOML) as changes to the rules ``default``."""
     file = Path(path)
     try:
@@ -346,7 +389,7 @@ def load_rules_file(default: T, path: str | Path) -> T:
     return apply_rules(default, data, source=str(file))
 
 
-def load_rules_text(default: T, text: str, source: str = "rules") -> T:
+def load_rules_text(default: R, text: str, source: str = "rules") -> R:
     """Read TOML ``text`` (a file's content, or a record's rules) as changes to ``default``."""
     try:
         data = tomllib.loads(text)
@@ -355,7 +398,7 @@ def load_rules_text(default: T, text: str, source: str = "rules") -> T:
     return apply_rules(default, data, source=source)
 
 
-def apply_rules(default: T, data: Mapping[str, Any], source: str = "rules") -> T:
+def apply_rules(default: R, data: Mapping[str, object], source: str = "rules") -> R:
     """Return ``default`` with the values of ``data`` put in, checked key by key."""
     try:
         return _override(default, data, "")
@@ -363,34 +406,34 @@ def apply_rules(default: T, data: Mapping[str, Any], source: str = "rules") -> T
         raise RulesError(f"{source}: {err}") from None
 
 
-def _override(default: T, data: Mapping[str, Any], path: str) -> T:
+def _override(default: R, data: object, path: str) -> R:
     cls = type(default)
     if not isinstance(data, Mapping):
         raise RulesError(f"'{path.rstrip('.')}' must be a table")
     hook = getattr(cls, "prepare_toml", None)
     try:
-        data = _read_aliases(cls, dict(data))
+        given = _read_aliases(cls, {str(key): value for key, value in data.items()})
         if hook is not None:
-            data = hook(default, data)
+            given = hook(default, given)
     except ValueError as err:
         raise RulesError(_keyed(path, str(err))) from None
     hints = typing.get_type_hints(cls)
     kinds = field_kinds(cls)
-    known = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
-    changes: dict[str, Any] = {}
-    for key, value in data.items():
+    known = [f.name for f in dataclasses.fields(cls) if f.init]
+    changes: dict[str, object] = {}
+    for key, value in given.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}{key}' (known here: {', '.join(known)})")
         changes[key] = _convert(
             hints[key], value, getattr(default, key), f"{path}{key}", kinds.get(key, "")
         )
     try:
-        return dataclasses.replace(default, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(default, **changes)
     except (ValueError, TypeError) as err:
         raise RulesError(_keyed(path, str(err))) from None
 
 
-def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any:
+def _convert(tp: object, value: object, current: object, key: str, kind: str = "") -> object:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         if value is None:  # only a rules hook can say None: TOML has no null
@@ -398,7 +441,8 @@ def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any
         options = [a for a in typing.get_args(tp) if a is not type(None)]
         return _convert(options[0], value, current, key, kind)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        base = current if current is not None else tp()
+        base = current if dataclasses.is_dataclass(current) else tp()
+        assert not isinstance(base, type)
         return _override(base, value, f"{key}.")
     if origin is tuple:
         (item_type, *_rest) = typing.get_args(tp)
@@ -428,17 +472,17 @@ def _convert(tp: Any, value: Any, current: Any, key: str, kind: str = "") -> Any
     raise RulesError(f"'{key}' cannot be set from a rules file")  # pragma: no cover
 
 
-def brief(value: Any) -> str:
+def brief(value: object) -> str:
     """A value a file gave, as a message quotes it: its repr, cut short when long."""
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:32]}...{text[-4:]}"
 
 
-def _fraction(value: Any, kind: str) -> Fraction:
+def _fraction(value: object, kind: str) -> Fraction:
     return read_number(value, odds_allowed=kind != "amount")
 
 
-def read_number(value: Any, odds_allowed: bool = True) -> Fraction:
+def read_number(value: object, odds_allowed: bool = True) -> Fraction:
     """A TOML value as an exact fraction, or ValueError; its sign and size are left to
     the range check, but a number of more than :data:`MAX_DIGITS` digits is refused.
 
@@ -474,13 +518,13 @@ def read_number(value: Any, odds_allowed: bool = True) -> Fraction:
     return number
 
 
-def _build_row(cls: type[Any], data: Any, path: str) -> Any:
+def _build_row(cls: type[DataclassInstance], data: object, path: str) -> DataclassInstance:
     if not isinstance(data, Mapping):
         raise RulesError(f"'{path}' must be a table")
     hints = typing.get_type_hints(cls)
     kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for key, value in data.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}.{key}' (known here: {', '.join(known)})")
@@ -513,7 +557,7 @@ def _keyed(path: str, message: str) -> str:
     return f"'{path.rstrip('.') or 'rules'}': {message}"
 
 
-def _read_aliases(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+def _read_aliases(cls: type[DataclassInstance], data: dict[str, object]) -> dict[str, object]:
     """A file's keys with each older switch put as its choice field (the two given must
     say the same)."""
     out = dict(data)
@@ -534,14 +578,14 @@ def _read_aliases(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def rules_to_dict(rules: Any) -> dict[str, Any]:
+def rules_to_dict(rules: DataclassInstance) -> dict[str, object]:
     """The rules as plain TOML-able data, as a file writes them.
 
     Whole numbers stay numbers; other odds are written ``"a:b"`` and other amounts,
     shares and multiples as exact decimals or ``"n/d"``.  A quiet field at its default
     is left out, and a choice an older switch can say is written as that switch.
     """
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for f in rule_fields(type(rules)):
         value = getattr(rules, f.name)
         if f.about.quiet and value == f.default:
@@ -555,7 +599,7 @@ def rules_to_dict(rules: Any) -> dict[str, Any]:
     return out if hook is None else dict(hook(out))
 
 
-def _plain(value: Any, amount: bool = False) -> Any:
+def _plain(value: object, amount: bool = False) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {k: v for k, v in rules_to_dict(value).items() if v is not None}
     if isinstance(value, tuple):
@@ -569,6 +613,6 @@ def _plain(value: Any, amount: bool = False) -> Any:
     return value
 
 
-def rules_to_toml(rules: Any) -> str:
+def rules_to_toml(rules: DataclassInstance) -> str:
     """The rules as a TOML file a user can edit and load back with ``--rules``."""
     return tomlkit.dumps(rules_to_dict(rules))
