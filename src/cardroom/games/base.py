@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Protocol, Self
 
 from cardroom.core.cards import Card
-from cardroom.core.events import NO_REASON, Event, Outcome, Points, Settled, Why
+from cardroom.core.events import NO_REASON, CoupEvent, Event, Outcome, Points, Settled, Why
 from cardroom.core.money import (
     CENT,
     AmountError,
@@ -76,11 +76,13 @@ class GameState(Protocol):
 
     def to_move(self) -> CardWanted | Turn | None: ...
 
-    def deal(self, card: Card) -> Sequence[Any]: ...
+    def deal(self, card: Card) -> Sequence[Event | CoupEvent]: ...
 
-    def act(self, seat: int, action: str, amount: Fraction | None = None) -> Sequence[Any]: ...
+    def act(
+        self, seat: int, action: str, amount: Fraction | None = None
+    ) -> Sequence[Event | CoupEvent]: ...
 
-    def visible_events(self, seat: int | None = None) -> Sequence[Any]: ...
+    def visible_events(self, seat: int | None = None) -> Sequence[Event | CoupEvent]: ...
 
 
 class Replayable(GameState, Protocol):
@@ -88,7 +90,7 @@ class Replayable(GameState, Protocol):
 
     def replay_result(
         self,
-    ) -> tuple[Sequence[Any], str | None, dict[tuple[int, str], Fraction]]:
+    ) -> tuple[Sequence[Event], str | None, dict[tuple[int, str], Fraction]]:
         """The events, the outcome, and each (seat, wager)'s exact net result."""
         ...
 
