@@ -10,7 +10,7 @@ refusals say in words what is wrong.  The same goes for names
 (:func:`cardroom.app.wallet.account_name`, :func:`name_pattern`).
 
 Every answer has a model here, so that the schema says what each operation gives.  A new
-endpoint (see docs/web.md, "Adding to the API"):
+endpoint (see "Adding to the API" in docs/web.md):
 
 - answers with a model of this module (``extra="forbid"``: a key the model does not
   name is an error in the tests, not a silent extra), built with :func:`answers` for its
