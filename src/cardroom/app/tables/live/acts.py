@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardroom.app.names import name_skeleton
 from cardroom.app.tables.live.base import (
@@ -49,7 +49,7 @@ class Acts:
         buy_in: Fraction,
         give_up: float,
         command: Command | None,
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, object] | None:
         """Sit ``account`` down once the table is between coups (409 past ``give_up``);
         None if the table moved to another process meanwhile."""
         live = self.live
@@ -92,11 +92,11 @@ class Acts:
 
     async def _sit(
         self, account: Account, wanted: int | None, buy_in: Fraction, command: Command | None
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         live = self.live
         seat = self._check_seat(account, wanted)
 
-        def step() -> dict[str, Any]:
+        def step() -> dict[str, object]:
             table = live.table
             game = table.game
             if game is not None and game.is_over:
@@ -133,7 +133,7 @@ class Acts:
                 table.rename_bot(seat, new)
                 live.notices.append(f"{old} (a bot) is now called {new}, to make way for {name}")
 
-    async def leave_account(self, account_id: int, command: Command | None) -> dict[str, Any]:
+    async def leave_account(self, account_id: int, command: Command | None) -> dict[str, object]:
         """(Under the lock.)  The account's person stands up (409 if they have no seat)."""
         seat = self.live.seat_of(account_id)
         if seat is None:
@@ -142,12 +142,12 @@ class Acts:
 
     async def leave(
         self, seat: int, why: str | None, command: Command | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """(Under the lock.) The person at ``seat`` goes (``why``: a line for the log that
         says why, when it is not their own choice)."""
         live = self.live
 
-        def step() -> dict[str, Any]:
+        def step() -> dict[str, object]:
             held = live.table.seats[seat]
             account_id, name = held.account_id, held.name
             logged = live.logged()

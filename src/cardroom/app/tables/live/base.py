@@ -8,7 +8,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cardroom.app.names import name_key
 from cardroom.core.events import CoupEvent
@@ -91,7 +91,7 @@ class Connection:
     name: str
     id: int = 0
     process: str | None = None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, object]] = field(default_factory=asyncio.Queue)
     #: the game (of this table) and the index in its log it has been sent up to
     game: int = -1
     sent: int = 0
@@ -120,11 +120,11 @@ class TableViews(Protocol):
     inside a step's transaction, since the other processes' messages and the published
     table are written in it."""
 
-    def table(self, live: LiveChemmy) -> dict[str, Any]:
+    def table(self, live: LiveChemmy) -> dict[str, object]:
         """The table as everybody may see it (the lobby's, and every message's)."""
         ...
 
-    def update(self, live: LiveChemmy, told: Told, table: dict[str, Any]) -> dict[str, Any]:
+    def update(self, live: LiveChemmy, told: Told, table: dict[str, object]) -> dict[str, object]:
         """The message that tells one connection what is new (``table``: :meth:`table`).
 
         Its keys ``reset``, ``events``, ``notices``, ``table``, ``you``, ``turn`` and
@@ -133,7 +133,9 @@ class TableViews(Protocol):
         sent."""
         ...
 
-    def first(self, conn: Connection, table: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def first(
+        self, conn: Connection, table: dict[str, object], seat: int | None
+    ) -> dict[str, object]:
         """The first message to a connection at a table another process drives: the table
         as its owner last published it, the person's ``seat`` there."""
         ...

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardroom.app.tables.live.base import ANSWER_SLACK, DATABASE_FAILED, Connection, Refused
 from cardroom.app.tables.live.link import HEARTBEAT, Command, CommandGone, LeaseLost, Presence
@@ -137,7 +137,7 @@ class Inbox:
             log.exception("chemin de fer table %s: command %s", live.spec.id, command.id)
             await self._reply(command, {"refused": [500, "something went wrong at the table"]})
 
-    async def _reply(self, command: Command, answer: dict[str, Any]) -> None:
+    async def _reply(self, command: Command, answer: dict[str, object]) -> None:
         with contextlib.suppress(CommandGone, StorageError):  # the asker gave up, or will
             await asyncio.to_thread(self.live.link.reply, command.id, command.process, answer)
 

@@ -47,8 +47,8 @@ class Batch:
     """What one step tells the connections: messages for this process's, messages for
     other processes' (by process: connection id and message), and the published view."""
 
-    local: list[tuple[Connection, dict[str, Any]]]
-    remote: dict[str, list[tuple[int, dict[str, Any]]]]
+    local: list[tuple[Connection, dict[str, object]]]
+    remote: dict[str, list[tuple[int, dict[str, object]]]]
     view: tuple[str, str]
 
 
@@ -73,10 +73,10 @@ class Reply:
     result into the answer."""
 
     command: Command
-    make: Callable[[Any], dict[str, Any]]
+    make: Callable[[Any], dict[str, object]]
 
 
-def reply_to(command: Command | None, make: Callable[[Any], dict[str, Any]]) -> Reply | None:
+def reply_to(command: Command | None, make: Callable[[Any], dict[str, object]]) -> Reply | None:
     """The :class:`Reply` to ``command`` (None: the step answers no command)."""
     return None if command is None else Reply(command, make)
 
@@ -89,7 +89,7 @@ class Steps:
         #: (in a step) the messages of the step so far, one batch each time the table as
         #: people see it changed, and that table (see :meth:`moved`)
         self._chunks: list[Batch] | None = None
-        self._chunk_view: dict[str, Any] | None = None
+        self._chunk_view: dict[str, object] | None = None
 
     async def transact(self, step: Callable[[], T], *, reply: Reply | None = None) -> T:
         """(Under the lock.)  ``step`` on the table in one database transaction (in a
@@ -227,7 +227,7 @@ class Steps:
         live.published = batch.view
 
     def compose(
-        self, only: Iterable[Connection] | None = None, table_json: dict[str, Any] | None = None
+        self, only: Iterable[Connection] | None = None, table_json: dict[str, object] | None = None
     ) -> Batch:
         """What is new for each connection (all, or ``only``), and the view to publish
         (``table_json``: the table as it is now, if already made)."""
@@ -236,8 +236,8 @@ class Steps:
         targets = list([*live.connections, *live.remote.values()] if only is None else only)
         if table_json is None:
             table_json = live.table_json()
-        local: list[tuple[Connection, dict[str, Any]]] = []
-        remote: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        local: list[tuple[Connection, dict[str, object]]] = []
+        remote: dict[str, list[tuple[int, dict[str, object]]]] = {}
         for conn in targets:
             message = live.views.update(live, self._told(conn, notices), table_json)
             if conn.process is None:
@@ -293,9 +293,9 @@ def merge(batches: Sequence[Batch]) -> Batch:
     one before it) is left out."""
     if len(batches) == 1:
         return batches[0]
-    local: list[tuple[Connection, dict[str, Any]]] = []
-    remote: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-    last: dict[tuple[str | None, int], dict[str, Any]] = {}
+    local: list[tuple[Connection, dict[str, object]]] = []
+    remote: dict[str, list[tuple[int, dict[str, object]]]] = {}
+    last: dict[tuple[str | None, int], dict[str, object]] = {}
     final = len(batches) - 1
     for n, batch in enumerate(batches):
         for conn, message in batch.local:
@@ -310,7 +310,7 @@ def merge(batches: Sequence[Batch]) -> Batch:
     return Batch(local, remote, batches[-1].view)
 
 
-def _nothing_new(message: dict[str, Any], before: dict[str, Any] | None) -> bool:
+def _nothing_new(message: dict[str, object], before: dict[str, object] | None) -> bool:
     if before is None or message["reset"] or message["events"] or message["notices"]:
         return False
     return all(message[key] == before[key] for key in ("table", "you", "turn", "waiting_for"))

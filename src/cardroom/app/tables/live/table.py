@@ -24,9 +24,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -175,7 +175,7 @@ class LiveChemmy:
         table = self.rules.table
         return table.minimum, table.maximum * BUY_IN_MAXIMA
 
-    def table_json(self) -> dict[str, Any]:
+    def table_json(self) -> dict[str, object]:
         """The table as everybody may see it (the presentation's view of it)."""
         return self.views.table(self)
 
@@ -235,7 +235,7 @@ class LiveChemmy:
         """Start this process's part (once, in the running event loop)."""
         self.hub.start()
 
-    async def sit(self, account: Account, seat: int | None, buy_in: Fraction) -> dict[str, Any]:
+    async def sit(self, account: Account, seat: int | None, buy_in: Fraction) -> dict[str, object]:
         """``account`` sits down at ``seat`` (None: the first empty seat) with ``buy_in``
         from their wallet, between coups (waiting for the coup in progress to end)."""
         minimum, maximum = self.buy_in_range()
@@ -263,7 +263,7 @@ class LiveChemmy:
         body = {"seat": seat, "buy_in": str(buy_in)}
         return await self._ask("sit", account.id, account.name, body, left + ANSWER_SLACK)
 
-    async def leave(self, account: Account) -> dict[str, Any]:
+    async def leave(self, account: Account) -> dict[str, object]:
         """``account`` stands up: between coups at once (their stack goes back to the
         wallet), in a coup once it ends (the absent policy plays for them till then)."""
         if self.owner:
@@ -312,7 +312,7 @@ class LiveChemmy:
         self.hub.router_wake.set()
         return conn
 
-    async def _first_view(self, conn: Connection) -> dict[str, Any]:
+    async def _first_view(self, conn: Connection) -> dict[str, object]:
         """The first message to a connection at a table another process drives: the table
         as its owner last published it (no events: the owner's first message resets)."""
         try:
@@ -340,7 +340,7 @@ class LiveChemmy:
                     await self.steps.push_now()
             self.wake.set()
 
-    async def snapshot(self) -> dict[str, Any]:
+    async def snapshot(self) -> dict[str, object]:
         """:meth:`table_json` between two steps of the game (under the lock), or as the
         process that drives the table last published it."""
         self.start()
@@ -352,8 +352,8 @@ class LiveChemmy:
         return found.table if found is not None and found.table else self.table_json()
 
     async def _ask(
-        self, kind: str, account_id: int, name: str, body: dict[str, Any], wait: float
-    ) -> dict[str, Any]:
+        self, kind: str, account_id: int, name: str, body: Mapping[str, object], wait: float
+    ) -> dict[str, object]:
         """Send the table's owner a command and wait for its answer (``{"ok": ...}`` or
         ``{"error": ...}``; a refusal is raised)."""
         try:
@@ -367,7 +367,7 @@ class LiveChemmy:
         if isinstance(refused, list) and len(refused) == 2:
             raise Refused(int(refused[0]), str(refused[1]))
         if "ok" in answer:
-            result: dict[str, Any] = answer["ok"]
+            result: dict[str, object] = answer["ok"]
             return result
         return answer
 
