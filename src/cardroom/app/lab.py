@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardroom.core.money import percent_text
 from cardroom.core.rules import (
@@ -35,6 +35,12 @@ from cardroom.core.rules import (
     show_value,
 )
 from cardroom.core.rules import RuleField as RulesField
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: a rules dataclass
+R = TypeVar("R", bound="DataclassInstance")
 
 __all__ = [
     "MAX_FIELDS",
@@ -98,7 +104,7 @@ class FieldGroup:
     fields: tuple[FormField, ...]
 
 
-def form_fields(rules: Any) -> list[FormField]:
+def form_fields(rules: DataclassInstance) -> list[FormField]:
     """Every value of ``rules``, in the order of its dataclass (nested ones by dotted key)."""
     fields: list[FormField] = []
     _walk(rules, rules_to_dict(rules), "", fields)
@@ -109,7 +115,7 @@ def form_fields(rules: Any) -> list[FormField]:
 _PAYS = frozenset({"odds", "multiple"})
 
 
-def field_groups(rules: Any) -> list[FieldGroup]:
+def field_groups(rules: DataclassInstance) -> list[FieldGroup]:
     """:func:`form_fields` in groups, as the rules pages group what they say: what each
     wager pays, how the game is played, then each nested table of the rules."""
     fields = form_fields(rules)
@@ -137,7 +143,9 @@ def _without(fields: list[FormField], kinds: frozenset[str]) -> tuple[FormField,
     return tuple(f for f in fields if f.kind not in kinds)
 
 
-def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[FormField]) -> None:
+def _walk(
+    obj: DataclassInstance, data: Mapping[str, Any], prefix: str, out: list[FormField]
+) -> None:
     """The form fields of ``obj`` (its values as ``data``, a written file, says them), by
     the one walk of every rules field (:func:`cardroom.core.rules.rule_fields`)."""
     for f in rule_fields(type(obj)):
@@ -153,7 +161,7 @@ def _walk(obj: Any, data: Mapping[str, Any], prefix: str, out: list[FormField]) 
         out.append(_field(obj, f, key, shown))
 
 
-def _field(obj: Any, f: RulesField, key: str, value: Any) -> FormField:
+def _field(obj: DataclassInstance, f: RulesField, key: str, value: Any) -> FormField:
     """The form field of one value."""
     words = f.about.words
     if f.kind == "choice":
@@ -187,7 +195,7 @@ def _whole_bounds(bound: Between | None) -> tuple[str, str]:
     return ("" if low is None else str(low)), ("" if high is None else str(high))
 
 
-def _as_written(value: Any, kind: str) -> Any:
+def _as_written(value: object, kind: str) -> object:
     """A field's value as a rules file writes it (None: one the form does not show)."""
     if isinstance(value, bool | int | str):
         return value
@@ -198,7 +206,7 @@ def _as_written(value: Any, kind: str) -> Any:
     return None
 
 
-def variant(default: Any, values: Mapping[str, Any], label: str = "the variant") -> Any:
+def variant(default: R, values: Mapping[str, object], label: str = "the variant") -> R:
     """``default`` with the form's ``values`` (text by dotted key) put in, checked as a
     rules file is: :class:`LabError` names the first key that cannot be used."""
     if not isinstance(values, Mapping):
@@ -228,7 +236,7 @@ def variant(default: Any, values: Mapping[str, Any], label: str = "the variant")
         raise LabError(str(err)) from None
 
 
-def _typed(field: FormField, text: str) -> Any:
+def _typed(field: FormField, text: str) -> object:
     """A form's text as the value a rules file would hold for ``field``."""
     if field.kind == "bool":
         return {"true": True, "false": False}.get(text.lower(), text)
