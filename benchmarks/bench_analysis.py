@@ -15,12 +15,9 @@ from cardroom.core.cards import Deck
 from cardroom.games.baccarat import PuntoBancoRound, baccarat27_rules, punto_banco_rules
 from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
 from cardroom.games.chemin_de_fer.analysis import solve_infinite, solve_shoe
-from cardroom.games.finnish.analysis import (
-    analyze_21_24_27,
-    analyze_finnish27,
-    solve_21_24_27,
-    strategy_comparison,
-)
+from cardroom.games.finnish.analysis import analyze_finnish27
+from cardroom.games.finnish.comparison import strategy_comparison
+from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27, solve_21_24_27
 from cardroom.games.walk import composition, exact
 
 

@@ -28,17 +28,17 @@ from fractions import Fraction
 
 from cardroom.games.finnish.finnish27 import BonusTable, Finnish27Rules
 from cardroom.games.finnish.shoe import (
-    BONUS_KEYS,
-    Finnish27Bonus,
     analyze_21_24_27_shoe,
     analyze_finnish27_shoe,
     finnish27_effects_of_removal,
-    finnish27_shape,
     solve_21_24_27_shoe,
     strategy_comparison_shoe,
     twentyone_effects_of_removal,
 )
-from cardroom.games.finnish.shoe_count import ShoeMakeup, Sweep, count_rounds, passes, prepare
+from cardroom.games.finnish.shoe_count import Sweep, count_rounds, passes
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
+from cardroom.games.finnish.shoe_finnish27 import BONUS_KEYS, Finnish27Bonus, finnish27_shape
+from cardroom.games.finnish.shoe_hands import prepare
 
 
 def timed(label: str, job: Callable[[], object], repeat: int = 2) -> None:

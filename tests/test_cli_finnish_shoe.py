@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from cardroom.core.cards import Rank
 from cardroom.games.finnish import shoe as finnish_shoe
 from cardroom.games.finnish.finnish27 import Finnish27Rules
-from cardroom.games.finnish.shoe_count import ShoeMakeup
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.terminal.cli import app
 from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_report
 

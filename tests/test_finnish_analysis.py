@@ -20,15 +20,12 @@ from cardroom.analysis.report import GameReport, Line, WagerReport
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action, Round
 from cardroom.games.finnish.analysis import (
-    DrawOdds,
-    analyze_21_24_27,
     analyze_finnish27,
     best_finnish27_table,
     effects_of_removal,
-    solve_21_24_27,
-    summarise,
     table_hits,
 )
+from cardroom.games.finnish.comparison import summarise
 from cardroom.games.finnish.finnish27 import (
     POKER_BONUS,
     BonusTable,
@@ -38,10 +35,13 @@ from cardroom.games.finnish.finnish27 import (
 )
 from cardroom.games.finnish.hands import FinnishRound, Total, finnish_total
 from cardroom.games.finnish.poker_odds import category_counts
+from cardroom.games.finnish.rank_walk import finishes_by_cards_in_lanes, finishes_in_lanes
+from cardroom.games.finnish.replacement import DrawOdds, two_card_starts
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
 )
+from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27, solve_21_24_27
 from cardroom.games.walk import RANK_ORDER, exact
 from cardroom.terminal.cli import app
 
@@ -488,16 +488,16 @@ def test_a_lane_is_as_wide_as_its_longest_run_of_hits() -> None:
     a hand that hits through 27 takes 28 hits at most (Aces), one that stands from 17
     takes 10 (seven Twos to 14, then three Aces: a high one would make 28, so they
     count 1); a rule that never stops is refused."""
-    from cardroom.games.finnish import analysis
+    from cardroom.games.finnish import rank_walk
 
     rules = Finnish27Rules(jo_jo_27=False)
     odds = DrawOdds.of_shoe(rules.shoe)
-    starts = analysis._starts(odds, rules.initial_27s, rules.joanca_joker_second)
-    numbers = [rank.number for rank in analysis._ORDINARY]
+    starts = two_card_starts(odds, rules.initial_27s, rules.joanca_joker_second)
+    numbers = [rank.number for rank in rank_walk._ORDINARY]
     steps = [Fraction(1, 13)] * 13
 
     def most(hits: Callable[[Total], bool]) -> int:
-        return analysis._most_hits([(starts, hits)], numbers, steps)
+        return rank_walk._most_hits([(starts, hits)], numbers, steps)
 
     assert most(lambda total: total.value <= 27) == 28
     assert most(lambda total: total.value < 17) == 10
@@ -509,11 +509,9 @@ def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
     """The walk with replacement packs several ways of playing into one integer per
     hand, a lane each: three lanes (two hit/stand rules, one with its own starts) give
     what each gives walked alone, so no lane leaks into another."""
-    from cardroom.games.finnish import analysis
-
     rules = Finnish27Rules(jokers_wild=True)  # wild Jokers: the hands a Joker ends too
     odds = DrawOdds.of_shoe(rules.shoe)
-    starts = analysis._starts(odds, rules.initial_27s, rules.joanca_joker_second)
+    starts = two_card_starts(odds, rules.initial_27s, rules.joanca_joker_second)
     low = {s: p for s, p in starts.items() if s.total.value < 10}
     lanes = [
         (starts, lambda total: total.value < 20),
@@ -521,23 +519,19 @@ def test_lanes_walked_together_are_each_lane_walked_alone() -> None:
         (low, lambda total: total.value < 25),
     ]
     poker, count_27s = rules.bonus.poker_rules, rules.bonus.card_27s
-    together = analysis._finishes_in_lanes(odds, lanes, count_27s, True, poker)
-    alone = [analysis._finishes_in_lanes(odds, [lane], count_27s, True, poker)[0] for lane in lanes]
+    together = finishes_in_lanes(odds, lanes, count_27s, True, poker)
+    alone = [finishes_in_lanes(odds, [lane], count_27s, True, poker)[0] for lane in lanes]
     assert together == alone
     assert together[0].mass != together[1].mass != together[2].mass
     # a bare lane (a dealer's hands beside a player's) keeps where its hands end and
     # their poker counts, as walked alone, and nothing of the short hands or 27s by cards
-    both = analysis._finishes_in_lanes(odds, lanes[:2], True, True, poker, bare=1)
-    first, second = (
-        analysis._finishes_in_lanes(odds, [lane], True, True, poker)[0] for lane in lanes[:2]
-    )
+    both = finishes_in_lanes(odds, lanes[:2], True, True, poker, bare=1)
+    first, second = (finishes_in_lanes(odds, [lane], True, True, poker)[0] for lane in lanes[:2])
     assert both[0] == first
     assert (both[1].mass, both[1].poker) == (second.mass, second.poker)
     assert second.short and second.by_count and not both[1].short and not both[1].by_count
     # and with a Charlie of six cards, whose walk draws the Jokers one by one
-    together = analysis._finishes_by_cards_in_lanes(odds, lanes, 6, True, poker)
-    alone = [
-        analysis._finishes_by_cards_in_lanes(odds, [lane], 6, True, poker)[0] for lane in lanes
-    ]
+    together = finishes_by_cards_in_lanes(odds, lanes, 6, True, poker)
+    alone = [finishes_by_cards_in_lanes(odds, [lane], 6, True, poker)[0] for lane in lanes]
     assert together == alone
     assert together[0].charlie != together[1].charlie

@@ -30,7 +30,6 @@ from cardroom.core.events import Outcome
 from cardroom.core.rules import RulesError, load_rules_text, rule_fields, rules_to_toml
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish.analysis import (
-    DrawOdds,
     analyze_finnish27,
     best_finnish27_table,
     table_hits,
@@ -45,8 +44,9 @@ from cardroom.games.finnish.finnish27 import (
     find_bonus,
     pays_joanca,
 )
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
-from cardroom.games.finnish.shoe_count import ShoeMakeup
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.games.walk import RANK_ORDER, exact
 from tests.test_finnish_analysis import (
     BONUS_SHOES,

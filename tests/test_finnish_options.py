@@ -21,7 +21,7 @@ from cardroom.app.runner import exact_means, run
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.games import get_game
-from cardroom.games.finnish.analysis import DrawOdds, analyze_21_24_27, analyze_finnish27
+from cardroom.games.finnish.analysis import analyze_finnish27
 from cardroom.games.finnish.disclosure import finnish27_text, twentyone_text
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
@@ -30,6 +30,7 @@ from cardroom.games.finnish.finnish27 import (
     compare,
 )
 from cardroom.games.finnish.hands import Total
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_21_24_27_shoe, analyze_finnish27_shoe
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
@@ -37,6 +38,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Rules,
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
+from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27
 from cardroom.games.finnish.words import RULE_WORDS
 from cardroom.games.walk import exact
 from tests.test_finnish_analysis import (

@@ -25,7 +25,7 @@ from cardroom.core.cards import Rank, parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.base import Round
-from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
+from cardroom.games.finnish.analysis import analyze_finnish27
 from cardroom.games.finnish.disclosure import finnish27_text
 from cardroom.games.finnish.finnish27 import (
     POKER_CATEGORY,
@@ -36,6 +36,7 @@ from cardroom.games.finnish.finnish27 import (
 )
 from cardroom.games.finnish.hands import FinnishRound
 from cardroom.games.finnish.poker_odds import category_counts
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.walk import RANK_ORDER, exact
 from tests.test_finnish27 import round_of

@@ -20,10 +20,11 @@ import pytest
 from cardroom.core.cards import parse_cards
 from cardroom.core.rules import RulesError, load_rules_text, rules_to_toml
 from cardroom.core.shoe import ShoeRules
-from cardroom.games.finnish.analysis import DrawOdds, analyze_finnish27
+from cardroom.games.finnish.analysis import analyze_finnish27
 from cardroom.games.finnish.disclosure import finnish27_text
 from cardroom.games.finnish.finnish27 import POKER_KEYS, BonusTable, Finnish27Rules, find_bonus
 from cardroom.games.finnish.poker import STANDARD, PokerCategory, best_category, best_hand
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from tests.test_finnish_analysis import BONUS_SHOES
 from tests.test_finnish_initial27 import agrees, check_with_replacement

@@ -43,7 +43,7 @@ from cardroom.games.finnish.shoe import (
     solve_21_24_27_shoe,
     twentyone_effects_of_removal,
 )
-from cardroom.games.finnish.shoe_count import ShoeMakeup
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.games.finnish.twentyone_24_27 import (
     BASIC_STRATEGY,
     ForcedPlay,

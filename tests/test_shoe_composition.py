@@ -18,9 +18,9 @@ from cardroom.core.rules import RulesError, apply_rules, load_rules_text, rules_
 from cardroom.core.shoe import ShoeRules, check_in_shoe
 from cardroom.games import get_game
 from cardroom.games.baccarat.analysis import analyze_baccarat
-from cardroom.games.finnish.analysis import DrawOdds
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
-from cardroom.games.finnish.shoe_count import ShoeMakeup
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from tests.test_finnish_shoe import compile_once
 
 # the kernels' compile is shared with the other finite-shoe tests

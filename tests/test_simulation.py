@@ -24,11 +24,11 @@ from cardroom.games import get_game
 from cardroom.games.baccarat import BaccaratRound
 from cardroom.games.base import Action, Round
 from cardroom.games.dealing import Dealer
-from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.finnish27 import Finnish27Round
 from cardroom.games.finnish.hands import finnish_total
 from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_held
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
+from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
 from cardroom.simulation.prng import batch_state, shuffled_orders
 
 ROUNDS = 8_000

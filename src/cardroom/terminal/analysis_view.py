@@ -15,7 +15,7 @@ from rich.text import Text
 from cardroom.analysis.report import GameReport, WagerReport, decimal_text
 from cardroom.core.cards import RANK_ORDER, Rank
 from cardroom.core.money import format_odds, percent_text
-from cardroom.games.finnish.analysis import StrategyComparison
+from cardroom.games.finnish.comparison import StrategyComparison
 
 
 def percent(value: Fraction, places: int = 4) -> str:

@@ -20,7 +20,7 @@ from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
 from cardroom.games.base import GameRules
-from cardroom.games.finnish.analysis import StrategyComparison
+from cardroom.games.finnish.comparison import StrategyComparison
 from cardroom.games.spec import AnalysisAsk, StrategyAsk
 from cardroom.terminal import analysis_view
 from cardroom.terminal.common import (

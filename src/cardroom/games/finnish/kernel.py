@@ -27,7 +27,6 @@ from numba import njit
 
 from cardroom.core.cards import JOKER, Card, Suit
 from cardroom.games.base import Action
-from cardroom.games.finnish.analysis import solve_21_24_27
 from cardroom.games.finnish.bonuses import CARD_27_KEYS
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
@@ -52,6 +51,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Rules,
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
+from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
 from cardroom.simulation.common import (
     JOKER_CODE,
     BatchResult,

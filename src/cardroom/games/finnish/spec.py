@@ -8,20 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import disclosure, words
-from cardroom.games.finnish.analysis import (
-    DrawOdds,
-    analyze_21_24_27,
-    analyze_finnish27,
-    effects_of_removal,
-    solve_21_24_27,
-    strategy_comparison,
-)
+from cardroom.games.finnish.analysis import analyze_finnish27, effects_of_removal
+from cardroom.games.finnish.comparison import strategy_comparison
 from cardroom.games.finnish.finnish27 import Finnish27Round, Finnish27Rules
+from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
+from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27, solve_21_24_27
 from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, StrategyAsk
 
 if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
