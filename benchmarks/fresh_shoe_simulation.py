@@ -6,7 +6,7 @@ freshly shuffled shoe (``cardroom simulate GAME --fresh-shoe``), and prints each
 outcome's count and each wager's simulated mean with its standard error and its
 distance in standard errors from the exact value off the top of the shoe
 (:mod:`cardroom.games.finnish.shoe`).  The last lines are the run's exact sums,
-which ``tests/test_finnish_shoe.py`` pins (10**8 rounds: about 90 s for finnish27 and
+which ``tests/games/finnish/test_shoe.py`` pins (10**8 rounds: about 90 s for finnish27 and
 45 s for 21-24-27 on two cores; docs/finnish-exact.md has the measured times).
 """
 

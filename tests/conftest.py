@@ -23,6 +23,9 @@ os.environ.setdefault(
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.load_profile("ci")
 
+#: a database on each kind of server, for every test that needs one
+pytest_plugins = ["tests.databases"]
+
 
 def assert_books_and_rounds(
     db: Database, request: pytest.FixtureRequest | None = None, *, rounds: bool = True

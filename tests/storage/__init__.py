@@ -1,1 +1,2 @@
-"""Tests of the storage layer and the wallet, on SQLite and (when there is one) PostgreSQL."""
+"""Tests of the storage layer (the database, its migrations, older bankroll files), on SQLite
+and (when there is one) PostgreSQL."""

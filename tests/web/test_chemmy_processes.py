@@ -24,7 +24,7 @@ import pytest
 
 from cardroom.app.history import RoundRecord, replay
 from cardroom.app.wallet import Wallet
-from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
+from tests.databases import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.chemmy_clients import Socket, Someone, answer
 from tests.web.chemmy_processes import Served
 from tests.web.test_chemmy_ws import cashed_out, check_private, drain, play, records, seated

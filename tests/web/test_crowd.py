@@ -16,8 +16,8 @@ import pytest
 
 from cardroom.web.passwords import PARAMETERS, WORKER_MEMORY
 from cardroom.web.throttle import PER_NAME
+from tests.databases import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.processes import PATIENCE
-from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.served import Served
 
 RIGHT = "the right password"

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.databases import url_text
 from tests.storage import pgserver
-from tests.storage.conftest import url_text
 from tests.web.conftest import Web
 from tests.web.served import Served
 

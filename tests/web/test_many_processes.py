@@ -22,8 +22,8 @@ from cardroom.app.wallet import Wallet
 from cardroom.storage import Database
 from cardroom.storage.schema import rounds
 from tests.conftest import assert_books_and_rounds
+from tests.databases import pg_server, pg_template, url_text  # noqa: F401
 from tests.storage import pgserver
-from tests.storage.conftest import pg_server, pg_template, url_text  # noqa: F401
 from tests.web.served import Served
 
 F = Fraction

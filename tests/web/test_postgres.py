@@ -15,7 +15,7 @@ from cardroom.storage import Database
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.conftest import assert_books_and_rounds
-from tests.storage.conftest import pg_migrated_url, pg_server, pg_template  # noqa: F401
+from tests.databases import pg_migrated_url, pg_server, pg_template  # noqa: F401
 from tests.web.conftest import Web, cheap_sessions
 from tests.web.test_api import play_until
 

@@ -12,8 +12,8 @@ from cardroom.app.tables.chemmy import ChemmyTable
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.chemin_de_fer import ChemmyRules
-from tests.tables.test_chemmy_records import decide
-from tests.tables.test_chemmy_table_seats import bot
+from tests.app.tables.test_chemmy_records import decide
+from tests.app.tables.test_chemmy_table_seats import bot
 from tests.web.conftest import Person, Web
 
 F = Fraction

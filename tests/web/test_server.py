@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, make_url, text
 
 from cardroom.storage import Database
 from cardroom.web.server import ServerError, listen, load_rules_dir
-from tests.storage.conftest import (  # noqa: F401
+from tests.databases import (  # noqa: F401
     pg_migrated_url,
     pg_server,
     pg_template,

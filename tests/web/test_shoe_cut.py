@@ -22,9 +22,9 @@ from cardroom.storage import Database
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
 from tests.conftest import assert_books_and_rounds
+from tests.databases import pg_server, pg_template, url_text  # noqa: F401
 from tests.shoe_cut import check_cut
 from tests.storage import pgserver
-from tests.storage.conftest import pg_server, pg_template, url_text  # noqa: F401
 from tests.web.conftest import Web, cheap_sessions
 from tests.web.served import Served
 

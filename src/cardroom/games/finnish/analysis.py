@@ -100,42 +100,32 @@ __all__ = [
 
 
 # -- finnish27's bonus on a hand of four cards or fewer -------------------------
+#: a dealer's first two cards, both Nines
+NINES = (Rank.NINE, Rank.NINE)
+
+
 @cache
 def _bonus_split(
     ranks: tuple[Rank, ...],
-    dealer_ranks: tuple[Rank, ...],
+    dealer_nines: bool,
     joanca: bool = False,
     nines_by_suit: bool = False,
+    added: frozenset[str] = frozenset(),
 ) -> dict[str | None, Fraction]:
-    """The chance of each bonus of a winning hand of these ranks, over its cards' suits."""
-    dealer = [card_of(r) for r in dealer_ranks]
+    """The chance of each bonus of a winning hand of these ranks, over its cards' suits,
+    against a dealer whose first two cards are both Nines or not (the one thing of the
+    dealer's hand an award asks: :class:`~cardroom.games.finnish.bonuses.Hand`)."""
+    dealer = [card_of(Rank.NINE), card_of(Rank.NINE)] if dealer_nines else []
     options = [
         [JOKER] if rank is Rank.JOKER else [card_of(rank, s) for s in range(len(SUITS))]
         for rank in ranks
     ]
     counts: dict[str | None, int] = {}
     for cards in product(*options):
-        key = find_bonus(list(cards), dealer, joanca, nines_by_suit)
+        key = find_bonus(list(cards), dealer, joanca, nines_by_suit, added=added)
         counts[key] = counts.get(key, 0) + 1
     total = sum(counts.values())
     return {key: Fraction(n, total) for key, n in counts.items()}
-
-
-def _short_bonus(
-    ranks: tuple[Rank, ...],
-    dealer_ranks: tuple[Rank, Rank],
-    joanca: bool = False,
-    nines_by_suit: bool = False,
-) -> dict[str | None, Fraction]:
-    """:func:`_bonus_split`, asking about the dealer's cards only where it can matter.
-
-    The dealer's cards only ever change a bonus the hand earns (9-9-9 against the
-    dealer's 9-9), so a hand that earns none against no dealer cards earns none.
-    """
-    alone = _bonus_split(ranks, (), joanca, nines_by_suit)
-    if alone.keys() == {None}:
-        return alone
-    return _bonus_split(ranks, dealer_ranks, joanca, nines_by_suit)
 
 
 # -- the dealer's hands, where the poker award is held against them -------------
@@ -214,6 +204,7 @@ def analyze_finnish27(
             results[(outcome, bonus)] = results.get((outcome, bonus), Fraction(0)) + p
 
     joanca, by_suit = pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit
+    added = frozenset(rules.bonus.added_awards)
     dealers = by_total(starts)
     dealer_ranks: dict[Start, dict[tuple[Rank, Rank], Fraction]] = {}
     for start, p in starts.items():
@@ -226,11 +217,15 @@ def analyze_finnish27(
         ranks: tuple[Rank, ...], dealer: Start, p: Fraction, initial: bool = False
     ) -> None:
         # only an initial 27 is a Joanca (a Joker first may be a total of two cards)
-        if _bonus_split(ranks, (), joanca and initial, by_suit).keys() == {None}:
+        splits = {
+            nines: _bonus_split(ranks, nines, joanca and initial, by_suit, added)
+            for nines in (False, True)
+        }
+        if all(split.keys() == {None} for split in splits.values()):
             add("player", None, p)  # no bonus whatever the dealer's cards (their chances add to 1)
             return
         for pair, w in dealer_ranks[dealer].items():
-            for key, q in _short_bonus(ranks, pair, joanca and initial, by_suit).items():
+            for key, q in splits[pair == NINES].items():
                 add("player", key, p * w * q)
 
     against_dealer = showdowns(
@@ -403,7 +398,7 @@ def _finnish27_report(
     player_lines = [
         Line("win (no bonus)", results.get(("player", None), Fraction(0)), paid(rules.player_pays))
     ]
-    for key in BonusTable.LABELS:
+    for key in BonusTable.labels():
         if not rules.bonus.pays(key):
             continue  # no such line at a table without the award
         p = results.get(("player", key), Fraction(0))
@@ -455,7 +450,8 @@ def _flat_words(bonus: BonusTable) -> str:
         return "flat 9-9-9 awards"
     if not bonus.flat:
         return "no flat awards (every bonus is odds on the stake),"
-    return "flat awards (" + ", ".join(BonusTable.LABELS[key] for key in bonus.flat) + ")"
+    labels = BonusTable.labels()
+    return "flat awards (" + ", ".join(labels[key] for key in bonus.flat) + ")"
 
 
 # -- finnish27's best table -----------------------------------------------------

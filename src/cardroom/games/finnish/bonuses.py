@@ -1,6 +1,13 @@
 """finnish27's bonuses on a winning player wager, each written once: when it holds (as a
-test the engine settles by, and in the words its rules page shows) and the field of the
-bonus table it pays from.
+test the engine settles by, and in the words its rules page shows) and what it pays (the
+field of the bonus table named by its key, or its own odds).
+
+An award of two or three cards is one :class:`Award`.  The engine settles by it
+(:func:`first_award`), and so do the kernel (a table made from it of every hand of two
+or three cards, by ranks, suits and the dealer's Nines), both exact analyses (each hand's
+suits put through it) and the rules page (its words); one more is added with
+:func:`register`, as a test does, and then paid, counted, simulated and shown with
+nothing else changed.
 
 A winning player hand earns at most one award. Its first two cards may make an initial
 27's award, exactly three cards an 8-9-10's or a 9-9-9's, and five cards or more a 27 of
@@ -9,7 +16,7 @@ conditions (the least category, which totals, what a Joker is, the dealer's hand
 the table's own fields, said in :func:`poker_when`.
 
 >>> from cardroom.core.cards import parse_cards
->>> [a.key for a in AWARDS if a.holds(Hand(parse_cards("9s 9s 9s"), parse_cards("9d 9c")))]
+>>> [a.key for a in AWARDS if a.holds(Hand(parse_cards("9s 9s 9s"), dealer_nines=True))]
 ['nines_vs_dealer_nines']
 >>> LINES["eight_nine_ten_spades"].words(Ask())
 'exactly three cards, 8, 9 and 10, all spades'
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from cardroom.core.cards import Card, Rank, Suit
@@ -34,9 +42,13 @@ __all__ = [
     "Ask",
     "Award",
     "Hand",
+    "added_labels",
     "card_27_when",
     "first_award",
+    "is_nines",
     "poker_when",
+    "register",
+    "unregister",
     "when",
 ]
 
@@ -51,14 +63,24 @@ class Ask:
     nines_by_suit: bool = False
     #: does a single Joker make a Joanca only as the second card?
     joker_second: bool = False
+    #: the added awards (:func:`register`) the table pays
+    added: frozenset[str] = frozenset()
+
+    def offers(self, award: Award) -> bool:
+        """Is ``award`` an award at this table at all?"""
+        if award.key not in SOURCE and award.key not in self.added:
+            return False
+        return award.offered(self)
 
 
 @dataclass(frozen=True)
 class Hand:
-    """A winning player hand as the awards read it, and the dealer's cards."""
+    """A winning player hand as the awards read it: its cards, and whether the dealer's
+    first two cards are both Nines (the one thing of the dealer's hand an award may ask,
+    and so the one the kernel's table and the counts follow)."""
 
     cards: Sequence[Card]
-    dealer: Sequence[Card] = ()
+    dealer_nines: bool = False
 
     @property
     def one_suit(self) -> bool:
@@ -68,11 +90,11 @@ class Hand:
     def all_spades(self) -> bool:
         return all(card.suit is Suit.SPADES for card in self.cards)
 
-    @property
-    def dealer_nines(self) -> bool:
-        """Are the dealer's first two cards both Nines?"""
-        first = self.dealer[:2]
-        return len(first) == 2 and all(card.rank is Rank.NINE for card in first)
+
+def is_nines(dealer: Sequence[Card]) -> bool:
+    """Are the dealer's first two cards both Nines?"""
+    first = dealer[:2]
+    return len(first) == 2 and all(card.rank is Rank.NINE for card in first)
 
 
 Test = Callable[[Hand, Ask], bool]
@@ -92,10 +114,13 @@ def _offered(ask: Ask) -> bool:
 
 @dataclass(frozen=True)
 class Award:
-    """One award of two or three cards: the bonus table's field it pays from (its key),
-    the hands it is for (:data:`Shape`) and what else must hold of them and of the
-    dealer's cards, and all of it in words (a phrase that follows "a winning player hand
-    of")."""
+    """One award of two or three cards: its key, the hands it is for (:data:`Shape`) and
+    what else must hold of them and of the dealer's cards, all of it in words (a phrase
+    that follows "a winning player hand of"), and what it pays.
+
+    The source's awards pay the odds of the bonus table's field named by their key and
+    take their labels from :attr:`BonusTable.LABELS`; an award added with
+    :func:`register` gives its ``label`` and ``pays`` (its odds under a bonus table)."""
 
     key: str
     shape: Shape
@@ -103,6 +128,10 @@ class Award:
     test: Test = _always
     #: is it an award at this table at all (the Joanca's, the suited 9-9-9 against 9-9)?
     offered: Callable[[Ask], bool] = _offered
+    #: its name on the paytable (an added award's; the source's are the bonus table's)
+    label: str = ""
+    #: its odds under a bonus table (None: the bonus table's field named by its key)
+    pays: Callable[[BonusTable], Fraction] | None = None
 
     @property
     def cards(self) -> int:
@@ -112,7 +141,7 @@ class Award:
         ask = ask or Ask()
         return (
             shape_of(hand.cards, ask.joker_second) == self.shape
-            and self.offered(ask)
+            and ask.offers(self)
             and self.test(hand, ask)
         )
 
@@ -129,9 +158,9 @@ def first_award(cards: Sequence[Card], dealer: Sequence[Card], ask: Ask) -> str 
     ``cards`` holds, if any."""
     shape = shape_of(cards, ask.joker_second)
     candidates = BY_SHAPE.get(shape, ()) if shape is not None else ()  # (mostly none)
-    hand = Hand(cards, dealer)
+    hand = Hand(cards, is_nines(dealer))
     for award in candidates:
-        if award.offered(ask) and award.test(hand, ask):
+        if ask.offers(award) and award.test(hand, ask):
             return award.key
     return None
 
@@ -147,8 +176,8 @@ _NINES = "while the dealer's first two cards are both Nines"
 _EIGHT_NINE_TEN = (8, 9, 10)
 _NINES_SHAPE = (9, 9, 9)
 
-#: every award of two or three cards, in the order they are looked for
-AWARDS: tuple[Award, ...] = (
+#: every award of two or three cards, in the order they are looked for (added ones last)
+AWARDS: list[Award] = [
     Award(
         "finnish_27",
         Initial27.FINNISH_27,
@@ -207,13 +236,57 @@ AWARDS: tuple[Award, ...] = (
         lambda ask: f"exactly three Nines, not all of one suit, {_NOT_NINES}",
         lambda hand, ask: not hand.one_suit and not hand.dealer_nines,
     ),
-)
+]
+#: the source's awards (the others were added with :func:`register`)
+SOURCE: frozenset[str] = frozenset(award.key for award in AWARDS)
 #: each award of two or three cards by its key
-LINES: dict[str, Award] = {award.key: award for award in AWARDS}
+LINES: dict[str, Award] = {}
 #: the awards of each shape, in the order they are looked for
-BY_SHAPE: dict[Shape, tuple[Award, ...]] = {
-    shape: tuple(a for a in AWARDS if a.shape == shape) for shape in {a.shape for a in AWARDS}
-}
+BY_SHAPE: dict[Shape, tuple[Award, ...]] = {}
+
+
+def _index() -> None:
+    """:data:`LINES` and :data:`BY_SHAPE` from :data:`AWARDS` (in place: importers hold
+    them)."""
+    LINES.clear()
+    LINES.update((award.key, award) for award in AWARDS)
+    BY_SHAPE.clear()
+    for award in AWARDS:
+        BY_SHAPE[award.shape] = (*BY_SHAPE.get(award.shape, ()), award)
+
+
+_index()
+
+
+def register(award: Award) -> None:
+    """Add ``award``: a table whose bonus table names it in ``added_awards`` pays it, and
+    its engine settles it, the analyses count it, the kernel simulates it and its rules
+    page shows it (after the source's, in the order added).  A ValueError for a key
+    already taken or a hand that is not of two or three cards; it needs its ``label``
+    and ``pays``."""
+    taken = {*LINES, *CARD_27_KEYS.values(), *CATEGORY_WORDS}
+    if award.key in taken:
+        raise ValueError(f"{award.key} is already a finnish27 award")
+    if award.cards not in (2, 3):
+        raise ValueError(f"{award.key}: an award is for a hand of two or three cards")
+    if not award.label or award.pays is None:
+        raise ValueError(f"{award.key}: an added award says its label and what it pays")
+    AWARDS.append(award)
+    _index()
+
+
+def unregister(key: str) -> None:
+    """Take away an award :func:`register` added."""
+    if key in SOURCE or key not in LINES:
+        raise ValueError(f"{key} is not an award that was added")
+    AWARDS[:] = [award for award in AWARDS if award.key != key]
+    _index()
+
+
+def added_labels() -> dict[str, str]:
+    """The labels of the awards :func:`register` added, in the order added."""
+    return {award.key: award.label for award in AWARDS if award.key not in SOURCE}
+
 
 #: the awards for a winning 27 of six to nine cards, by its number of cards (Jokers counted)
 CARD_27_KEYS: Mapping[int, str] = {

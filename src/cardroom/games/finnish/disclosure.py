@@ -59,8 +59,8 @@ def bonus_rows(rules: Finnish27Rules) -> list[list[str]]:
     wager; an award this table does not have, or pays nothing, is left out."""
     bonus, minimum, ask = rules.bonus, rules.table.minimum, bonus_ask(rules)
     rows = []
-    for key, label in BonusTable.LABELS.items():
-        value: Fraction = getattr(bonus, key)
+    for key, label in BonusTable.labels().items():
+        value = bonus.odds(key)
         if not bonus.pays(key) or not value:
             continue
         if bonus.is_flat(key):

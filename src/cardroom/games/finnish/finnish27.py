@@ -43,7 +43,14 @@ from cardroom.games.base import (
     TableLimits,
     check_wagers,
 )
-from cardroom.games.finnish.bonuses import CARD_27_KEYS, Ask, first_award
+from cardroom.games.finnish.bonuses import (
+    CARD_27_KEYS,
+    LINES,
+    SOURCE,
+    Ask,
+    added_labels,
+    first_award,
+)
 from cardroom.games.finnish.hands import (
     TARGET,
     TOTAL_LIMIT,
@@ -298,6 +305,13 @@ class BonusTable:
         quiet=True,
     )
 
+    added_awards: tuple[str, ...] = rule(
+        (),
+        "awards of two or three cards added to the source's (each registered in "
+        "cardroom.games.finnish.bonuses) that this table pays",
+        quiet=True,
+    )
+
     #: the source's flat awards (each may go up to 10,000 table minimums)
     FLAT: ClassVar[frozenset[str]] = frozenset(
         {"nines_mixed", "nines_suited", "nines_vs_dealer_nines", "nines_suited_vs_dealer_nines"}
@@ -328,13 +342,36 @@ class BonusTable:
         "nine_card_27": "9-card 27",
     }
 
+    @staticmethod
+    def labels() -> dict[str, str]:
+        """Every award's label by its key: the source's (:attr:`LABELS`, in the order the
+        reports and the kernel's cells keep), then those added with
+        :func:`~cardroom.games.finnish.bonuses.register`."""
+        return {**BonusTable.LABELS, **added_labels()}
+
+    def odds(self, key: str) -> Fraction:
+        """What the award ``key`` pays here: the field of that name, or an added award's
+        own odds."""
+        award = LINES.get(key)
+        if award is not None and award.pays is not None:
+            return award.pays(self)
+        value: Fraction = getattr(self, key)
+        return value
+
     def __post_init__(self) -> None:
         check_ranges(self)
         check_choices(self)
-        unknown = [key for key in self.flat if key not in self.LABELS]
+        labels = self.labels()
+        for key in self.added_awards:
+            if key not in labels or key in SOURCE:
+                added = ", ".join(added_labels()) or "none"
+                raise ValueError(
+                    f"added_awards: {key!r} is not an award added to the source's (added: {added})"
+                )
+        unknown = [key for key in self.flat if key not in labels]
         if unknown:
             raise ValueError(
-                f"flat: {unknown[0]!r} is not a bonus (the bonuses: {', '.join(self.LABELS)})"
+                f"flat: {unknown[0]!r} is not a bonus (the bonuses: {', '.join(labels)})"
             )
         if len(set(self.flat)) != len(self.flat):
             raise ValueError("flat: names a bonus twice")
@@ -364,7 +401,9 @@ class BonusTable:
             return self.nines_vs_dealer_by_suit
         if key in POKER_KEYS:
             return self.poker_order.index(key) >= self.poker_order.index(self.poker_minimum)
-        return key in self.LABELS
+        if key in LINES and key not in SOURCE:
+            return key in self.added_awards
+        return key in self.labels()
 
     def poker_qualifies(self, total: int) -> bool:
         """May a winning hand of five cards or more of this ``total`` earn the poker
@@ -439,18 +478,18 @@ class BonusTable:
 
     def amount(self, key: str, stake: Fraction, table_minimum: Fraction) -> Fraction:
         """What the bonus ``key`` pays on a winning ``stake``."""
-        value: Fraction = getattr(self, key)
+        value = self.odds(key)
         return value * table_minimum if self.is_flat(key) else value * stake
 
     def describe(self, key: str) -> str:
-        value: Fraction = getattr(self, key)
+        value, label = self.odds(key), self.labels()[key]
         if self.is_flat(key):
-            return f"{self.LABELS[key]} ({format_amount(value)} x table minimum)"
-        return f"{self.LABELS[key]} {format_odds(value)}"
+            return f"{label} ({format_amount(value)} x table minimum)"
+        return f"{label} {format_odds(value)}"
 
     def facts(self, key: str) -> dict[str, Fact]:
         """The bonus ``key`` as a settlement's facts: its odds, or its flat multiple."""
-        value: Fraction = getattr(self, key)
+        value = self.odds(key)
         if self.is_flat(key):
             return {"bonus": key, "bonus_flat": value}
         return {"bonus": key, "bonus_odds": value}
@@ -764,6 +803,7 @@ def find_bonus(
     joker_second: bool = False,
     poker: BonusTable | None = None,
     total: int | None = None,
+    added: frozenset[str] = frozenset(),
 ) -> str | None:
     """The bonus key a winning player hand earns, if any (at most one): of two or three
     cards, the first of :data:`~cardroom.games.finnish.bonuses.AWARDS` that holds; a Joker and
@@ -773,12 +813,13 @@ def find_bonus(
     or more its poker category's, as the bonus table ``poker`` allows (any, without;
     against the ``dealer``'s final cards where the table asks), unless it is a 27 of six
     to nine cards that ``poker`` pays by its number of cards.
-    ``total`` is the hand's total where it is not its cards' (a Joker wild)."""
+    ``total`` is the hand's total where it is not its cards' (a Joker wild); ``added``:
+    the added awards the table pays (:attr:`BonusTable.added_awards`)."""
     count = len(player)
     if count < 5:
         if count == 4:
             return None
-        return first_award(player, dealer, Ask(joanca, nines_by_suit, joker_second))
+        return first_award(player, dealer, Ask(joanca, nines_by_suit, joker_second, added))
     if poker is not None:
         total = finnish_total(player).value if total is None else total
         by_count = poker.card_award(count, total)
@@ -814,7 +855,12 @@ def pays_joanca(rules: Finnish27Rules) -> bool:
 def bonus_ask(rules: Finnish27Rules) -> Ask:
     """What the rules say of the awards of two and three cards (the engine settles by
     it, and the rules page says it)."""
-    return Ask(pays_joanca(rules), rules.bonus.nines_vs_dealer_by_suit, rules.joanca_joker_second)
+    return Ask(
+        pays_joanca(rules),
+        rules.bonus.nines_vs_dealer_by_suit,
+        rules.joanca_joker_second,
+        frozenset(rules.bonus.added_awards),
+    )
 
 
 class Finnish27Round(FinnishRound):
@@ -902,9 +948,10 @@ class Finnish27Round(FinnishRound):
             ask.joker_second,
             self.rules.bonus,
             self.total("player").value,
+            ask.added,
         )
         if self.bonus_key is not None:
-            self.bonus = BonusTable.LABELS[self.bonus_key]
+            self.bonus = BonusTable.labels()[self.bonus_key]
         else:
             self.poker_stopped = self._poker_stopped()
         self._finish(outcome, why)

@@ -11,23 +11,29 @@ the dealer's, and over 35) and finnish27's bonus patterns, including the poker e
 :func:`~cardroom.games.finnish.poker.held_mask` compiled; the differential tests
 play kernel and engine on the same shoes.
 
-A round's *cell* is its outcome and (finnish27) its bonus:
-``outcome * BONUSES + bonus`` with outcome 0 player, 1 dealer, 2 push and bonus
-0 for none, else 1 + the key's place in :data:`BonusTable.LABELS`.
+A round's *cell* is its outcome and (finnish27) its bonus: ``outcome * bonuses +
+bonus`` with outcome 0 player, 1 dealer, 2 push and bonus 0 for none, else 1 + the
+key's place in :meth:`BonusTable.labels` (``bonuses`` is one more than their number).
+The awards of two and three cards come as tables made from
+:mod:`cardroom.games.finnish.bonuses` (every hand by its ranks and, for three cards,
+their suits and whether the dealer's first two cards are Nines), so an award added
+there is simulated with no change here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from itertools import product
 
 import numpy as np
 from numba import njit
 
-from cardroom.core.cards import JOKER, Card, Suit
+from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action
-from cardroom.games.finnish.bonuses import CARD_27_KEYS
+from cardroom.games.finnish.bonuses import AWARDS, CARD_27_KEYS
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
     Finnish27Round,
@@ -64,12 +70,11 @@ from cardroom.simulation.common import (
     units,
 )
 
-__all__ = ["BONUS_KEYS", "Finnish27Kernel", "TwentyOne2427Kernel"]
+__all__ = ["Finnish27Kernel", "TwentyOne2427Kernel"]
 
 OUTCOMES = ("player", "dealer", "push")
-SPADES = tuple(Suit).index(Suit.SPADES)
-BONUS_KEYS: tuple[str, ...] = tuple(BonusTable.LABELS)
-BONUSES = len(BONUS_KEYS) + 1
+#: a dealer's first two cards, both Nines (as an award asks)
+NINES_DEALER = [Card(Rank.NINE, Suit.SPADES), Card(Rank.NINE, Suit.HEARTS)]
 #: the rank index of a Joker (``ranks[card]``), and the total index of a hard 27
 JOKER_RANK = 13
 WILD_27 = 2 * 27
@@ -130,6 +135,16 @@ class Finnish27Kernel:
     wager_ids: tuple[str, ...] = ("player", "dealer", "push")
 
     @cached_property
+    def bonus_keys(self) -> tuple[str, ...]:
+        """Every award's key, in the order of the cells (the source's, then those added)."""
+        return tuple(BonusTable.labels())
+
+    @property
+    def bonuses(self) -> int:
+        """Cells per outcome: no bonus, then each award."""
+        return len(self.bonus_keys) + 1
+
+    @cached_property
     def unit(self) -> int:
         return units([v for row in self.cell_fractions() for v in row])
 
@@ -139,11 +154,12 @@ class Finnish27Kernel:
         rows: list[list[Fraction]] = []
         for wager in self.wager_ids:
             row = []
-            for cell in range(3 * BONUSES):
-                outcome, bonus = divmod(cell, BONUSES)
+            for cell in range(3 * self.bonuses):
+                outcome, bonus = divmod(cell, self.bonuses)
                 rnd = Finnish27Round(self.rules)
                 rnd.outcome = OUTCOMES[outcome]
-                rnd.bonus_key = BONUS_KEYS[bonus - 1] if bonus and outcome == 0 else None
+                keys = self.bonus_keys
+                rnd.bonus_key = keys[bonus - 1] if bonus and outcome == 0 else None
                 row.append(rnd.settle(wager, stake)[0] / stake)
             rows.append(row)
         return rows
@@ -153,7 +169,7 @@ class Finnish27Kernel:
         return np.array([[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64)
 
     def tables(self) -> dict[str, np.ndarray]:
-        return _finnish27_tables(self.rules)
+        return _finnish27_tables(self.rules, self.bonus_keys)
 
     def _build_tables(self) -> dict[str, np.ndarray]:
         rules = self.rules
@@ -173,7 +189,8 @@ class Finnish27Kernel:
                 except LookupError:
                     hits[d, p] = False  # not a dealer's two-card total
                 settle[p, d] = OUTCOMES.index(compare(player, dealer, rules)[0])
-        bonus_of = {key: i + 1 for i, key in enumerate(BONUS_KEYS)}
+        bonus_of = {key: i + 1 for i, key in enumerate(self.bonus_keys)}
+        added = frozenset(rules.bonus.added_awards)
         # by the categories a hand holds (bits): its poker award, in the table's order
         poker = np.zeros(1 << len(PokerCategory), np.int64)
         for held in range(len(poker)):
@@ -202,26 +219,10 @@ class Finnish27Kernel:
             for b in range(14):
                 found = find_bonus(
                     [_sample(a), _sample(b)], [], pays_joanca(rules), False,
-                    rules.joanca_joker_second,
+                    rules.joanca_joker_second, added=added,
                 )  # fmt: skip
                 bonus2[a, b] = bonus_of[found] if found else 0
-        named = np.array(
-            [
-                bonus_of[k]
-                for k in (
-                    "eight_nine_ten_mixed",
-                    "eight_nine_ten_suited",
-                    "eight_nine_ten_spades",
-                    "nines_mixed",
-                    "nines_suited",
-                    "nines_vs_dealer_nines",
-                    "nines_suited_vs_dealer_nines"
-                    if rules.bonus.nines_vs_dealer_by_suit
-                    else "nines_vs_dealer_nines",
-                )
-            ],
-            np.int64,
-        )
+        bonus3 = _three_card_table(rules, bonus_of, added)
         return {
             "base": ShoeTables.of(rules.shoe).base,
             "points": points,
@@ -238,11 +239,11 @@ class Finnish27Kernel:
             "poker_ok": poker_ok,
             "card27": card27,
             "bonus2": bonus2,
-            "named": named,
+            "bonus3": bonus3,
         }
 
     def cell_outcome(self) -> np.ndarray:
-        return np.arange(3 * BONUSES, dtype=np.int64) // BONUSES
+        return np.arange(3 * self.bonuses, dtype=np.int64) // self.bonuses
 
     def run(
         self, state: np.ndarray, rounds: int, session: int = 0, record: bool = False
@@ -256,7 +257,7 @@ class Finnish27Kernel:
         played, shoes = _play27(
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["place"], rules.bonus.poker_margin,
-            t["poker_ok"], t["card27"], t["bonus2"], t["named"], equal27,
+            t["poker_ok"], t["card27"], t["bonus2"], t["bonus3"], self.bonuses, equal27,
             rules.player_initial_27_wins, rules.jokers_wild, rules.charlie, rules.bonus.bugs,
             rules.both_27 == "by_rules", rules.player_loses_over, shoe.burn,
             shoe.burn_by_first_card, shoe.reshuffle_after, shoe.reshuffle_after_rounds, rounds,
@@ -267,7 +268,7 @@ class Finnish27Kernel:
 
 
 @lru_cache(maxsize=8)
-def _finnish27_tables(rules: Finnish27Rules) -> dict[str, np.ndarray]:
+def _finnish27_tables(rules: Finnish27Rules, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The kernel's tables for ``rules`` (built once per process)."""
     tables = Finnish27Kernel(rules)._build_tables()
     return {name: read_only(table) for name, table in tables.items()}
@@ -282,32 +283,28 @@ five_of_a_kind = njit(inline="always")(makes_five)
 poker_held = njit(inline="always")(held_mask)
 
 
-@njit(inline="always")
-def _three_card_bonus(hand: np.ndarray, dealer1: int, dealer2: int, ranks: np.ndarray,
-                      named: np.ndarray) -> int:  # fmt: skip
-    """The bonus index of a winning player hand of three cards (0: none): 8-9-10 and
-    9-9-9, by suits and against the dealer's first two cards."""
-    a = ranks[hand[0]] + 1 if hand[0] != JOKER_CODE else 0
-    b = ranks[hand[1]] + 1 if hand[1] != JOKER_CODE else 0
-    c = ranks[hand[2]] + 1 if hand[2] != JOKER_CODE else 0
-    lo = min(a, b, c)
-    hi = max(a, b, c)
-    mid = a + b + c - lo - hi
-    one_suit = (
-        hand[0] != JOKER_CODE
-        and hand[1] != JOKER_CODE
-        and hand[2] != JOKER_CODE
-        and hand[0] % 4 == hand[1] % 4 == hand[2] % 4
-    )
-    if lo == 8 and mid == 9 and hi == 10:
-        if one_suit and hand[0] % 4 == SPADES:
-            return int(named[2])
-        return int(named[1] if one_suit else named[0])
-    if lo == 9 and hi == 9:
-        if ranks[dealer1] == 8 and ranks[dealer2] == 8:
-            return int(named[6] if one_suit else named[5])
-        return int(named[4] if one_suit else named[3])
-    return 0
+def _three_card_table(
+    rules: Finnish27Rules, bonus_of: Mapping[str, int], added: frozenset[str]
+) -> np.ndarray:
+    """``[rank, rank, rank, suits, dealer's Nines]`` -> the bonus index of a winning
+    hand of three cards (0: none), from the awards of :mod:`~cardroom.games.finnish.bonuses`:
+    rank indices as :data:`ranks` (13: a Joker), suits as ``16 s0 + 4 s1 + s2``, and
+    1 where the dealer's first two cards are both Nines.  Only the hands of a shape some
+    award is for are asked."""
+    table = np.zeros((14, 14, 14, 64, 2), np.int64)
+    shapes = {award.shape for award in AWARDS if award.cards == 3}
+    for a, b, c in product(range(14), repeat=3):
+        if tuple(sorted(_sample(i).rank.number for i in (a, b, c))) not in shapes:
+            continue
+        for suits in range(64):
+            cards = [_sample(a, suits // 16), _sample(b, suits // 4 % 4), _sample(c, suits % 4)]
+            for nines in (0, 1):
+                found = find_bonus(
+                    cards, NINES_DEALER if nines else [],
+                    nines_by_suit=rules.bonus.nines_vs_dealer_by_suit, added=added,
+                )  # fmt: skip
+                table[a, b, c, suits, nines] = bonus_of[found] if found else 0
+    return table
 
 
 @njit(inline="always")
@@ -340,7 +337,8 @@ def _play27(
     totals: np.ndarray, initial: np.ndarray, hits: np.ndarray, dealer_hits: np.ndarray,
     settle: np.ndarray, poker: np.ndarray, place: np.ndarray, margin: int,
     poker_ok: np.ndarray, card27: np.ndarray,
-    bonus2: np.ndarray, named: np.ndarray, equal27: int, player27_wins: bool, wild: bool,
+    bonus2: np.ndarray, bonus3: np.ndarray, bonuses: int, equal27: int, player27_wins: bool,
+    wild: bool,
     charlie: int, bug: bool, win27: bool,
     loses_over: int, burn: int, burn_by_first_card: bool, reshuffle_after: int,
     round_limit: int, rounds: int, session: int, net: np.ndarray, cells: np.ndarray,
@@ -436,7 +434,9 @@ def _play27(
             elif n < card27.shape[0] and card27[n] and player // 2 == 27:
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3:
-                bonus = _three_card_bonus(hand, d1, d2, ranks, named)
+                suits = hand[0] % 4 * 16 + hand[1] % 4 * 4 + hand[2] % 4
+                nines = int(ranks[d1] == 8 and ranks[d2] == 8)
+                bonus = bonus3[ranks[hand[0]], ranks[hand[1]], ranks[hand[2]], suits, nines]
             elif n >= 5 and poker_ok[player]:
                 held = hand_held(hand, n, counts, suit_len, suit_mask, bug)
                 bonus = poker[held]
@@ -444,7 +444,7 @@ def _play27(
                     theirs = hand_held(dealer_hand, dn, counts, suit_len, suit_mask, bug)
                     if place[held] - place[theirs] < margin:
                         bonus = 0
-        cell = outcome * BONUSES + bonus
+        cell = outcome * bonuses + bonus
         count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         played += 1
     return played, shoes

@@ -28,6 +28,7 @@ from cardroom.analysis.report import GameReport
 from cardroom.core.cards import JOKER, RANK_ORDER, Card
 from cardroom.games.finnish import poker_shoe
 from cardroom.games.finnish.analysis import finnish27_report
+from cardroom.games.finnish.bonuses import BY_SHAPE, is_nines
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
     Finnish27Round,
@@ -59,10 +60,10 @@ from cardroom.games.finnish.shoe_deal import (
 from cardroom.games.finnish.shoe_hands import DealerStart, Prepared, prepare
 
 __all__ = [
-    "BONUS_KEYS",
     "Finnish27Bonus",
     "SuitMixture",
     "analyze_finnish27_shoe",
+    "bonus_keys",
     "count_finnish27",
     "finnish27_shape",
     "finnish27_shoe_report",
@@ -73,7 +74,11 @@ FIVE_OF_A_KIND = PokerCategory.FIVE_OF_A_KIND
 FLUSH = PokerCategory.FLUSH
 STRAIGHT_FLUSH = PokerCategory.STRAIGHT_FLUSH
 
-BONUS_KEYS: tuple[str, ...] = tuple(BonusTable.LABELS)
+
+def bonus_keys() -> tuple[str, ...]:
+    """Every award's key, in the order of the count's bonus columns (the source's, then
+    those added)."""
+    return tuple(BonusTable.labels())
 
 
 # -- finnish27's rules, as the count reads them ------------------------------------------
@@ -127,14 +132,6 @@ def _settle_deal27(
 
 
 # -- the bonus of a winning hand ---------------------------------------------------------
-#: short hands whose bonus may depend on the dealer's cards (9-9-9 against his 9-9):
-#: dealer starts are grouped by what find_bonus answers for them
-_PROBES: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(Card.parse(code) for code in hand.split())
-    for hand in ("9s 9h 9d", "9s 9s 9s", "8s 9s Ts", "8h 9c Td", "As Ks", "Jo Jo")
-)
-
-
 class Finnish27Bonus:
     """The chance of each bonus of a winning finnish27 hand, as the kernel reads it.
 
@@ -165,6 +162,13 @@ class Finnish27Bonus:
         self.nines_by_suit = nines_by_suit
         #: the poker awards: the least category paid, and the hands that qualify
         poker = poker or BonusTable()
+        #: every award's key, in the order of the bonus columns
+        self.keys = bonus_keys()
+        #: the added awards the table pays
+        self.added = frozenset(poker.added_awards)
+        #: the most awards a short hand may split into over its suits: the most of one
+        #: shape (the source's four of 9-9-9)
+        self.width = max(4, *(len(awards) for awards in BY_SHAPE.values()))
         self.poker_ok = totals_where(lambda total: poker.poker_qualifies(total.value))
         self.card27 = no_card_awards()
         #: the Jokers are bugs in the poker award (four of them make five of a kind only
@@ -174,7 +178,7 @@ class Finnish27Bonus:
         #: (its place in BONUS_KEYS), or -1
         self.held_key = np.array(
             [
-                -1 if (award := poker.held_award(held)) is None else BONUS_KEYS.index(award)
+                -1 if (award := poker.held_award(held)) is None else self.keys.index(award)
                 for held in range(1 << len(PokerCategory))
             ],
             np.int64,
@@ -192,7 +196,7 @@ class Finnish27Bonus:
             for cards in range(COUNTED_CARDS):
                 key = poker.card_award(cards, total_of(ti).value)
                 if key is not None:
-                    self.card27[ti, cards] = BONUS_KEYS.index(key)
+                    self.card27[ti, cards] = self.keys.index(key)
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
         self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
@@ -219,8 +223,8 @@ class Finnish27Bonus:
         if cat is None:
             raise AssertionError("no split of the suits")
         self.cat = cat
-        self.categories = len(BONUS_KEYS)
-        self._groups: list[tuple[str | None, ...]] = []
+        self.categories = len(self.keys)
+        self._groups: list[bool] = []
         self._dealer_of_group: list[list[Card]] = []
         self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
@@ -319,14 +323,14 @@ class Finnish27Bonus:
             out_f[hands_asked, jokers] = found_f[inverse[hands_asked]]
 
     def group(self, dealer: DealerStart) -> int:
+        """The dealer starts' group: those whose first two cards are both Nines, and the
+        others (the one thing of the dealer's hand an award asks)."""
         cards = [sample_card(dealer.pair[0]), sample_card(dealer.pair[1])]
-        answers = tuple(
-            find_bonus(list(probe), cards, nines_by_suit=self.nines_by_suit) for probe in _PROBES
-        )
-        if answers not in self._groups:
-            self._groups.append(answers)
+        nines = is_nines(cards)
+        if nines not in self._groups:
+            self._groups.append(nines)
             self._dealer_of_group.append(cards)
-        return self._groups.index(answers)
+        return self._groups.index(nines)
 
     def tables(self, chosen: Pass) -> tuple[
         np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -384,9 +388,10 @@ class Finnish27Bonus:
         rows = np.nonzero(sizes <= 4)[0]
         lanes = self.modulus.lanes
         short_row = np.full(len(hands), -1, np.int64)
-        keys = np.full((len(rows), 4, 4), -1, np.int64)
-        vals = np.zeros((len(rows), 4, 4, lanes), np.uint64)
-        vals_f = np.zeros((len(rows), 4, 4))
+        width = self.width
+        keys = np.full((len(rows), 4, width), -1, np.int64)
+        vals = np.zeros((len(rows), 4, width, lanes), np.uint64)
+        vals_f = np.zeros((len(rows), 4, width))
         for at, row in enumerate(rows.tolist()):
             short_row[row] = at
             counts = hands[row].tolist()
@@ -398,10 +403,10 @@ class Finnish27Bonus:
                     part = self._short_split(tuple(counts), jokers, tuple(dealer), suits)
                     for key, p in part.items():
                         split[key] = split.get(key, Fraction(0)) + weight * p
-                if len(split) > 4:
-                    raise AssertionError("more than four bonuses for one short hand")
+                if len(split) > width:
+                    raise AssertionError("more bonuses for one short hand than awards of a shape")
                 for e, (key, p) in enumerate(split.items()):
-                    keys[at, jokers, e] = BONUS_KEYS.index(key)
+                    keys[at, jokers, e] = self.keys.index(key)
                     vals[at, jokers, e] = self.modulus.residues(p)
                     vals_f[at, jokers, e] = float(p)
         return short_row, keys, vals, vals_f
@@ -417,7 +422,9 @@ class Finnish27Bonus:
         ranks = [r for r, x in enumerate(counts) for _ in range(x)]
         if len(ranks) + jokers == 4:
             cards = [sample_card(r) for r in ranks] + [JOKER] * jokers
-            key = find_bonus(cards, list(dealer), nines_by_suit=self.nines_by_suit)
+            key = find_bonus(
+                cards, list(dealer), nines_by_suit=self.nines_by_suit, added=self.added
+            )
             return {} if key is None else {key: Fraction(1)}
         options = []
         for r, x in enumerate(counts):
@@ -433,7 +440,9 @@ class Finnish27Bonus:
                 for s, n in enumerate(split):
                     cards += [Card(RANK_ORDER[r], SUITS[s])] * n
             total += weight
-            key = find_bonus(cards, list(dealer), nines_by_suit=self.nines_by_suit)
+            key = find_bonus(
+                cards, list(dealer), nines_by_suit=self.nines_by_suit, added=self.added
+            )
             if key is not None:
                 found[key] = found.get(key, 0) + weight
         return {key: Fraction(n, total) for key, n in found.items()}
@@ -477,7 +486,7 @@ def count_finnish27(
         job = side.submit(Finnish27Bonus, prepared, mixture, by_suit, rules.bonus)
         sweep = Sweep.build(prepared)
         bonus = job.result()
-    return count_rounds(sweep, bonus, BONUS_KEYS)
+    return count_rounds(sweep, bonus, bonus.keys)
 
 
 def analyze_finnish27_shoe(

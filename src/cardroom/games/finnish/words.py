@@ -8,21 +8,42 @@ of their rules (the dealer's play, the player's forced plays, the showdown).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from cardroom.core.events import Why
 from cardroom.games.finnish.finnish27 import BonusTable
 from cardroom.games.phrases import Template, fact_text, hard_or_soft, span
 
 __all__ = ["NAMES", "RULE_WORDS", "name_of"]
 
-#: The names of named hands and of finnish27's bonuses (the bonuses' as its paytable
-#: labels them).
-NAMES: dict[str, str] = {
+#: The named hands' names.
+HANDS: dict[str, str] = {
     "finnish_27": "Finnish 27",
     "joanca": "Joanca",
     "jo_jo": "Jo Jo",
     "natural": "natural",
-    **BonusTable.LABELS,
 }
+
+
+class _Names(Mapping[str, str]):
+    """The names of named hands and of finnish27's awards, as its paytable labels them
+    (an award added to the source's too: read each time)."""
+
+    def _all(self) -> dict[str, str]:
+        return {**HANDS, **BonusTable.labels()}
+
+    def __getitem__(self, key: str) -> str:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+#: The names of named hands and of finnish27's awards.
+NAMES: Mapping[str, str] = _Names()
 
 
 def name_of(key: str) -> str:

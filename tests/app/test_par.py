@@ -32,8 +32,8 @@ from cardroom.games import GAMES, house_games
 from cardroom.games.spec import Analysis, AnalysisAsk, StrategyAsk
 from cardroom.terminal import report as report_module
 from cardroom.terminal.cli import app
+from tests.games.finnish.test_shoe import compile_once
 from tests.shared import default_analysis
-from tests.test_finnish_shoe import compile_once
 
 # the worker that compiles the finite-shoe kernels runs this module after them (the other
 # goes on with the rest meanwhile), and each exact analysis is counted once

@@ -48,20 +48,20 @@ from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.games.walk import RANK_ORDER, exact
-from tests.test_finnish_analysis import (
+from tests.games.finnish.test_analysis import (
     BONUS_SHOES,
     SHOES,
     RanksRound,
     _suit_split,
     bonus_leaf,
 )
-from tests.test_finnish_shoe import (
+from tests.games.finnish.test_shoe import (
     NINES_SHOE,
     POKER_SHOE,
     check_lines_against_the_walk,
     compile_once,
 )
-from tests.test_simulation import replay_against_engine
+from tests.games.test_kernels import replay_against_engine
 
 STAKES = {"player": 10, "dealer": 10, "push": 10}
 

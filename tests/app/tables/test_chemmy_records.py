@@ -19,8 +19,8 @@ from cardroom.games.base import Turn
 from cardroom.games.chemin_de_fer import GAME_ID, ChemmyAction, ChemmyRules
 from cardroom.storage import Database
 from cardroom.web.views import stored_round_json
+from tests.app.tables.test_chemmy_table_seats import bot
 from tests.conftest import assert_books_and_rounds
-from tests.tables.test_chemmy_table_seats import bot
 
 F = Fraction
 RULES = ChemmyRules()

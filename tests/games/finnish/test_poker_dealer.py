@@ -39,9 +39,9 @@ from cardroom.games.finnish.poker_odds import category_counts
 from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.walk import RANK_ORDER, exact
-from tests.test_finnish27 import round_of
-from tests.test_finnish_analysis import BONUS_SHOES, RanksRound, _capped, _suit_split
-from tests.test_simulation import replay_against_engine
+from tests.games.finnish.test_analysis import BONUS_SHOES, RanksRound, _capped, _suit_split
+from tests.games.finnish.test_finnish27 import round_of
+from tests.games.test_kernels import replay_against_engine
 
 HIGHER = BonusTable(poker_against_dealer="higher")
 AS_HIGH = BonusTable(poker_against_dealer="as_high")

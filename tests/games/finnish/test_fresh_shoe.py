@@ -15,7 +15,7 @@ import pytest
 
 from cardroom.app.runner import fresh_shoe, run
 from cardroom.games import get_game
-from tests.test_simulation import replay_against_engine
+from tests.games.test_kernels import replay_against_engine
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
 pytestmark = pytest.mark.xdist_group("finnish-shoe")
@@ -52,7 +52,7 @@ class Pinned:
 #: 10**8 rounds from fresh shoes, pinned from ``python
 #: benchmarks/fresh_shoe_simulation.py GAME 100000000 SEED`` (about 90 s for finnish27,
 #: 40 s for 21-24-27 on two cores), beside the exact analysis off the top of the
-#: shoe (tests/test_finnish_shoe.py pins the exact fractions; 14 places here)
+#: shoe (tests/games/finnish/test_shoe.py pins the exact fractions; 14 places here)
 PINNED = {
     "finnish27": Pinned(
         seed=27,

@@ -32,8 +32,7 @@ from cardroom.games.chemin_de_fer.analysis import (
 )
 from cardroom.games.chemin_de_fer.kernel import DRAW, STAND, ChemmyKernel, threshold
 from cardroom.simulation.prng import batch_state, jumped, shuffled_orders, uniform_ticks
-
-from .test_simulation import Replay
+from tests.games.test_kernels import Replay
 
 OUTCOMES = ("player", "banker", "tie")
 

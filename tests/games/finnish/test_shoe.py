@@ -52,8 +52,8 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Rules,
 )
 from cardroom.games.walk import RANK_ORDER, exact
+from tests.games.finnish.test_fresh_shoe import PINNED
 from tests.shared import default_analysis
-from tests.test_fresh_shoe import PINNED
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
 pytestmark = pytest.mark.xdist_group("finnish-shoe")

@@ -16,7 +16,7 @@ from cardroom.games.finnish import shoe as finnish_shoe
 from cardroom.games.finnish.finnish27 import Finnish27Rules
 from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.terminal.cli import app
-from tests.test_finnish_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_report
+from tests.games.finnish.test_shoe import POKER_SHOE, TWENTYONE_SHOE, compile_once, full_report
 
 #: the finite-shoe kernels compile once, on one worker (pytest-xdist --dist loadgroup)
 pytestmark = pytest.mark.xdist_group("finnish-shoe")

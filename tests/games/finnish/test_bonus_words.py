@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cardroom.app.disclosure import rules_text
 from cardroom.core.cards import Card, Deck, parse_cards
 from cardroom.core.rules import apply_rules
-from cardroom.games.finnish.bonuses import AWARDS, LINES, Hand
+from cardroom.games.finnish.bonuses import AWARDS, LINES, Hand, is_nines
 from cardroom.games.finnish.finnish27 import (
     POKER_KEYS,
     BonusTable,
@@ -173,7 +173,7 @@ def test_the_award_settled_is_the_one_row_whose_words_hold(
     settled = find_bonus(
         player, dealer, ask.joanca, ask.nines_by_suit, ask.joker_second, rules.bonus
     )
-    holding = [a.key for a in AWARDS if a.holds(Hand(player, dealer), ask)]
+    holding = [a.key for a in AWARDS if a.holds(Hand(player, is_nines(dealer)), ask)]
     assert holding == ([] if settled is None else [settled])  # at most one holds: that one
     if settled is not None:
         assert BonusTable.LABELS[settled] in bonus_table(rules)  # and the page has its row

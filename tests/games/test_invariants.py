@@ -2,7 +2,7 @@
 round settles, every payout is a whole number of the table's unit with the breakage said.
 
 (The books of the wallet are checked the same way in ``tests/storage`` and
-``tests/tables``.)"""
+``tests/app/tables``.)"""
 
 from __future__ import annotations
 

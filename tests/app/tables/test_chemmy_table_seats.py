@@ -18,7 +18,7 @@ from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import IllegalAction, WagerError
 from cardroom.games.chemin_de_fer import ChemmyRules, SimpleMoney, TableauBot
 from cardroom.storage import Database
-from tests.tables.test_chemmy_table import answer
+from tests.app.tables.test_chemmy_table import answer
 
 F = Fraction
 RULES = ChemmyRules()

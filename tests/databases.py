@@ -1,4 +1,5 @@
-"""Fixtures of the storage tests: a database on each kind of server.
+"""Fixtures of every test that needs a database: one on each kind of server (made
+available to the whole suite by ``tests/conftest.py``).
 
 ``db_url`` is a new, empty database (the migrations have not run yet) and ``db`` an
 open, migrated one (a copy of a database migrated once per session, which is quicker),

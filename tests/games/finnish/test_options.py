@@ -41,21 +41,21 @@ from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27
 from cardroom.games.finnish.words import RULE_WORDS
 from cardroom.games.walk import exact
-from tests.test_finnish_analysis import (
+from tests.games.finnish.test_analysis import (
     BONUS_SHOES,
     LONG_SECOND_SHOE,
     SHOES,
     TotalsOnlyRound,
     outcome,
 )
-from tests.test_finnish_shoe import (
+from tests.games.finnish.test_shoe import (
     NINES_SHOE,
     POKER_SHOE,
     TWENTYONE_SHOE,
     check_lines_against_the_walk,
     compile_once,
 )
-from tests.test_simulation import replay_against_engine
+from tests.games.test_kernels import replay_against_engine
 
 # (not in the "finnish-shoe" group: compile_once() already has one worker compile the
 # finite-shoe kernels while the other waits and loads them from Numba's cache, and this

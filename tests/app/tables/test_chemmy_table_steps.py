@@ -18,7 +18,7 @@ from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.chemin_de_fer import ChemmyRules, SimpleMoney, TableauBot
 from cardroom.storage import Database, StorageError
-from tests.tables.test_chemmy_table import answer
+from tests.app.tables.test_chemmy_table import answer
 
 F = Fraction
 RULES = ChemmyRules()

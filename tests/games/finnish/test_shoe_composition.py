@@ -21,7 +21,7 @@ from cardroom.games.baccarat.analysis import analyze_baccarat
 from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
 from cardroom.games.finnish.shoe_deal import ShoeMakeup
-from tests.test_finnish_shoe import compile_once
+from tests.games.finnish.test_shoe import compile_once
 
 # the kernels' compile is shared with the other finite-shoe tests
 pytestmark = pytest.mark.xdist_group("finnish-shoe")

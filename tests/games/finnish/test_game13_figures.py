@@ -21,7 +21,7 @@ from cardroom.core.cards import Card, Rank, Suit, parse_cards
 from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish.finnish27 import Finnish27Round, Finnish27Rules
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "game13_figures.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "game13_figures.py"
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from cardroom.games.base import Action, Round
 from cardroom.games.dealing import Dealer
 from cardroom.games.finnish.finnish27 import Finnish27Round
 from cardroom.games.finnish.hands import finnish_total
-from cardroom.games.finnish.kernel import BONUS_KEYS, BONUSES, hand_held
+from cardroom.games.finnish.kernel import Finnish27Kernel, hand_held
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
 from cardroom.simulation.prng import batch_state, shuffled_orders
@@ -54,8 +54,9 @@ def engine_cell(game_id: str, rnd: Round) -> int:
         return ((outcome * 10 + banker) * 2 + rnd.pair("player")) * 2 + rnd.pair("banker")
     outcome = ("player", "dealer", "push").index(rnd.outcome or "")
     if isinstance(rnd, Finnish27Round):
-        bonus = 0 if rnd.bonus_key is None else BONUS_KEYS.index(rnd.bonus_key) + 1
-        return outcome * BONUSES + bonus
+        kernel = Finnish27Kernel(rnd.rules)
+        bonus = 0 if rnd.bonus_key is None else kernel.bonus_keys.index(rnd.bonus_key) + 1
+        return outcome * kernel.bonuses + bonus
     return outcome
 
 

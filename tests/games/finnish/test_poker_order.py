@@ -26,10 +26,10 @@ from cardroom.games.finnish.finnish27 import POKER_KEYS, BonusTable, Finnish27Ru
 from cardroom.games.finnish.poker import STANDARD, PokerCategory, best_category, best_hand
 from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.shoe import analyze_finnish27_shoe
-from tests.test_finnish_analysis import BONUS_SHOES
-from tests.test_finnish_initial27 import agrees, check_with_replacement
-from tests.test_finnish_shoe import POKER_SHOE, check_lines_against_the_walk
-from tests.test_simulation import replay_against_engine
+from tests.games.finnish.test_analysis import BONUS_SHOES
+from tests.games.finnish.test_initial27 import agrees, check_with_replacement
+from tests.games.finnish.test_shoe import POKER_SHOE, check_lines_against_the_walk
+from tests.games.test_kernels import replay_against_engine
 
 #: the straight over the flush, the full house over four and five of a kind, and five of
 #: a kind under the straight flush (so its suits count too)
