@@ -79,7 +79,9 @@ NAMING = {
 CREDITS = ("deposit", "win", "return", "cash_out", "top_up")
 #: ... and those that take it out (amount <= 0).
 DEBITS = ("withdrawal", "stake", "buy_in")
-LEDGER_KINDS = CREDITS + DEBITS
+#: ... and an operator's adjustment of a balance, either way (never 0).
+ADJUSTMENT = "adjustment"
+LEDGER_KINDS = CREDITS + DEBITS + (ADJUSTMENT,)
 ROUND_STATUSES = ("in_progress", "finished", "void")
 SEAT_STATUSES = ("open", "closed")
 
@@ -103,6 +105,9 @@ accounts = Table(
     Column("name_skeleton", Text, nullable=False),
     # the last top-up of play money (one a day at most), null before the first
     Column("topped_up_at", UTCDateTime, nullable=True),
+    # suspended by an operator (null when not): the account may sign in and look, but
+    # not stake, sit or top up; the operator log keeps who did it and why
+    Column("suspended_at", UTCDateTime, nullable=True),
     UniqueConstraint("name_key"),
     Index(None, "name_skeleton", unique=True),
     CheckConstraint("balance >= 0", name="balance_not_negative"),
@@ -127,6 +132,8 @@ rounds = Table(
     Index(None, "account_id", "id"),
     Index(None, "account_id", "game", "id"),
     Index(None, "account_id", "table_ref", "id"),
+    # the floor's rounds of the last minutes
+    Index(None, "created_at"),
 )
 
 seats = Table(
@@ -163,7 +170,8 @@ ledger = Table(
     CheckConstraint(_one_of("kind", LEDGER_KINDS), name="kind"),
     CheckConstraint(
         f"({_one_of('kind', CREDITS)} AND amount >= 0) OR "
-        f"({_one_of('kind', DEBITS)} AND amount <= 0)",
+        f"({_one_of('kind', DEBITS)} AND amount <= 0) OR "
+        f"(kind = '{ADJUSTMENT}' AND amount <> 0)",
         name="amount_sign",
     ),
     CheckConstraint("balance_after >= 0", name="balance_after_not_negative"),
@@ -328,4 +336,114 @@ chemmy_outbox = Table(
     Column("body", Text, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Index(None, "process", "id"),
+)
+
+
+# -- the operator's floor ----------------------------------------------------------------------
+OPERATOR_ROLES = ("operator", "admin")
+
+#: The people who run the room: not players (a player's session never reaches an
+#: operator's page).  A password (Argon2) and a TOTP secret; ``totp_step`` is the last
+#: time step whose code signed in, so that no code signs in twice.  An operator removed
+#: keeps the row (``removed_at``): the log names them.
+operators = Table(
+    "operators",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("name_key", Text, nullable=False),
+    Column("role", Text, nullable=False),
+    Column("password_hash", Text, nullable=False),
+    Column("totp_secret", Text, nullable=False),
+    Column("totp_step", BigInteger, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("removed_at", UTCDateTime, nullable=True),
+    UniqueConstraint("name_key"),
+    CheckConstraint(_one_of("role", OPERATOR_ROLES), name="role"),
+)
+
+#: An operator's signed-in sessions (as ``web_sessions``: the token's SHA-256 only).
+operator_sessions = Table(
+    "operator_sessions",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("token_hash", Text, nullable=False),
+    Column("operator_id", RowId, ForeignKey("operators.id"), nullable=False),
+    Column("csrf_token", Text, nullable=False),
+    Column("address", Text, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    UniqueConstraint("token_hash"),
+    Index(None, "operator_id"),
+)
+
+#: Every operator action, append-only: who (null for the system's own alerts), from
+#: where, what on which target, the state before and after (JSON) and the reason the
+#: operator typed.  Triggers on both databases refuse UPDATE and DELETE
+#: (:data:`APPEND_ONLY`).
+operator_log = Table(
+    "operator_log",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("operator_id", RowId, ForeignKey("operators.id"), nullable=True),
+    Column("operator", Text, nullable=False),
+    Column("address", Text, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("target", Text, nullable=True),
+    Column("before", Text, nullable=True),
+    Column("after", Text, nullable=True),
+    Column("reason", Text, nullable=False),
+    Index(None, "created_at"),
+    Index(None, "target", "id"),
+)
+
+#: What the house has set for a table: house games by their table key (a game's id, or
+#: ``GAME~VARIANT`` for a lab variant put on a public table under ``name``), chemin de
+#: fer tables by their table reference.  No row: the table as the rules make it, open.
+#: Stakes in cents; a null limit is the rules' own.
+table_settings = Table(
+    "table_settings",
+    metadata,
+    Column("key", Text, primary_key=True),
+    Column("name", Text, nullable=True),
+    Column("public", Integer, nullable=False),
+    Column("open", Integer, nullable=False),
+    Column("min_stake", BigInteger, nullable=True),
+    Column("max_stake", BigInteger, nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+    CheckConstraint("min_stake IS NULL OR min_stake > 0", name="min_stake_positive"),
+    CheckConstraint(
+        "max_stake IS NULL OR min_stake IS NULL OR max_stake >= min_stake", name="limits_order"
+    ),
+)
+
+#: The tables that keep records only: the triggers that refuse to change a row of them.
+APPEND_ONLY = ("operator_log",)
+
+#: The house games' stakes and payouts hour by hour, by table and wager, summed from the
+#: ledger by the floor (:mod:`cardroom.app.operators.rollup`) so that a period's figures
+#: read a few rows an hour, not every round: ``rounds`` stakes, cents ``staked`` and
+#: ``paid`` back (stakes returned included), and the sum of the squared stakes (for the
+#: standard error of the hold; a float, as it is only used for that).
+ledger_hours = Table(
+    "ledger_hours",
+    metadata,
+    Column("hour", UTCDateTime, nullable=False),
+    Column("table_ref", Text, nullable=False),
+    Column("wager", Text, nullable=False),
+    Column("rounds", BigInteger, nullable=False),
+    Column("staked", BigInteger, nullable=False),
+    Column("paid", BigInteger, nullable=False),
+    Column("stake_squares", Double, nullable=False),
+    PrimaryKeyConstraint("hour", "table_ref", "wager"),
+)
+
+#: How far the hourly sums have read the ledger: every row up to ``ledger_id``.
+rollup_marks = Table(
+    "rollup_marks",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("ledger_id", BigInteger, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
 )

@@ -23,7 +23,7 @@ from cardroom.core.rules import rules_to_toml
 from cardroom.core.shoe import CardSource, SecureShuffler, SeededShuffler, Shoe, StackedShoe
 from cardroom.games import GAMES
 from cardroom.storage import default_path
-from cardroom.terminal import lab, records, render, report, tools
+from cardroom.terminal import lab, operators, records, render, report, tools
 from cardroom.terminal.chemmy import DEFAULT_SEATS, ChemmyPlay, parse_people
 from cardroom.terminal.common import (
     MAX_DECKS,
@@ -528,6 +528,83 @@ def report_command(
     Needs the report extra: pip install 'cardroom[report]'.
     """
     report.report(game_id, rules, out, eor)
+
+
+# -- the operators ---------------------------------------------------------------------
+operator_app = typer.Typer(
+    help="The people who run the room: add, remove and list operators; export their log.",
+    no_args_is_help=True,
+)
+app.add_typer(operator_app, name="operator")
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="The database: a SQLAlchemy URL (default: the server's file in the user data "
+        "directory).",
+    ),
+]
+
+
+@operator_app.command("add")
+def operator_add(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The operator's name.")],
+    admin: Annotated[
+        bool, typer.Option("--admin", help="An admin, who may also add and remove operators.")
+    ] = False,
+    db: DbOpt = None,
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password as one line of input.")
+    ] = False,
+    qr: Annotated[
+        Path | None,
+        typer.Option("--qr", metavar="FILE.svg", help="Also write the TOTP QR code here."),
+    ] = None,
+) -> None:
+    """Add an operator: asks for their password, shows their TOTP secret once."""
+    with person_errors():
+        operators.add(name, admin, db, password_stdin, qr)
+
+
+@operator_app.command("remove")
+def operator_remove(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The operator's name.")],
+    db: DbOpt = None,
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="Why, for the log.")
+    ] = "removed",
+) -> None:
+    """Remove an operator: they cannot sign in again (the log keeps their name)."""
+    with person_errors():
+        operators.remove(name, db, reason)
+
+
+@operator_app.command("list")
+def operator_list(
+    db: DbOpt = None,
+    removed: Annotated[bool, typer.Option("--removed", help="The removed ones too.")] = False,
+) -> None:
+    """List the operators."""
+    with person_errors():
+        operators.list_operators(db, removed)
+
+
+@operator_app.command("log")
+def operator_log(
+    since: Annotated[
+        str, typer.Option("--since", metavar="DATE", help="From this date or time (UTC).")
+    ],
+    until: Annotated[
+        str | None,
+        typer.Option("--until", metavar="DATE", help="To before this date or time (UTC)."),
+    ] = None,
+    db: DbOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="A JSON array of the rows.")] = False,
+) -> None:
+    """Export the operator log: every action, who, when, from where, before and after."""
+    with person_errors():
+        operators.log(db, since, until, as_json)
 
 
 # -- the web table ---------------------------------------------------------------------

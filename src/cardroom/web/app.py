@@ -23,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardroom.app.operators.room import Room
 from cardroom.app.sessions import Sessions
 from cardroom.app.tables.live import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.app.wallet import Wallet
@@ -37,7 +38,7 @@ from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
 from cardroom.web.models import SECURITY_SCHEMES
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
-from cardroom.web.routes import api, chemmy, health, lab, pages
+from cardroom.web.routes import api, chemmy, health, lab, operator_api, operator_pages, pages
 from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
@@ -105,6 +106,7 @@ def create_app(
         throttle=LoginThrottle(db),
         chemmy=tables,
         passwords=passwords or shared_pool(parameters_of(sessions.hasher)),
+        room=Room(db, wallet),
     )
 
     @asynccontextmanager
@@ -151,6 +153,8 @@ def create_app(
     app.include_router(lab.router)
     app.include_router(pages.router)
     app.include_router(health.router)
+    app.include_router(operator_api.router)
+    app.include_router(operator_pages.router)
     return app
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
+from cardroom.app.operators.room import Room
 from cardroom.app.sessions import Session, Sessions
 from cardroom.app.tables.live import ChemmyTables
 from cardroom.app.wallet import Account, Wallet
@@ -53,6 +54,8 @@ class Services:
     chemmy: ChemmyTables
     #: the Argon2 checks of this process, at most a few at once
     passwords: PasswordPool
+    #: the operator's floor: staff, their log, accounts, tables, figures
+    room: Room
     #: chemin de fer's solved coup, for its rules page
     solutions: ChemmySolutions = field(default_factory=ChemmySolutions)
 

@@ -45,12 +45,12 @@ THREADS = 2
 _threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="signin")
 
 
-async def _in_thread(work: Callable[[], T]) -> T:
+async def in_thread(work: Callable[[], T]) -> T:
     """``work()`` in one of the sign-ins' threads (with this task's context)."""
     return await asyncio.wrap_future(_threads.submit(contextvars.copy_context().run, work))
 
 
-def _busy(err: Busy) -> ApiError:
+def busy_error(err: Busy) -> ApiError:
     return ApiError(503, str(err), {"Retry-After": str(BUSY_RETRY)})
 
 
@@ -65,7 +65,7 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
     try:
         svc.passwords.refuse_when_full()  # before the throttle writes anything
     except Busy as err:
-        raise _busy(err) from None
+        raise busy_error(err) from None
     address = client_address(request.client.host if request.client else None)
 
     def start() -> tuple[int, tuple[int, str] | None]:
@@ -77,15 +77,15 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
             raise
 
     try:
-        attempt, found = await _in_thread(start)
+        attempt, found = await in_thread(start)
     except Throttled as err:
         raise ApiError(429, err.message, {"Retry-After": str(err.retry_after)}) from None
     try:
         checked = await svc.passwords.verify(found[1] if found else None, password)
     except BaseException as err:
-        await _in_thread(lambda: svc.throttle.cancel(attempt))
+        await in_thread(lambda: svc.throttle.cancel(attempt))
         if isinstance(err, Busy):
-            raise _busy(err) from None
+            raise busy_error(err) from None
         raise
     if found is None or not checked.ok:
         raise ApiError(401, WRONG)
@@ -101,7 +101,7 @@ async def sign_in(svc: Services, request: Request, name: str, password: str) -> 
             svc.wallet.accounts.set_password_hash(account_id, rehashed)
         return svc.wallet.accounts.get(account_id)
 
-    return await _in_thread(finish)
+    return await in_thread(finish)
 
 
 async def register(svc: Services, name: str, password: str) -> Account:
@@ -114,21 +114,21 @@ async def register(svc: Services, name: str, password: str) -> Account:
     try:
         svc.passwords.refuse_when_full()
     except Busy as err:
-        raise _busy(err) from None
+        raise busy_error(err) from None
     try:  # before the hash, not to spend a check on a name that is taken or looks it
-        await _in_thread(lambda: svc.wallet.accounts.check_name_free(clean))
+        await in_thread(lambda: svc.wallet.accounts.check_name_free(clean))
     except NameTaken as err:
         raise ApiError(409, str(err)) from None
     try:
         hashed = await svc.passwords.hash(password)
     except Busy as err:
-        raise _busy(err) from None
+        raise busy_error(err) from None
 
     def open_account() -> Account:
         return svc.wallet.accounts.open_account(clean, password_hash=hashed)
 
     try:
-        return await _in_thread(open_account)
+        return await in_thread(open_account)
     except NameTaken as err:
         raise ApiError(409, str(err)) from None
     except WalletError as err:
@@ -137,4 +137,4 @@ async def register(svc: Services, name: str, password: str) -> Account:
 
 async def begin_session(svc: Services, account_id: int) -> tuple[str, Session]:
     """A new session for the account (in the sign-ins' threads)."""
-    return await _in_thread(lambda: svc.sessions.begin(account_id))
+    return await in_thread(lambda: svc.sessions.begin(account_id))

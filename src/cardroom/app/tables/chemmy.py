@@ -35,6 +35,7 @@ import numpy as np
 from sqlalchemy import select, union
 
 from cardroom.app.history import Decided, RoundRecord, WagerResult
+from cardroom.app.operators.tables import TableSettings
 from cardroom.app.tables.state import (
     COUP_STATE_VERSION,
     CoupState,
@@ -42,7 +43,7 @@ from cardroom.app.tables.state import (
     is_coup_state,
     read_coup_state,
 )
-from cardroom.app.wallet import InsufficientFunds, StoredRound, Wallet
+from cardroom.app.wallet import AccountSuspended, InsufficientFunds, StoredRound, Wallet
 from cardroom.core.cards import Card, parse_cards
 from cardroom.core.events import BankPut, CoupEvent, GameOver, Outcome, SeatSettled
 from cardroom.core.money import format_amount
@@ -232,6 +233,8 @@ class ChemmyTable:
             raise WagerError(
                 f"a buy-in of {_money(amount)} is below the table minimum of {_money(minimum)}"
             )
+        if not TableSettings(self.wallet.db).is_open(self.table_ref):
+            raise WagerError("this table is closed by the house: no new seats are taken")
         game = self.game
         if game is not None and not game.can_take_seat(seat, name, amount):
             raise WagerError("a seat can be taken only between coups")
@@ -242,6 +245,8 @@ class ChemmyTable:
             raise WagerError(
                 f"a buy-in of {_money(amount)} is more than {name}'s balance of {_money(balance)}"
             ) from None
+        except AccountSuspended as err:
+            raise WagerError(str(err)) from None
         self.seats[seat] = SeatAtTable(name, "person", account_id, wallet_seat)
         if game is None:
             self._stacks[seat] = amount

@@ -64,9 +64,10 @@ from cardroom.games import GAMES, GameInfo, get_game
 from cardroom.games.base import GameRules, IllegalAction, Turn, WagerError
 from cardroom.storage.db import Fast
 from cardroom.storage.errors import StorageConflict
-from cardroom.storage.schema import accounts, house_tables
+from cardroom.storage.schema import accounts, house_tables, table_settings
 
 __all__ = [
+    "HouseRefused",
     "NotYours",
     "Played",
     "StoredTables",
@@ -143,6 +144,37 @@ class _Row:
     #: the account's balance as the statement that locked the row read it (it may be
     #: older than the lock: the wallet checks the balance again as it takes the stakes)
     balance: Fraction = Fraction(0)
+    #: the account is suspended by an operator
+    suspended: bool = False
+    #: what the house set for the table (:mod:`cardroom.app.operators.tables`): closed
+    #: to new rounds, and the least and most a wager may stake (None: the rules' own)
+    closed: bool = False
+    min_stake: Fraction | None = None
+    max_stake: Fraction | None = None
+
+    def refusal(self, here: str, stakes: Mapping[str, Fraction]) -> str | None:
+        """Why the house refuses a new round of these stakes here, or None."""
+        if self.suspended:
+            return "your account is suspended: you may look at your history and wallet, not play"
+        if self.closed:
+            return f"the table {here} is closed by the house: no new rounds are dealt there"
+        for wager, stake in stakes.items():
+            if self.min_stake is not None and stake < self.min_stake:
+                return (
+                    f"the stake on {wager}, {_amount(stake)}, is below this table's least "
+                    f"of {_amount(self.min_stake)}"
+                )
+            if self.max_stake is not None and stake > self.max_stake:
+                return (
+                    f"the stake on {wager}, {_amount(stake)}, is above this table's most "
+                    f"of {_amount(self.max_stake)}"
+                )
+        return None
+
+
+class HouseRefused(WagerError):
+    """The house does not deal this round: the account is suspended, the table closed,
+    or a stake outside the limits the house set (nothing was taken)."""
 
 
 class StoredTables:
@@ -209,6 +241,9 @@ class StoredTables:
                 raise RoundUnfinished(
                     f"your last {game.id} round (#{row.round_id}) is not finished yet"
                 )
+            refused = row.refusal(here, stakes)
+            if refused is not None:
+                raise HouseRefused(refused)
             total = sum(stakes.values(), Fraction(0))
             if total > row.balance:
                 balance = self.wallet.accounts.balance(account_id)  # (as it is now, to be sure)
@@ -382,7 +417,8 @@ class StoredTables:
         if not rows:
             balance = self.wallet.accounts.balance(account_id) if lock else Fraction(0)
             return _Row(None, balance=balance)
-        [(shoe, dealt, shuffles, beads_text, rounds_played, round_id, balance)] = rows
+        [(shoe, dealt, shuffles, beads_text, rounds_played, round_id, balance, *house)] = rows
+        suspended, open_, min_stake, max_stake = house
         beads = json.loads(beads_text)
         return _Row(
             cards=None if shoe is None else _cards(shoe),
@@ -394,6 +430,10 @@ class StoredTables:
             round_id=None if round_id is None else int(round_id),
             exists=True,
             balance=from_cents(balance),
+            suspended=suspended is not None,
+            closed=open_ is not None and not open_,
+            min_stake=None if min_stake is None else from_cents(min_stake),
+            max_stake=None if max_stake is None else from_cents(max_stake),
         )
 
     def _shoe(self, row: _Row, rules: GameRules) -> Shoe:
@@ -467,6 +507,10 @@ _TABLE_COLUMNS = (
     house_tables.c.rounds_played,
     house_tables.c.round_id,
     accounts.c.balance,
+    accounts.c.suspended_at,
+    table_settings.c.open,
+    table_settings.c.min_stake,
+    table_settings.c.max_stake,
 )
 _THIS_TABLE = (
     house_tables.c.account_id == bindparam("account"),
@@ -475,6 +519,7 @@ _THIS_TABLE = (
 _READ = (
     select(*_TABLE_COLUMNS)
     .join_from(house_tables, accounts, accounts.c.id == house_tables.c.account_id)
+    .outerjoin(table_settings, table_settings.c.key == house_tables.c.game)
     .where(*_THIS_TABLE)
 )
 _READ_TABLE = Fast(_READ)

@@ -28,9 +28,10 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from sqlalchemy import Connection, bindparam, select, union_all, update
+from sqlalchemy import Connection, bindparam, literal_column, select, union_all, update
 
 from cardroom.app.wallet.values import (
+    AccountSuspended,
     InsufficientFunds,
     LockedAccount,
     WalletError,
@@ -79,15 +80,22 @@ _KEY_ROUND = Fast(
         rounds.c.account_id == bindparam("account"), rounds.c.idempotency_key == bindparam("key")
     )
 )
+#: A suspended account (``suspended_at`` set) takes no stake, buy-in or top-up
+#: (``play`` 1); what pays it back, cashes it out or adjusts it (``play`` 0) still moves.
+_MAY_MOVE = accounts.c.suspended_at.is_(None) | (bindparam("play") == literal_column("0"))
+#: The kinds of row a suspended account cannot have.
+PLAY = ("stake", "buy_in", "top_up")
 _SET_BALANCE = Fast(
     update(accounts)
-    .where(accounts.c.id == bindparam("account"), accounts.c.balance == bindparam("old"))
+    .where(accounts.c.id == bindparam("account"), accounts.c.balance == bindparam("old"), _MAY_MOVE)
     .values(balance=bindparam("new"))
     .returning(accounts.c.balance)
 )
 _ADD_TO_BALANCE = Fast(
     update(accounts)
-    .where(accounts.c.id == bindparam("account"), accounts.c.balance >= bindparam("need"))
+    .where(
+        accounts.c.id == bindparam("account"), accounts.c.balance >= bindparam("need"), _MAY_MOVE
+    )
     .values(balance=accounts.c.balance + bindparam("net"))
     .returning(accounts.c.balance)
 )
@@ -235,11 +243,17 @@ def take(
     any row."""
     net = 0
     lowest = 0
+    play = 0
     for step in moves:
         net += step.cents
         lowest = min(lowest, net)
+        play |= step.kind in PLAY
     if balance is None:
-        done = db.fast(conn, _ADD_TO_BALANCE, {"account": account_id, "need": -lowest, "net": net})
+        done = db.fast(
+            conn,
+            _ADD_TO_BALANCE,
+            {"account": account_id, "need": -lowest, "net": net, "play": play},
+        )
         if not done:
             debit = next(m for m in moves if m.cents < 0)
             refuse(conn, account_id, -lowest, debit.kind)
@@ -249,15 +263,21 @@ def take(
         refuse(conn, account_id, -lowest, debit.kind)
     # the condition guards the balance against a caller that did not lock the row
     done = db.fast(
-        conn, _SET_BALANCE, {"account": account_id, "old": balance, "new": balance + net}
+        conn,
+        _SET_BALANCE,
+        {"account": account_id, "old": balance, "new": balance + net, "play": play},
     )
     if not done:
+        suspended_or_not(conn, account_id)
         raise WalletError(f"the balance of account {account_id} moved under the wallet")
     return balance
 
 
 def refuse(conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn:
-    """:class:`InsufficientFunds`, saying whose balance and for what."""
+    """:class:`InsufficientFunds`, saying whose balance and for what
+    (:class:`AccountSuspended` for a suspended account's stake, buy-in or top-up)."""
+    if kind in PLAY:
+        suspended_or_not(conn, account_id)
     row = conn.execute(
         select(accounts.c.name, accounts.c.balance).where(accounts.c.id == account_id)
     ).first()
@@ -267,6 +287,15 @@ def refuse(conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn
     raise InsufficientFunds(
         f"{row.name} has {money_text(row.balance)}: not enough for {what} of {money_text(cents)}"
     )
+
+
+def suspended_or_not(conn: Connection, account_id: int) -> None:
+    """:class:`AccountSuspended` if the account is suspended."""
+    row = conn.execute(select(accounts.c.suspended_at).where(accounts.c.id == account_id)).first()
+    if row is not None and row.suspended_at is not None:
+        raise AccountSuspended(
+            "your account is suspended: you may look at your history and wallet, not play"
+        )
 
 
 def row_values(

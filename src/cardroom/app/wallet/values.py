@@ -24,6 +24,7 @@ __all__ = [
     "START_BALANCE",
     "TOP_UP_EVERY",
     "Account",
+    "AccountSuspended",
     "AuditError",
     "InsufficientFunds",
     "LedgerPage",
@@ -62,6 +63,10 @@ class WalletError(Exception):
 
 class InsufficientFunds(WalletError):
     """The balance does not cover a stake, a withdrawal or a buy-in."""
+
+
+class AccountSuspended(WalletError):
+    """An operator has suspended the account: it takes no stake, buy-in or top-up."""
 
 
 class NameTaken(WalletError):

@@ -21,8 +21,9 @@ from starlette.concurrency import run_in_threadpool
 from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.sessions import LIFETIME
 from cardroom.app.tables.house import KeyReused, OverBalance, RoundUnfinished
+from cardroom.app.tables.stored import HouseRefused
 from cardroom.app.variants import UnknownVariant, table_key
-from cardroom.app.wallet import TopUpRefused, WalletError
+from cardroom.app.wallet import AccountSuspended, TopUpRefused, WalletError
 from cardroom.games import GAMES, GameInfo, UnknownGame, get_game, house_games
 from cardroom.games.base import GameRules, IllegalAction, WagerError
 from cardroom.storage import StorageConflict
@@ -267,7 +268,7 @@ def round_response(data: dict[str, Any], status: int = 200) -> JSONResponse:
 def _refusal(err: Exception) -> ApiError:
     if isinstance(err, NotFound | UnknownVariant):
         return ApiError(404, str(err))
-    if isinstance(err, OverBalance | RoundUnfinished | KeyReused | IllegalAction):
+    if isinstance(err, OverBalance | RoundUnfinished | KeyReused | IllegalAction | HouseRefused):
         return ApiError(409, str(err))
     if isinstance(err, WagerError):
         return ApiError(422, str(err))
@@ -578,6 +579,6 @@ def top_up(request: Request, person: Annotated[Person, Depends(changing)]) -> mo
     before = svc.wallet.accounts.balance(person.account.id)
     try:
         balance = svc.wallet.accounts.top_up(person.account.id, topup.lowest_minimum(svc))
-    except TopUpRefused as err:
+    except (TopUpRefused, AccountSuspended) as err:
         raise ApiError(409, str(err)) from None
     return models.TopUpDone(balance=views.money(balance), amount=views.money(balance - before))

@@ -96,11 +96,17 @@ def lobby(request: Request) -> Response:
     person = person_or_none(request)
     svc = services(request)
     games = []
+    published = svc.room.tables.public_variants()
     for game in GAMES.values():
         if game.id not in svc.rules:
             continue
         limits = limits_json(svc.rules[game.id])
-        games.append({"game": game, "limits": limits})
+        variants = []
+        for table in published:
+            game_id, variant = split_key(table.key)
+            if game_id == game.id and variant is not None:
+                variants.append({"name": table.name, "variant": variant})
+        games.append({"game": game, "limits": limits, "variants": variants})
     return _page(request, "lobby.html", person, games=games)
 
 

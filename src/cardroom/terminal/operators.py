@@ -1,0 +1,127 @@
+"""``cardroom operator``: add, remove and list the people who run the room, and export
+their log.
+
+Adding an operator asks for their password (twice at a terminal, or one line on
+standard input with ``--password-stdin``), and shows their TOTP secret once: as text,
+as a QR code drawn in the terminal, and with ``--qr FILE.svg`` as an SVG file, for
+their authenticator app.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.profiles import RFC_9106_LOW_MEMORY
+from rich.console import Console
+from rich.table import Table
+
+from cardroom.app.operators.log import Actor, OperatorLog
+from cardroom.app.operators.staff import Staff, provisioning_uri, qr_svg, qr_text
+from cardroom.app.sessions import check_password_text
+from cardroom.storage import Database
+from cardroom.terminal.common import fail, open_database
+
+__all__ = ["add", "list_operators", "log", "remove"]
+
+
+def _open(db_url: str | None) -> Database:
+    return Database.open(db_url) if db_url is not None else open_database(None)
+
+
+def _actor() -> Actor:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "?"
+    return Actor(None, f"command line ({user})", "-")
+
+
+def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        line = sys.stdin.readline()
+        return check_password_text(line.rstrip("\r\n"))
+    if not sys.stdin.isatty():
+        fail(
+            "give the password at a terminal, or as one line on standard input "
+            "with --password-stdin"
+        )
+    first = getpass.getpass("Password: ")
+    check_password_text(first)
+    if getpass.getpass("Password again: ") != first:
+        fail("the two passwords differ")
+    return first
+
+
+def add(name: str, admin: bool, db_url: str | None, password_stdin: bool, qr: Path | None) -> None:
+    if qr is not None and qr.suffix.lower() != ".svg":
+        fail("--qr writes an SVG file: give it a name ending in .svg")
+    password = _password(password_stdin)
+    hashed = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY).hash(password)
+    with _open(db_url) as db:
+        operator, secret = Staff(db).add(name, hashed, "admin" if admin else "operator", _actor())
+    if qr is not None:
+        qr.write_text(qr_svg(operator.name, secret), encoding="utf-8")
+    console = Console(highlight=False)
+    console.print(f"{operator.role.capitalize()} {operator.name} added.")
+    console.print("Their TOTP secret, shown this once (put it in an authenticator app):")
+    console.print(f"  {secret}")
+    console.print(f"  {provisioning_uri(operator.name, secret)}", soft_wrap=True)
+    console.print(qr_text(operator.name, secret), end="")
+    if qr is not None:
+        console.print(f"The QR code is also in {qr}.")
+
+
+def remove(name: str, db_url: str | None, reason: str) -> None:
+    with _open(db_url) as db:
+        gone = Staff(db).remove(name, _actor(), reason or "removed")
+    print(f"{gone.name} can no longer sign in; their sessions have ended.")
+
+
+def list_operators(db_url: str | None, removed: bool) -> None:
+    with _open(db_url) as db:
+        people = Staff(db).all(removed=removed)
+    if not people:
+        print("No operators yet: add one with `cardroom operator add NAME --admin`.")
+        return
+    table = Table("name", "role", "added", "removed", box=None)
+    for person in people:
+        table.add_row(
+            person.name,
+            person.role,
+            person.created_at.strftime("%Y-%m-%d %H:%M"),
+            "" if person.removed_at is None else person.removed_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    Console(highlight=False).print(table)
+
+
+def _when(text: str, option: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        fail(
+            f"{option} is a date or time such as 2026-11-29 or 2026-11-29T12:00, not {text[:40]!r}"
+        )
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def log(db_url: str | None, since: str, until: str | None, as_json: bool) -> None:
+    start = _when(since, "--since")
+    end = None if until is None else _when(until, "--until")
+    with _open(db_url) as db:
+        entries = OperatorLog(db).since(start, end)
+    if as_json:
+        print(json.dumps([e.as_json() for e in entries], ensure_ascii=False, indent=1))
+        return
+    for entry in entries:
+        target = f" {entry.target}" if entry.target else ""
+        print(
+            f"{entry.created_at:%Y-%m-%d %H:%M:%S} {entry.operator} ({entry.address}): "
+            f"{entry.action}{target}: {entry.reason}"
+        )
+    if not entries:
+        print("Nothing in the log in that period.")

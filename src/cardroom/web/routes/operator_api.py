@@ -1,0 +1,356 @@
+"""The operator's API (``/api/operator/...``): thin handlers over
+:class:`~cardroom.app.operators.room.Room`.
+
+Every route but the sign-in answers 404 to anyone but a signed-in operator (the admin's
+routes to anyone but an admin); every change takes the session's CSRF token as
+``X-CSRF-Token`` and a ``reason``, and is written to the operator log with it.  These
+routes are left out of the public OpenAPI schema, as the floor is nobody else's
+business.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from cardroom.app.operators.log import ReasonMissing
+from cardroom.app.operators.players import NotAllowed
+from cardroom.app.operators.staff import OperatorSession, StaffError
+from cardroom.app.operators.tables import TableError
+from cardroom.app.wallet import WalletError
+from cardroom.app.wallet.values import money_text, to_cents
+from cardroom.core.money import parse_amount
+from cardroom.web.deps import ApiError
+from cardroom.web.operator_auth import (
+    admin,
+    changing_operator,
+    clear_cookie,
+    operator,
+    room,
+    set_cookie,
+    sign_in,
+)
+from cardroom.web.operator_views import (
+    account_json,
+    floor_json,
+    round_json,
+    table_keys,
+    tables_json,
+)
+
+router = APIRouter(prefix="/api/operator", include_in_schema=False)
+
+
+def _strict() -> ConfigDict:
+    return ConfigDict(extra="forbid", str_max_length=600)
+
+
+class SignIn(BaseModel):
+    model_config = _strict()
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=600)
+    code: str = Field(max_length=20)
+
+
+class Reason(BaseModel):
+    model_config = _strict()
+    reason: str = Field(max_length=600)
+
+
+class Adjust(Reason):
+    amount: str = Field(max_length=40)
+
+
+class Limits(Reason):
+    min_stake: str | None = Field(default=None, max_length=40)
+    max_stake: str | None = Field(default=None, max_length=40)
+
+
+class Publish(Reason):
+    game: str = Field(max_length=40)
+    variant: str = Field(pattern=r"^[0-9a-f]{20}$")
+    name: str = Field(max_length=100)
+
+
+def refusal(err: Exception) -> ApiError:
+    """An application refusal as the API answers it."""
+    text = str(err)
+    if isinstance(err, ReasonMissing | TableError):
+        return ApiError(422, text)
+    if isinstance(err, NotAllowed | StaffError):
+        return ApiError(409, text)
+    if isinstance(err, WalletError) and text.startswith("there is no"):
+        return ApiError(404, text)
+    return ApiError(422, text)
+
+
+async def _do(work: Any) -> Any:
+    try:
+        return await run_in_threadpool(work)
+    except (WalletError, ReasonMissing, ValueError) as err:
+        raise refusal(err) from None
+
+
+def amount(text: str | None, what: str) -> Fraction | None:
+    """An amount of a body, or None for an empty one (422 if it is not a plain decimal)."""
+    if text is None or not str(text).strip():
+        return None
+    written = str(text).strip()
+    sign = -1 if written.startswith("-") else 1
+    try:
+        value = sign * parse_amount(written.removeprefix("-"))
+        to_cents(value, what)
+    except (ValueError, WalletError) as err:
+        raise ApiError(422, f"{what}: {err}") from None
+    return value
+
+
+# -- signing in ------------------------------------------------------------------------------
+@router.post("/login")
+async def login(request: Request, body: SignIn) -> JSONResponse:
+    token, session = await sign_in(request, body.name, body.password, body.code)
+    response = JSONResponse(
+        {
+            "name": session.operator.name,
+            "role": session.operator.role,
+            "csrf_token": session.csrf_token,
+        }
+    )
+    set_cookie(request, response, token)
+    return response
+
+
+@router.post("/logout")
+def logout(
+    request: Request, who: Annotated[OperatorSession, Depends(changing_operator)]
+) -> JSONResponse:
+    room(request).staff.end(request.cookies.get("cardroom_operator", ""))
+    response = JSONResponse({"signed_out": True})
+    clear_cookie(response)
+    return response
+
+
+@router.get("/me")
+def me(who: Annotated[OperatorSession, Depends(operator)]) -> dict[str, object]:
+    return {"name": who.operator.name, "role": who.operator.role, "csrf_token": who.csrf_token}
+
+
+# -- the floor -------------------------------------------------------------------------------
+@router.get("/floor")
+async def floor(
+    request: Request, who: Annotated[OperatorSession, Depends(operator)]
+) -> dict[str, object]:
+    return await run_in_threadpool(lambda: floor_json(room(request)))
+
+
+# -- accounts --------------------------------------------------------------------------------
+@router.get("/accounts")
+def accounts(
+    request: Request,
+    who: Annotated[OperatorSession, Depends(operator)],
+    q: Annotated[str, Query(max_length=40)] = "",
+) -> dict[str, object]:
+    found = room(request).players.search(q)
+    return {"accounts": [{"id": i, "name": n, "suspended": s} for i, n, s in found]}
+
+
+@router.get("/accounts/{account_id}")
+async def account(
+    request: Request,
+    account_id: int,
+    who: Annotated[OperatorSession, Depends(operator)],
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> dict[str, object]:
+    return await _do(lambda: account_json(room(request), account_id, before))  # type: ignore[no-any-return]
+
+
+def _action(request: Request, who: OperatorSession) -> Any:
+    return who.actor(None if request.client is None else request.client.host)
+
+
+@router.post("/accounts/{account_id}/suspend")
+async def suspend(
+    request: Request,
+    account_id: int,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    await _do(lambda: room(request).players.suspend(_action(request, who), account_id, body.reason))
+    return {"suspended": True}
+
+
+@router.post("/accounts/{account_id}/lift")
+async def lift(
+    request: Request,
+    account_id: int,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    await _do(lambda: room(request).players.lift(_action(request, who), account_id, body.reason))
+    return {"suspended": False}
+
+
+@router.post("/accounts/{account_id}/sign-out")
+async def sign_out(
+    request: Request,
+    account_id: int,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    ended = await _do(
+        lambda: room(request).players.sign_out(_action(request, who), account_id, body.reason)
+    )
+    return {"sessions_ended": ended}
+
+
+@router.post("/accounts/{account_id}/note")
+async def note(
+    request: Request,
+    account_id: int,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    await _do(lambda: room(request).players.note(_action(request, who), account_id, body.reason))
+    return {"noted": True}
+
+
+@router.post("/accounts/{account_id}/adjust")
+async def adjust(
+    request: Request,
+    account_id: int,
+    body: Adjust,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    value = amount(body.amount, "the adjustment")
+    if value is None:
+        raise ApiError(422, "the adjustment: give an amount, such as 25 or -10.50")
+    balance = await _do(
+        lambda: room(request).players.adjust(_action(request, who), account_id, value, body.reason)
+    )
+    return {"balance": money_text(to_cents(balance))}
+
+
+@router.get("/rounds/{round_id}")
+async def round_(
+    request: Request, round_id: int, who: Annotated[OperatorSession, Depends(operator)]
+) -> dict[str, object]:
+    return await _do(lambda: round_json(room(request), round_id))  # type: ignore[no-any-return]
+
+
+# -- tables ----------------------------------------------------------------------------------
+@router.get("/tables")
+def tables(
+    request: Request, who: Annotated[OperatorSession, Depends(operator)]
+) -> dict[str, object]:
+    return tables_json(request)
+
+
+@router.post("/tables/{key}/open")
+async def open_table(
+    request: Request,
+    key: str,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    setting = await _do(
+        lambda: room(request).tables.set_open(
+            _action(request, who), _known(request, key), True, body.reason
+        )
+    )
+    return setting.as_json()  # type: ignore[no-any-return]
+
+
+@router.post("/tables/{key}/close")
+async def close_table(
+    request: Request,
+    key: str,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    setting = await _do(
+        lambda: room(request).tables.set_open(
+            _action(request, who), _known(request, key), False, body.reason
+        )
+    )
+    return setting.as_json()  # type: ignore[no-any-return]
+
+
+@router.post("/tables/{key}/limits")
+async def set_limits(
+    request: Request,
+    key: str,
+    body: Limits,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    low = amount(body.min_stake, "the least stake")
+    high = amount(body.max_stake, "the most stake")
+    setting = await _do(
+        lambda: room(request).tables.set_limits(
+            _action(request, who), _known(request, key), low, high, body.reason
+        )
+    )
+    return setting.as_json()  # type: ignore[no-any-return]
+
+
+@router.post("/variants")
+async def publish(
+    request: Request, body: Publish, who: Annotated[OperatorSession, Depends(changing_operator)]
+) -> dict[str, object]:
+    _known(request, body.game)
+    setting = await _do(
+        lambda: room(request).tables.publish(
+            _action(request, who), body.game, body.variant, body.name, body.reason
+        )
+    )
+    return setting.as_json()  # type: ignore[no-any-return]
+
+
+def _known(request: Request, key: str) -> str:
+    """A table key this server has: 404 otherwise."""
+    if key not in table_keys(request):
+        raise ApiError(404, f"there is no table {key[:60]!r}")
+    return key
+
+
+# -- the log ---------------------------------------------------------------------------------
+@router.get("/log")
+def log(
+    request: Request,
+    who: Annotated[OperatorSession, Depends(operator)],
+    since: Annotated[datetime | None, Query()] = None,
+    before: Annotated[int | None, Query(ge=1)] = None,
+    target: Annotated[str | None, Query(max_length=100)] = None,
+) -> dict[str, object]:
+    if since is not None and since.tzinfo is None:
+        since = since.replace(tzinfo=UTC)
+    entries = room(request).log.entries(since=since, target=target, before_id=before, limit=100)
+    return {
+        "entries": [e.as_json() for e in entries],
+        "older": entries[-1].id if len(entries) == 100 else None,
+    }
+
+
+# -- the staff (admins) ----------------------------------------------------------------------
+@router.get("/staff")
+def staff(request: Request, who: Annotated[OperatorSession, Depends(admin)]) -> dict[str, object]:
+    people = room(request).staff.all(removed=True)
+    return {
+        "operators": [
+            {
+                "name": p.name,
+                "role": p.role,
+                "added": p.created_at.isoformat(),
+                "removed": p.removed_at is not None,
+            }
+            for p in people
+        ]
+    }
+
+
+__all__ = ["amount", "refusal", "router"]
