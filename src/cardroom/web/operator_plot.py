@@ -15,7 +15,7 @@ __all__ = ["ggr_plot"]
 WIDTH = 720
 HEIGHT = 260
 LEFT = 64
-RIGHT = 56
+RIGHT = 84
 TOP = 16
 BOTTOM = 40
 
@@ -29,7 +29,7 @@ def ggr_plot(hours: Sequence[tuple[datetime, int, int]], title: str) -> str:
         f'role="img" aria-labelledby="plot-title" class="plot">',
         f'<title id="plot-title">{escape(title)}</title>',
     ]
-    if not hours:
+    if not any(rounds for _, rounds, _ in hours):
         parts.append(
             f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" text-anchor="middle" class="plot-empty">'
             "No rounds in this period yet</text></svg>"

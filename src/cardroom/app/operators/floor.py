@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from sqlalchemy import func, select
 
-from cardroom.app.operators.rollup import WHOLE, Rollup, Sums
+from cardroom.app.operators.rollup import WHOLE, Rollup, Sums, hour_of
 from cardroom.storage.db import Database
 from cardroom.storage.schema import chemmy_tables, house_tables, rounds, web_sessions
 
@@ -123,9 +123,18 @@ class Floor:
         )
 
     def hours(self, days: int = 7, now: datetime | None = None) -> list[tuple[datetime, int, int]]:
-        """GGR and rounds hour by hour over the last ``days``."""
+        """GGR and rounds hour by hour over the last ``days``, every hour (0 where
+        nothing was played)."""
         now = now or datetime.now(UTC)
-        return self.rollup.hours(now - timedelta(days=days))
+        since = hour_of(now - timedelta(days=days))
+        found = {h: (n, g) for h, n, g in self.rollup.hours(since)}
+        out = []
+        hour = since
+        while hour <= now:
+            rounds_, ggr = found.get(hour, (0, 0))
+            out.append((hour, rounds_, ggr))
+            hour += timedelta(hours=1)
+        return out
 
     def people(self, now: datetime | None = None) -> tuple[int, int]:
         """(People signed in, people who began a round in the last :data:`PLAYING`)."""
