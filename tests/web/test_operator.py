@@ -372,6 +372,12 @@ def test_limits_the_house_sets(web: Web, olga: Operator) -> None:
     assert bad.status_code == 422 and "below" in bad.json()["error"]
     zero = olga.post("/api/operator/tables/punto-banco/limits", {"min_stake": "0", "reason": "x"})
     assert zero.status_code == 422
+    below = olga.post("/api/operator/tables/punto-banco/limits", {"min_stake": "5", "reason": "x"})
+    assert below.status_code == 422 and "outside the table's rules" in below.json()["error"]
+    above = olga.post(
+        "/api/operator/tables/punto-banco/limits", {"max_stake": "10000000", "reason": "x"}
+    )
+    assert above.status_code == 422
     done = olga.post(
         "/api/operator/tables/punto-banco/limits",
         {"min_stake": "20", "max_stake": "50", "reason": "high rollers"},

@@ -12,7 +12,7 @@ from cardroom.app.operators.floor import Figures, LiveTable, Period, game_of
 from cardroom.app.operators.room import Room
 from cardroom.app.wallet import WalletError
 from cardroom.app.wallet.values import money_text, to_cents
-from cardroom.games import GAMES
+from cardroom.games import GAMES, seats_game
 from cardroom.web.deps import services
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "floor_json",
     "percent",
     "round_json",
+    "table_bounds",
     "table_keys",
     "tables_json",
 ]
@@ -175,3 +176,14 @@ def tables_json(request: Request) -> dict[str, object]:
         )
         out.append({**data, "game": game})
     return {"tables": out}
+
+
+def table_bounds(request: Request, key: str) -> tuple[Fraction, Fraction]:
+    """The least and most stake the rules of table ``key`` allow (its rules' table
+    limits)."""
+    svc = services(request)
+    if game_of(key) == seats_game().id:
+        rules = svc.rules[seats_game().id]
+    else:
+        rules = svc.tables.stored.rules_for(key)
+    return Fraction(rules.table.minimum), Fraction(rules.table.maximum)

@@ -169,10 +169,21 @@ class TableSettings:
         min_stake: Fraction | None,
         max_stake: Fraction | None,
         reason: str,
+        bounds: tuple[Fraction, Fraction] | None = None,
     ) -> TableSetting:
-        """The least and most one wager may stake (None: the rules' own)."""
+        """The least and most one wager may stake (None: the rules' own), within the
+        rules' own ``bounds`` (their table minimum and maximum) when given."""
         low = None if min_stake is None else _limit(min_stake, "the least stake")
         high = None if max_stake is None else _limit(max_stake, "the most stake")
+        if bounds is not None:
+            least, most = bounds
+            for value, what in ((low, "least"), (high, "most")):
+                if value is not None and not least <= value <= most:
+                    raise TableError(
+                        f"the {what} stake, {money_text(to_cents(value))}, is outside the "
+                        f"table's rules, {money_text(to_cents(least))} to "
+                        f"{money_text(to_cents(most))}"
+                    )
         if low is not None and high is not None and high < low:
             raise TableError(
                 f"the most a wager may stake ({money_text(to_cents(high))}) is below the least "

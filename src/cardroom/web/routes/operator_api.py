@@ -40,6 +40,7 @@ from cardroom.web.operator_views import (
     account_json,
     floor_json,
     round_json,
+    table_bounds,
     table_keys,
     tables_json,
 )
@@ -292,7 +293,12 @@ async def set_limits(
     high = amount(body.max_stake, "the most stake")
     setting = await _do(
         lambda: room(request).tables.set_limits(
-            _action(request, who), _known(request, key), low, high, body.reason
+            _action(request, who),
+            _known(request, key),
+            low,
+            high,
+            body.reason,
+            table_bounds(request, key),
         )
     )
     return setting.as_json()  # type: ignore[no-any-return]

@@ -34,6 +34,7 @@ from cardroom.web.operator_views import (
     account_json,
     floor_json,
     round_json,
+    table_bounds,
     table_keys,
     tables_json,
 )
@@ -211,8 +212,11 @@ async def table_action(request: Request, key: str, action: str, who: Who) -> Res
             high = amount(fields.get("max_stake"), "the most stake")
         except ApiError as err:
             return _back(to, error=err.message)
+        bounds = table_bounds(request, key)
         return await _act(
-            to, f"limits of {key} set", lambda: settings.set_limits(actor, key, low, high, reason)
+            to,
+            f"limits of {key} set",
+            lambda: settings.set_limits(actor, key, low, high, reason, bounds),
         )
     raise ApiError(404, "not found")
 
