@@ -8,10 +8,10 @@ few ledger rows not summed yet (:meth:`Rollup.tail`), which makes them exact to 
 last round.
 
 :meth:`Rollup.refresh` sums the rows after the mark in ``rollup_marks`` in order of id,
-stopping at the first row younger than :data:`SETTLE` (a transaction of another process
-may still be writing rows with lower ids than the newest), and moves the mark; it runs
-in one transaction, which locks the mark's row, so two processes never add the same
-rows twice.
+stopping before the first row younger than :data:`SETTLE` (a transaction of another
+process may still be writing rows with lower ids than the newest), grouped by the
+database itself, and moves the mark; it runs in one transaction, which locks the mark's
+row, so two processes never add the same rows twice.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Double, case, cast, func, literal_column, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -33,8 +33,8 @@ __all__ = ["SETTLE", "WHOLE", "Rollup", "Sums", "hour_of"]
 
 #: Rows younger than this are left to the next refresh.
 SETTLE = timedelta(seconds=60)
-#: The most ledger rows one refresh reads.
-BATCH = 200_000
+#: The most ledger ids one refresh passes.
+BATCH = 500_000
 #: The wager of a table's whole (its rounds counted once each).
 WHOLE = ""
 MARK = "ledger_hours"
@@ -118,7 +118,8 @@ class Rollup:
         return 0 if found is None else int(found)
 
     def refresh(self, now: datetime | None = None) -> int:
-        """Sum the settled rows after the mark (up to :data:`BATCH`); how many were read."""
+        """Sum the settled rows after the mark (up to :data:`BATCH` ids), grouped by the
+        database; how many ids were passed."""
         cutoff = (now or datetime.now(UTC)) - SETTLE
         db = self.db
 
@@ -128,46 +129,29 @@ class Rollup:
                 query = query.with_for_update()
             found = conn.execute(query).scalar()
             mark = 0 if found is None else int(found)
-            rows = conn.execute(
-                select(*_COLUMNS).where(ledger.c.id > mark).order_by(ledger.c.id).limit(BATCH)
-            ).all()
-            settled = []
-            for row in rows:
-                if row.created_at >= cutoff:
-                    break
-                settled.append(row)
-            if not settled:
+            first = conn.execute(select(func.min(ledger.c.id)).where(ledger.c.id > mark)).scalar()
+            if first is None:
                 return 0
+            last = conn.execute(
+                select(func.max(ledger.c.id)).where(
+                    ledger.c.id >= first, ledger.c.id < int(first) + BATCH
+                )
+            ).scalar()
+            if last is None:
+                return 0
+            young = conn.execute(
+                select(func.min(ledger.c.id)).where(
+                    ledger.c.id > mark, ledger.c.id <= last, ledger.c.created_at >= cutoff
+                )
+            ).scalar()
+            upto = int(last if young is None else young - 1)
+            if upto <= mark:
+                return 0
+            self._add(conn, mark, upto)
             insert = sqlite_insert if db.is_sqlite else pg_insert
-            for (hour, ref, wager), cell in _sum_rows(settled).items():
-                statement = insert(ledger_hours).values(
-                    hour=hour,
-                    table_ref=ref,
-                    wager=wager,
-                    rounds=cell.rounds,
-                    staked=cell.staked,
-                    paid=cell.paid,
-                    stake_squares=cell.stake_squares,
-                )
-                conn.execute(
-                    statement.on_conflict_do_update(
-                        index_elements=[
-                            ledger_hours.c.hour,
-                            ledger_hours.c.table_ref,
-                            ledger_hours.c.wager,
-                        ],
-                        set_={
-                            c: getattr(ledger_hours.c, c) + statement.excluded[c]
-                            for c in ("rounds", "staked", "paid", "stake_squares")
-                        },
-                    )
-                )
-            new_mark = {
-                "name": MARK,
-                "ledger_id": int(settled[-1].id),
-                "updated_at": datetime.now(UTC),
-            }
-            upsert = insert(rollup_marks).values(new_mark)
+            upsert = insert(rollup_marks).values(
+                name=MARK, ledger_id=upto, updated_at=datetime.now(UTC)
+            )
             conn.execute(
                 upsert.on_conflict_do_update(
                     index_elements=[rollup_marks.c.name],
@@ -177,13 +161,95 @@ class Rollup:
                     },
                 )
             )
-            return len(settled)
+            return upto - mark
 
         return db.run(work)
 
+    def _hour(self) -> Any:
+        """The hour of a ledger row, as the database truncates it."""
+        if self.db.is_sqlite:  # UTC wall time as text: 'YYYY-MM-DD HH...'
+            return func.substr(ledger.c.created_at, literal_column("1"), literal_column("13"))
+        return func.date_trunc(literal_column("'hour'"), ledger.c.created_at)
+
+    def _read_hour(self, value: Any) -> datetime:
+        if isinstance(value, datetime):
+            return hour_of(value if value.tzinfo else value.replace(tzinfo=UTC))
+        return datetime.strptime(str(value), "%Y-%m-%d %H").replace(tzinfo=UTC)
+
+    def _add(self, conn: Connection, mark: int, upto: int) -> None:
+        """Add the rows with ids in (``mark``, ``upto``] to the sums, by the database's
+        own grouping: by hour, table and wager, and by hour and table as a whole."""
+        hour = self._hour().label("hour")
+        rows = (
+            ledger.c.id > mark,
+            ledger.c.id <= upto,
+            ledger.c.kind.in_(_KINDS),
+            ledger.c.round_id.is_not(None),
+            ledger.c.table_ref.is_not(None),
+        )
+        stake = ledger.c.kind == "stake"
+        staked = func.sum(case((stake, -ledger.c.amount), else_=0))
+        paid = func.sum(case((stake, 0), else_=ledger.c.amount))
+        by_wager = conn.execute(
+            select(
+                hour,
+                ledger.c.table_ref,
+                func.coalesce(ledger.c.wager, literal_column("''")),
+                func.sum(case((stake, 1), else_=0)),
+                staked,
+                paid,
+                func.sum(case((stake, cast(ledger.c.amount, Double) * ledger.c.amount), else_=0.0)),
+            )
+            .where(*rows)
+            .group_by(hour, ledger.c.table_ref, func.coalesce(ledger.c.wager, literal_column("''")))
+        ).all()
+        whole = conn.execute(
+            select(
+                hour,
+                ledger.c.table_ref,
+                func.count(func.distinct(case((stake, ledger.c.round_id), else_=None))),
+                staked,
+                paid,
+            )
+            .where(*rows)
+            .group_by(hour, ledger.c.table_ref)
+        ).all()
+        cells: list[tuple[Key, Sums]] = [
+            ((self._read_hour(h), str(ref), str(wager)), Sums(int(n), int(s), int(p), float(q)))
+            for h, ref, wager, n, s, p, q in by_wager
+        ]
+        cells += [
+            ((self._read_hour(h), str(ref), WHOLE), Sums(int(n), int(s), int(p)))
+            for h, ref, n, s, p in whole
+        ]
+        insert = sqlite_insert if self.db.is_sqlite else pg_insert
+        for (hour_at, ref, wager), cell in cells:
+            statement = insert(ledger_hours).values(
+                hour=hour_at,
+                table_ref=ref,
+                wager=wager,
+                rounds=cell.rounds,
+                staked=cell.staked,
+                paid=cell.paid,
+                stake_squares=cell.stake_squares,
+            )
+            conn.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[
+                        ledger_hours.c.hour,
+                        ledger_hours.c.table_ref,
+                        ledger_hours.c.wager,
+                    ],
+                    set_={
+                        c: getattr(ledger_hours.c, c) + statement.excluded[c]
+                        for c in ("rounds", "staked", "paid", "stake_squares")
+                    },
+                )
+            )
+
     def catch_up(self) -> None:
         """Refresh until the settled rows are all summed."""
-        while self.refresh() >= BATCH:
+        while self.refresh() > 0:
             pass
 
     def sums(self, since: datetime, until: datetime | None = None) -> dict[tuple[str, str], Sums]:
