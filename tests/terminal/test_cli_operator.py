@@ -84,3 +84,59 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
         [line] = result.output.strip().splitlines()[-1:]
         assert line.startswith("error:") and words in line, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_the_floor_report(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from cardroom.app.operators.log import Actor
+    from cardroom.app.operators.players import Players
+    from cardroom.web.app import create_app
+    from cardroom.web.edges import HouseEdges, analyser_means
+    from tests.web.conftest import Web, cheap_sessions
+
+    path = tmp_path / "room.sqlite3"
+    with Database.open(path=path) as db:
+        web = Web(
+            create_app(db, house_edges=HouseEdges(analyser_means, in_process=True)),
+            db,
+            HouseEdges(analyser_means, in_process=True),
+            cheap_sessions(db),
+        )
+        ann = web.person("Ann")
+        for _ in range(5):
+            ann.post("/api/games/punto-banco/rounds", {"bets": {"player": "20", "tie": "10"}})
+        ann.post("/api/games/baccarat27/rounds", {"bets": {"banker": "10"}})
+        Players(db).note(Actor(None, "Olga", "10.0.0.1"), 1, "called about her limits")
+    today = datetime.now(UTC).date()
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "report",
+            "floor",
+            "--from",
+            str(today),
+            "--to",
+            str(today + timedelta(days=1)),
+            "--db",
+            f"sqlite:///{path}",
+            "--out",
+            str(out),
+            "--game",
+            "punto-banco",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    stem = out / f"floor-{today:%Y%m%d}-{today + timedelta(days=1):%Y%m%d}-punto-banco"
+    html = stem.with_suffix(".html").read_text()
+    assert "Floor report" in html and "punto-banco" in html and "baccarat27" not in html
+    assert "called about her limits" in html
+    assert stem.with_suffix(".pdf").read_bytes().startswith(b"%PDF")
+    rows = stem.with_suffix(".csv").read_text().splitlines()
+    assert "game,punto-banco,,staked,150" in rows
+    assert "wager,punto-banco,tie,rounds,5" in rows
+    assert any(r.startswith("integrity,web:punto-banco,tie,z,") for r in rows)
+    assert any(r.startswith("log,account:1,note,") for r in rows)
+    bad = runner.invoke(app, ["report", "floor", "--from", str(today), "--to", str(today)])
+    assert bad.exit_code == 2 and "--to must come after --from" in bad.output

@@ -455,3 +455,45 @@ def test_the_floor_adds_up_to_the_ledger(web: Web, olga: Operator) -> None:
     assert wagers["player"]["staked"] == "120" and wagers["tie"]["rounds"] == 6
     assert floor["playing"] == 1 and floor["signed_in"] == 1
     assert "<svg" in olga.get("/operator").text
+
+
+# -- integrity -------------------------------------------------------------------------------
+def test_the_integrity_page_judges_every_table_and_wager(web: Web, olga: Operator) -> None:
+    ann = web.person("Ann")
+    for _ in range(8):
+        ann.post("/api/games/punto-banco/rounds", {"bets": {"player": "20", "banker": "10"}})
+    report = olga.get("/api/operator/integrity").json()
+    wagers = {(v["key"], v["wager"]): v for v in report["verdicts"]}
+    assert set(wagers) == {("punto-banco", "player"), ("punto-banco", "banker")}
+    assert wagers[("punto-banco", "player")]["rounds"] == 8
+    assert report["alerts"] == [] and report["limit"] == 4.0
+    page = olga.get("/operator/integrity?window=7+days")
+    assert page.status_code == 200 and "No alert over the last 7 days" in page.text
+    assert olga.get("/api/operator/integrity?window=a+year").status_code == 422
+    assert "None." in olga.get("/operator").text  # no alert on the floor either
+
+
+def test_an_alert_is_logged_once_a_day_and_shown_on_the_floor(web: Web, olga: Operator) -> None:
+    from dataclasses import replace
+
+    from cardroom.app.operators.integrity import IntegrityReport, Window
+    from cardroom.app.operators.watch import Watch
+    from cardroom.web.operator_views import table_rules
+
+    ann = web.person("Ann")
+    for _ in range(4):
+        ann.post("/api/games/punto-banco/rounds", {"bets": {"player": "20"}})
+    watch = Watch(web.db, table_rules(web.app.state.services))
+    fair = watch.check()
+    [verdict] = fair.verdicts
+    now = datetime.now(UTC)
+    wrong = replace(verdict, z=-5.2, p=2e-7, alert=True)
+    report = IntegrityReport(Window(now - timedelta(days=1)), 4.0, (wrong,))
+    assert watch.log_alerts(report, "24 hours", now) == 1
+    assert watch.log_alerts(report, "24 hours", now + timedelta(hours=1)) == 0
+    assert watch.log_alerts(report, "7 days", now) == 1  # another window: its own alert
+    assert watch.log_alerts(report, "24 hours", now + timedelta(hours=25)) == 1
+    [first, *_] = [r for r in log_rows(web) if r.action == "alert"]
+    assert first.operator == "system" and first.target == "table:punto-banco"
+    assert "ALERT: web:punto-banco wager player" in first.reason
+    assert "ALERT" in olga.get("/operator").text

@@ -39,6 +39,7 @@ from cardroom.terminal.common import (
     JsonOpt,
     PersonOpt,
     RulesOpt,
+    fail,
     load_game,
     make_console,
     open_database,
@@ -495,6 +496,18 @@ def simulate(
     )  # fmt: skip
 
 
+#: The database of the room: a URL, or the server's default file.
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="The database: a SQLAlchemy URL (default: the server's file in the user data "
+        "directory).",
+    ),
+]
+
+
 @app.command("report")
 def report_command(
     game_id: Annotated[
@@ -520,13 +533,35 @@ def report_command(
             "shoe: minutes).",
         ),
     ] = False,
+    since: Annotated[
+        str | None,
+        typer.Option("--from", metavar="DATE", help="report floor: from this date (UTC)."),
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--to", metavar="DATE", help="report floor: to before this date (UTC)."),
+    ] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", metavar="G", help="report floor: one game only.")
+    ] = None,
+    db: DbOpt = None,
 ) -> None:
     """Write a game's PAR sheet as HTML and PDF: the rules, every wager's lines, edge,
     deviation, hit frequency and volatility, the spread after 100 to 10,000 rounds, the
     strategy tables, and the digests of the rules and the code that computed it.
 
+    `cardroom report floor --from DATE --to DATE [--game G] [--db URL]` writes the floor
+    report instead: the period's stakes, payouts, GGR and hold per game and wager
+    against the exact edge, the alerts and the operator actions, as HTML, PDF and CSV.
+
     Needs the report extra: pip install 'cardroom[report]'.
     """
+    if game_id == "floor":
+        with person_errors():
+            operators.floor_report(db, since, until, game, out)
+        return
+    if since is not None or until is not None or game is not None or db is not None:
+        fail("--from, --to, --game and --db are for `cardroom report floor`")
     report.report(game_id, rules, out, eor)
 
 
@@ -536,15 +571,6 @@ operator_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(operator_app, name="operator")
-DbOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        metavar="URL",
-        help="The database: a SQLAlchemy URL (default: the server's file in the user data "
-        "directory).",
-    ),
-]
 
 
 @operator_app.command("add")

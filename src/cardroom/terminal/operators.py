@@ -21,10 +21,14 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.app.operators.log import Actor, OperatorLog
+from cardroom.app.operators.report import build_report, integrity_rows, report_csv, report_html
 from cardroom.app.operators.staff import Staff, provisioning_uri, qr_svg, qr_text
+from cardroom.app.par_page import check_report_deps, write_pdf
 from cardroom.app.sessions import check_password_text
+from cardroom.games import GAMES
 from cardroom.storage import Database
 from cardroom.terminal.common import fail, open_database
+from cardroom.terminal.report import prepare_folder
 
 __all__ = ["add", "list_operators", "log", "remove"]
 
@@ -125,3 +129,31 @@ def log(db_url: str | None, since: str, until: str | None, as_json: bool) -> Non
         )
     if not entries:
         print("Nothing in the log in that period.")
+
+
+def floor_report(
+    db_url: str | None, since: str | None, until: str | None, game: str | None, out: Path
+) -> None:
+    """``cardroom report floor``: the period's report as HTML, PDF and CSV in ``out``."""
+    if since is None or until is None:
+        fail("report floor needs --from DATE and --to DATE")
+    start = _when(since, "--from")
+    end = _when(until, "--to")
+    if end <= start:
+        fail("--to must come after --from")
+    if game is not None and game not in GAMES:
+        fail(f"there is no game {game[:40]!r}: see `cardroom games`")
+    try:
+        check_report_deps()
+    except ValueError as err:
+        fail(str(err))
+    prepare_folder(out)
+    with _open(db_url) as db:
+        verdicts = integrity_rows(db, start, end)
+        report = build_report(db, start, end, game, verdicts)
+    stem = f"floor-{start:%Y%m%d}-{end:%Y%m%d}" + (f"-{game}" if game else "")
+    html = report_html(report)
+    (out / f"{stem}.html").write_text(html, encoding="utf-8")
+    write_pdf(html, out / f"{stem}.pdf")
+    (out / f"{stem}.csv").write_text(report_csv(report), encoding="utf-8")
+    print(f"Wrote {out / stem}.html, .pdf and .csv: {report.period.total.rounds} rounds.")

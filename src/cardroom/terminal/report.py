@@ -29,7 +29,7 @@ def sheet_paths(out: Path, game: GameInfo) -> tuple[Path, Path]:
     return out / f"{game.id}-par.html", out / f"{game.id}-par.pdf"
 
 
-def _check_folder(out: Path) -> None:
+def prepare_folder(out: Path) -> None:
     """The folder the sheets go in: made when missing, refused when it cannot be written."""
     if out.exists() and not out.is_dir():
         raise CliError(f"--out: {str(out)!r} is a file, not a folder")
@@ -57,7 +57,7 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
             check_report_deps()
         except ValueError as err:
             raise CliError(str(err)) from None
-        _check_folder(out)
+        prepare_folder(out)
         for game, game_rules in chosen:
             started = time.perf_counter()
             try:

@@ -7,6 +7,7 @@ a 4xx status; an unexpected failure is logged with its traceback and answered wi
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -24,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardroom.app.operators.room import Room
+from cardroom.app.operators.watch import Watch
 from cardroom.app.sessions import Sessions
 from cardroom.app.tables.live import DEFAULT_TABLES, ChemmyTables, TableSpec
 from cardroom.app.wallet import Wallet
@@ -37,6 +39,7 @@ from cardroom.web.edges import MAX_SHEETS, HouseEdges, lab_par_sheet
 from cardroom.web.guard import JsonBodies, SecurityHeaders
 from cardroom.web.live import LiveTables
 from cardroom.web.models import SECURITY_SCHEMES
+from cardroom.web.operator_views import table_rules
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
 from cardroom.web.routes import api, chemmy, health, lab, operator_api, operator_pages, pages
 from cardroom.web.throttle import LoginThrottle
@@ -45,6 +48,9 @@ log = logging.getLogger("cardroom.web")
 
 #: The worker threads of a server process (requests wait in them for the database).
 WORKER_THREADS = 16
+
+#: The seconds between two runs of the integrity monitor in a server process.
+WATCH_EVERY = 900.0
 
 #: The largest request body taken (a round's bets are a few hundred bytes).
 MAX_BODY = 64 * 1024
@@ -70,13 +76,16 @@ def create_app(
     chemmy_pause: float = 1.5,
     threads: int = WORKER_THREADS,
     passwords: PasswordPool | None = None,
+    watch_every: float | None = WATCH_EVERY,
 ) -> FastAPI:
     """The web table on ``db``: ``rules`` by game id (the defaults for the games left
     out), the house-edge figures (computed in the background by default), and the
     shuffler of each new shoe (the operating system's entropy).  The chemin de fer
     tables: which, the seconds a person has for each decision (and keeps a seat with no
     connection), and the pause after each coup.  ``passwords``: the pool of Argon2
-    checks (by default this process's, with the sessions' hasher's parameters)."""
+    checks (by default this process's, with the sessions' hasher's parameters).
+    ``watch_every``: the seconds between two runs of the integrity monitor, which logs
+    its alerts (None: only when an operator looks)."""
     rules_by_game = default_rules()
     rules_by_game.update(rules or {})
     wallet = Wallet(db)
@@ -115,7 +124,12 @@ def create_app(
         # threads waste less of the interpreter's lock handing it from one to another
         anyio.to_thread.current_default_thread_limiter().total_tokens = threads
         tables.start()  # the heartbeat: this process takes the chemin de fer tables it can
+        watching = (
+            None if watch_every is None else asyncio.create_task(_watch(services, watch_every))
+        )
         yield
+        if watching is not None:
+            watching.cancel()
         await tables.close()
         edges.close()
         sheets.close()
@@ -156,6 +170,18 @@ def create_app(
     app.include_router(operator_api.router)
     app.include_router(operator_pages.router)
     return app
+
+
+async def _watch(svc: Services, every: float) -> None:
+    """Run the integrity monitor over the last day every ``every`` seconds, logging its
+    alerts (each once a day: every process may run it)."""
+    watch = Watch(svc.db, table_rules(svc))
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await anyio.to_thread.run_sync(watch.check)
+        except Exception:
+            log.exception("the integrity monitor failed; it runs again in %s s", every)
 
 
 def _schema(app: FastAPI) -> dict[str, Any]:

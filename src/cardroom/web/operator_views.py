@@ -3,26 +3,33 @@ a round with its replay, the tables with their settings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 from fastapi import Request
 
 from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.operators.floor import Figures, LiveTable, Period, game_of
+from cardroom.app.operators.log import LogEntry
 from cardroom.app.operators.room import Room
+from cardroom.app.operators.watch import ALERT
 from cardroom.app.wallet import WalletError
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.games import GAMES, seats_game
-from cardroom.web.deps import services
+from cardroom.games.base import GameRules
+from cardroom.web.deps import Services, services
 
 __all__ = [
     "account_json",
     "figures_json",
     "floor_json",
     "percent",
+    "recent_alerts",
     "round_json",
     "table_bounds",
     "table_keys",
+    "table_rules",
     "tables_json",
 ]
 
@@ -187,3 +194,22 @@ def table_bounds(request: Request, key: str) -> tuple[Fraction, Fraction]:
     else:
         rules = svc.tables.stored.rules_for(key)
     return Fraction(rules.table.minimum), Fraction(rules.table.maximum)
+
+
+def table_rules(svc: Services) -> Callable[[str], GameRules]:
+    """The rules of a table by its key, as this server deals it (a LookupError for a
+    variant it does not know)."""
+
+    def rules_for(key: str) -> GameRules:
+        if game_of(key) == seats_game().id:
+            rules: GameRules = svc.rules[seats_game().id]
+            return rules
+        return svc.tables.stored.rules_for(key)
+
+    return rules_for
+
+
+def recent_alerts(room: Room, hours: int = 24) -> list[LogEntry]:
+    """The alerts logged in the last ``hours``, newest first."""
+    since = datetime.now(UTC) - timedelta(hours=hours)
+    return [e for e in room.log.entries(since=since, limit=200) if e.action == ALERT]

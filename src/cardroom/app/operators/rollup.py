@@ -265,10 +265,10 @@ class Rollup:
                 out[(row.table_ref, row.wager)].add(
                     Sums(int(row.rounds), int(row.staked), int(row.paid), float(row.stake_squares))
                 )
-            if until is None:
-                for (hour, ref, wager), cell in self._tail(conn).items():
-                    if hour >= start:
-                        out[(ref, wager)].add(cell)
+            end = None if until is None else hour_of(until)
+            for (hour, ref, wager), cell in self._tail(conn).items():
+                if hour >= start and (end is None or hour < end):
+                    out[(ref, wager)].add(cell)
         return dict(out)
 
     def hours(self, since: datetime) -> list[tuple[datetime, int, int]]:

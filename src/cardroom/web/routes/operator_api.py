@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
@@ -23,10 +23,11 @@ from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.players import NotAllowed
 from cardroom.app.operators.staff import OperatorSession, StaffError
 from cardroom.app.operators.tables import TableError
+from cardroom.app.operators.watch import Watch
 from cardroom.app.wallet import WalletError
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.core.money import parse_amount
-from cardroom.web.deps import ApiError
+from cardroom.web.deps import ApiError, services
 from cardroom.web.operator_auth import (
     admin,
     changing_operator,
@@ -42,6 +43,7 @@ from cardroom.web.operator_views import (
     round_json,
     table_bounds,
     table_keys,
+    table_rules,
     tables_json,
 )
 
@@ -322,6 +324,21 @@ def _known(request: Request, key: str) -> str:
     if key not in table_keys(request):
         raise ApiError(404, f"there is no table {key[:60]!r}")
     return key
+
+
+# -- integrity -------------------------------------------------------------------------------
+WindowName = Annotated[Literal["24 hours", "7 days", "30 days"], Query()]
+
+
+@router.get("/integrity")
+async def integrity(
+    request: Request,
+    who: Annotated[OperatorSession, Depends(operator)],
+    window: WindowName = "24 hours",
+) -> dict[str, Any]:
+    watch = Watch(room(request).db, table_rules(services(request)))
+    report = await run_in_threadpool(lambda: watch.check(window))
+    return report.as_json()
 
 
 # -- the log ---------------------------------------------------------------------------------

@@ -8,15 +8,17 @@ why not.  Every page but the sign-in answers 404 to anyone but an operator.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from cardroom.app.operators.integrity import false_alarm_rate
 from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.staff import OperatorSession
+from cardroom.app.operators.watch import WINDOWS, Watch
 from cardroom.app.wallet import WalletError
 from cardroom.web.deps import ApiError, services
 from cardroom.web.operator_auth import (
@@ -33,9 +35,11 @@ from cardroom.web.operator_plot import ggr_plot
 from cardroom.web.operator_views import (
     account_json,
     floor_json,
+    recent_alerts,
     round_json,
     table_bounds,
     table_keys,
+    table_rules,
     tables_json,
 )
 from cardroom.web.routes.operator_api import amount, refusal
@@ -125,7 +129,27 @@ async def floor(request: Request, who: Who) -> Response:
     data = await run_in_threadpool(lambda: floor_json(room(request)))
     hours = room(request).floor.hours()
     plot = ggr_plot(hours, "GGR and rounds an hour over the last 7 days")
-    return _page(request, "operator_floor.html", who, floor=data, plot=plot)
+    alerts = recent_alerts(room(request))
+    return _page(request, "operator_floor.html", who, floor=data, plot=plot, alerts=alerts)
+
+
+@router.get("/integrity")
+async def integrity(
+    request: Request,
+    who: Who,
+    window: Annotated[Literal["24 hours", "7 days", "30 days"], Query()] = "24 hours",
+) -> Response:
+    watch = Watch(room(request).db, table_rules(services(request)))
+    report = await run_in_threadpool(lambda: watch.check(window))
+    return _page(
+        request,
+        "operator_integrity.html",
+        who,
+        report=report,
+        window=window,
+        windows=WINDOWS,
+        rate=false_alarm_rate(report.limit),
+    )
 
 
 # -- accounts --------------------------------------------------------------------------------
