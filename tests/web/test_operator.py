@@ -308,6 +308,7 @@ def test_notes_search_and_the_account_page(web: Web, olga: Operator) -> None:
     card = olga.get(f"/api/operator/accounts/{anneli}").json()
     assert card["name"] == "Anneli" and card["balance"] == "1000"
     assert [n["reason"] for n in card["notes"]] == ["asked about limits"]
+    assert [s["from"] for s in card["sessions"]] == ["testclient"]
     page = olga.get(f"/operator/accounts/{anneli}")
     assert "asked about limits" in page.text and "Suspend" in page.text
 
@@ -497,3 +498,42 @@ def test_an_alert_is_logged_once_a_day_and_shown_on_the_floor(web: Web, olga: Op
     assert first.operator == "system" and first.target == "table:punto-banco"
     assert "ALERT: web:punto-banco wager player" in first.reason
     assert "ALERT" in olga.get("/operator").text
+
+
+# -- the staff -------------------------------------------------------------------------------
+def test_an_admin_adds_and_removes_operators(web: Web, olga: Operator) -> None:
+    bad = olga.post("/api/operator/staff", {"name": "Ola", "password": "short", "reason": "x"})
+    assert bad.status_code == 422 and "at least 8" in bad.json()["error"]
+    no_reason = olga.post(
+        "/api/operator/staff", {"name": "Ola", "password": "long enough", "reason": ""}
+    )
+    assert no_reason.status_code == 422
+    added = olga.post(
+        "/api/operator/staff", {"name": "Ola", "password": "long enough", "reason": "new hire"}
+    )
+    assert added.status_code == 200, added.text
+    data = added.json()
+    assert data["role"] == "operator" and data["qr_svg"].startswith("<?xml")
+    assert f"secret={data['secret']}" in data["uri"]
+    again = olga.post(
+        "/api/operator/staff", {"name": "ola", "password": "long enough", "reason": "x"}
+    )
+    assert again.status_code == 409
+    ola = web.client()
+    signed = ola.post(
+        "/api/operator/login",
+        json={"name": "Ola", "password": "long enough", "code": pyotp.TOTP(data["secret"]).now()},
+    )
+    assert signed.status_code == 200
+    assert ola.get("/api/operator/staff").status_code == 404  # an operator, not an admin
+    assert olga.post("/api/operator/staff/Olga/remove", {"reason": "x"}).status_code == 409
+    gone = olga.post("/api/operator/staff/Ola/remove", {"reason": "left"})
+    assert gone.status_code == 200
+    assert ola.get("/api/operator/floor").status_code == 404  # her session ended with her
+    actions = [(r.action, r.operator, r.reason) for r in log_rows(web) if "operator" in r.action]
+    assert actions[-2:] == [
+        ("add operator", "Olga", "new hire"),
+        ("remove operator", "Olga", "left"),
+    ]
+    page = olga.get("/operator/staff")
+    assert "Ola" in page.text and "removed" in page.text

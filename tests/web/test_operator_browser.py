@@ -5,6 +5,7 @@ see the player refused, close a table and set its limits, and the log.  Screensh
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pyotp
@@ -83,6 +84,21 @@ def test_an_operator_runs_the_floor(page: Page, server: Server) -> None:
     row.get_by_role("button", name="Close").click()
     expect(operator.locator("#done")).to_contain_text("punto-banco closed")
     shots(operator, "operator-tables")
+
+    operator.goto("/operator/integrity")
+    expect(operator.locator("#verdicts")).to_contain_text("punto-banco")
+    expect(operator.locator("#no-alerts")).to_be_visible()
+    shots(operator, "operator-integrity")
+
+    operator.goto("/operator/staff")
+    form = operator.locator("#add-operator")
+    form.get_by_label("Name").fill(f"Ola{secrets.token_hex(2)}")
+    form.get_by_label("Password").fill("long enough password")
+    form.get_by_label("Reason").fill("a new hire")
+    form.get_by_role("button", name="Add").click()
+    expect(operator.locator("#secret")).to_have_text(re.compile(r"^[A-Z2-7]{32}$"))
+    expect(operator.locator(".qr svg")).to_be_visible()
+    shots(operator, "operator-staff")
 
     operator.goto("/operator/log")
     expect(operator.locator("#log")).to_contain_text("close table")

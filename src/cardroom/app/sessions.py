@@ -105,8 +105,9 @@ class Sessions:
         self.hasher = hasher or PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
 
     # -- sessions -------------------------------------------------------------------
-    def begin(self, account_id: int) -> tuple[str, Session]:
-        """A new session for the account: its token (for the cookie) and the session."""
+    def begin(self, account_id: int, address: str | None = None) -> tuple[str, Session]:
+        """A new session for the account, signed in from ``address``: its token (for the
+        cookie) and the session."""
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(32)
         now = _now()
@@ -120,6 +121,7 @@ class Sessions:
                     csrf_token=csrf,
                     created_at=now,
                     expires_at=expires,
+                    address=address,
                 )
                 .returning(web_sessions.c.id)
             ).scalar_one()

@@ -190,6 +190,8 @@ web_sessions = Table(
     Column("csrf_token", Text, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("expires_at", UTCDateTime, nullable=False),
+    # where the session signed in from (the client's address; null before revision 0007)
+    Column("address", Text, nullable=True),
     UniqueConstraint("token_hash"),
     Index(None, "account_id"),
 )

@@ -50,6 +50,11 @@ async def in_thread(work: Callable[[], T]) -> T:
     return await asyncio.wrap_future(_threads.submit(contextvars.copy_context().run, work))
 
 
+def address_of(request: Request) -> str:
+    """The client's address as the throttle counts it."""
+    return client_address(request.client.host if request.client else None)
+
+
 def busy_error(err: Busy) -> ApiError:
     return ApiError(503, str(err), {"Retry-After": str(BUSY_RETRY)})
 
@@ -135,6 +140,9 @@ async def register(svc: Services, name: str, password: str) -> Account:
         raise ApiError(422, str(err)) from None
 
 
-async def begin_session(svc: Services, account_id: int) -> tuple[str, Session]:
-    """A new session for the account (in the sign-ins' threads)."""
-    return await in_thread(lambda: svc.sessions.begin(account_id))
+async def begin_session(
+    svc: Services, account_id: int, address: str | None = None
+) -> tuple[str, Session]:
+    """A new session for the account, signed in from ``address`` (in the sign-ins'
+    threads)."""
+    return await in_thread(lambda: svc.sessions.begin(account_id, address))

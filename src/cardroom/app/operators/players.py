@@ -55,11 +55,12 @@ def account_target(account_id: int) -> str:
 
 @dataclass(frozen=True)
 class PlayerSession:
-    """A sign-in session of a player's: when it began and ends (the web keeps no
-    address of a player's session)."""
+    """A sign-in session of a player's: when it began and ends, and where it signed in
+    from (None for a session of before revision 0007)."""
 
     created_at: datetime
     expires_at: datetime
+    address: str | None
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,11 @@ class PlayerCard:
             "suspended_at": None if self.suspended_at is None else self.suspended_at.isoformat(),
             "seats": [{"table": t, "stack": money_text(int(s * 100))} for t, s in self.seats],
             "sessions": [
-                {"began": s.created_at.isoformat(), "ends": s.expires_at.isoformat()}
+                {
+                    "began": s.created_at.isoformat(),
+                    "ends": s.expires_at.isoformat(),
+                    "from": s.address,
+                }
                 for s in self.sessions
             ],
             "rounds": self.rounds,
@@ -140,7 +145,7 @@ class Players:
                 )
             ).all()
             sessions = conn.execute(
-                select(web_sessions.c.created_at, web_sessions.c.expires_at)
+                select(web_sessions.c.created_at, web_sessions.c.expires_at, web_sessions.c.address)
                 .where(web_sessions.c.account_id == account_id, web_sessions.c.expires_at > _now())
                 .order_by(web_sessions.c.id.desc())
                 .limit(20)
@@ -153,7 +158,7 @@ class Players:
             created_at=row.created_at,
             suspended_at=row.suspended_at,
             seats=tuple((str(r.table_ref), from_cents(r.stack)) for r in held),
-            sessions=tuple(PlayerSession(s.created_at, s.expires_at) for s in sessions),
+            sessions=tuple(PlayerSession(s.created_at, s.expires_at, s.address) for s in sessions),
             rounds=rounds,
         )
 

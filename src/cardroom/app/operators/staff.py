@@ -110,7 +110,7 @@ def qr_svg(name: str, secret: str) -> str:
     """The QR code of the secret as an SVG document (no network: drawn here)."""
     qr = segno.make(provisioning_uri(name, secret), error="m")
     out = io.BytesIO()
-    qr.save(out, kind="svg", scale=6, border=2)
+    qr.save(out, kind="svg", scale=6, border=2, omitsize=True)
     return out.getvalue().decode("utf-8")
 
 
@@ -122,7 +122,12 @@ class Staff:
 
     # -- who they are ---------------------------------------------------------------------
     def add(
-        self, name: str, password_hash: str, role: str = "operator", by: Actor | None = None
+        self,
+        name: str,
+        password_hash: str,
+        role: str = "operator",
+        by: Actor | None = None,
+        reason: str = "added",
     ) -> tuple[Operator, str]:
         """A new operator with this name, password hash and role: the operator and their
         TOTP secret (shown once, to be put in an authenticator app).  Logged."""
@@ -155,7 +160,7 @@ class Staff:
                 by or Actor(None, "command line", "-"),
                 "add operator",
                 f"operator:{clean}",
-                "added",
+                reason,
                 None,
                 {"name": clean, "role": role},
             )

@@ -115,7 +115,7 @@ async def register(
     """Open an account (with 1,000 in play money) and sign in."""
     svc = services(request)
     account = await signin.register(svc, body.username, body.password)
-    token, session = await signin.begin_session(svc, account.id)
+    token, session = await signin.begin_session(svc, account.id, signin.address_of(request))
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token
@@ -136,7 +136,7 @@ async def login(body: models.Credentials, request: Request, response: Response) 
     """Sign in: the session cookie and the CSRF token to send with every change."""
     svc = services(request)
     account = await signin.sign_in(svc, request, body.username, body.password)
-    token, session = await signin.begin_session(svc, account.id)
+    token, session = await signin.begin_session(svc, account.id, signin.address_of(request))
     set_session_cookie(request, response, token)
     return models.SignedIn(
         username=account.name, balance=views.money(account.balance), csrf_token=session.csrf_token

@@ -19,19 +19,27 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from cardroom.app.operators.log import ReasonMissing
+from cardroom.app.operators.log import ReasonMissing, check_reason
 from cardroom.app.operators.players import NotAllowed
-from cardroom.app.operators.staff import OperatorSession, StaffError
+from cardroom.app.operators.staff import (
+    Operator,
+    OperatorSession,
+    StaffError,
+    provisioning_uri,
+    qr_svg,
+)
 from cardroom.app.operators.tables import TableError
 from cardroom.app.operators.watch import Watch
-from cardroom.app.wallet import WalletError
+from cardroom.app.sessions import check_password_text
+from cardroom.app.wallet import WalletError, name_key
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.core.money import parse_amount
-from cardroom.web.deps import ApiError, services
+from cardroom.web.deps import CSRF_HEADER, ApiError, services
 from cardroom.web.operator_auth import (
     admin,
     changing_operator,
     clear_cookie,
+    csrf_ok,
     operator,
     room,
     set_cookie,
@@ -46,6 +54,8 @@ from cardroom.web.operator_views import (
     table_rules,
     tables_json,
 )
+from cardroom.web.passwords import Busy
+from cardroom.web.signin import busy_error
 
 router = APIRouter(prefix="/api/operator", include_in_schema=False)
 
@@ -73,6 +83,12 @@ class Adjust(Reason):
 class Limits(Reason):
     min_stake: str | None = Field(default=None, max_length=40)
     max_stake: str | None = Field(default=None, max_length=40)
+
+
+class NewOperator(Reason):
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=600)
+    admin: bool = False
 
 
 class Publish(Reason):
@@ -376,4 +392,66 @@ def staff(request: Request, who: Annotated[OperatorSession, Depends(admin)]) -> 
     }
 
 
-__all__ = ["amount", "refusal", "router"]
+@router.post("/staff")
+async def add_staff(
+    request: Request, body: NewOperator, who: Annotated[OperatorSession, Depends(admin)]
+) -> dict[str, object]:
+    """An admin adds an operator: their TOTP secret, shown this once (text, the
+    ``otpauth://`` address and the QR code as SVG)."""
+    if not csrf_ok(request.headers.get(CSRF_HEADER), who.csrf_token):
+        raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
+    added, secret = await add_operator(
+        request, who, body.name, body.password, body.admin, body.reason
+    )
+    return {
+        "name": added.name,
+        "role": added.role,
+        "secret": secret,
+        "uri": provisioning_uri(added.name, secret),
+        "qr_svg": qr_svg(added.name, secret),
+    }
+
+
+@router.post("/staff/{name}/remove")
+async def remove_staff(
+    request: Request, name: str, body: Reason, who: Annotated[OperatorSession, Depends(admin)]
+) -> dict[str, object]:
+    if not csrf_ok(request.headers.get(CSRF_HEADER), who.csrf_token):
+        raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
+    await remove_operator(request, who, name, body.reason)
+    return {"removed": name}
+
+
+async def add_operator(
+    request: Request, who: OperatorSession, name: str, password: str, is_admin: bool, reason: str
+) -> tuple[Operator, str]:
+    """Add an operator (the admin's action, logged with its reason)."""
+    try:
+        why = check_reason(reason)
+        check_password_text(password)
+    except (ReasonMissing, WalletError) as err:
+        raise ApiError(422, str(err)) from None
+    try:
+        hashed = await services(request).passwords.hash(password)
+    except Busy as err:
+        raise busy_error(err) from None
+    actor = _action(request, who)
+    role = "admin" if is_admin else "operator"
+    added: tuple[Operator, str] = await _do(
+        lambda: room(request).staff.add(name, hashed, role, actor, why)
+    )
+    return added
+
+
+async def remove_operator(request: Request, who: OperatorSession, name: str, reason: str) -> None:
+    """Remove an operator (not oneself)."""
+    try:
+        why = check_reason(reason)
+    except ReasonMissing as err:
+        raise ApiError(422, str(err)) from None
+    if name_key(name) == name_key(who.operator.name):
+        raise ApiError(409, "an admin cannot remove themselves")
+    await _do(lambda: room(request).staff.remove(name, _action(request, who), why))
+
+
+__all__ = ["add_operator", "amount", "refusal", "remove_operator", "router"]

@@ -17,12 +17,13 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.operators.integrity import false_alarm_rate
 from cardroom.app.operators.log import ReasonMissing
-from cardroom.app.operators.staff import OperatorSession
+from cardroom.app.operators.staff import OperatorSession, provisioning_uri, qr_svg
 from cardroom.app.operators.watch import WINDOWS, Watch
 from cardroom.app.wallet import WalletError
 from cardroom.web.deps import ApiError, services
 from cardroom.web.operator_auth import (
     COOKIE,
+    admin,
     clear_cookie,
     csrf_ok,
     operator,
@@ -42,7 +43,7 @@ from cardroom.web.operator_views import (
     table_rules,
     tables_json,
 )
-from cardroom.web.routes.operator_api import amount, refusal
+from cardroom.web.routes.operator_api import add_operator, amount, refusal, remove_operator
 
 router = APIRouter(prefix="/operator", include_in_schema=False)
 
@@ -264,6 +265,50 @@ async def publish(request: Request, who: Who) -> Response:
             fields.get("reason", ""),
         ),
     )
+
+
+# -- the staff (admins) ----------------------------------------------------------------------
+@router.get("/staff")
+def staff(request: Request, who: Annotated[OperatorSession, Depends(admin)]) -> Response:
+    people = room(request).staff.all(removed=True)
+    return _page(request, "operator_staff.html", who, people=people, added=None)
+
+
+@router.post("/staff")
+async def add_staff(request: Request, who: Annotated[OperatorSession, Depends(admin)]) -> Response:
+    fields = await _form(request, who)
+    try:
+        added, secret = await add_operator(
+            request,
+            who,
+            fields.get("name", ""),
+            fields.get("password", ""),
+            fields.get("role") == "admin",
+            fields.get("reason", ""),
+        )
+    except ApiError as err:
+        return _back("/operator/staff", error=err.message)
+    people = room(request).staff.all(removed=True)
+    shown = {
+        "name": added.name,
+        "role": added.role,
+        "secret": secret,
+        "uri": provisioning_uri(added.name, secret),
+        "qr": qr_svg(added.name, secret),
+    }
+    return _page(request, "operator_staff.html", who, people=people, added=shown)
+
+
+@router.post("/staff/{name}/remove")
+async def remove_staff(
+    request: Request, name: str, who: Annotated[OperatorSession, Depends(admin)]
+) -> Response:
+    fields = await _form(request, who)
+    try:
+        await remove_operator(request, who, name, fields.get("reason", ""))
+    except ApiError as err:
+        return _back("/operator/staff", error=err.message)
+    return _back("/operator/staff", done=f"{name} removed")
 
 
 # -- the log ---------------------------------------------------------------------------------

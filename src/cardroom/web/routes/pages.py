@@ -171,7 +171,7 @@ async def _account_done(
         )
         page.headers.update(err.headers)
         return page
-    token, _ = await signin.begin_session(svc, account.id)
+    token, _ = await signin.begin_session(svc, account.id, signin.address_of(request))
     return _signed_in_redirect(request, token, next)
 
 

@@ -8,7 +8,8 @@
   name).
 - ``ledger_hours`` and ``rollup_marks``: the ledger's stakes and payouts summed by hour,
   table and wager, and how far the sums have read.
-- ``accounts.suspended_at``; the ledger's kind ``adjustment`` (either sign, never 0);
+- ``accounts.suspended_at``; ``web_sessions.address`` (where a player signed in from);
+  the ledger's kind ``adjustment`` (either sign, never 0);
   an index of rounds by the time they began.
 
 Everything this revision uses is written here: it does not read the application's code.
@@ -91,6 +92,7 @@ def upgrade() -> None:
         )
         batch.create_check_constraint(op.f("ck_ledger_amount_sign"), _sign(True))
     op.add_column("accounts", sa.Column("suspended_at", TIME, nullable=True))
+    op.add_column("web_sessions", sa.Column("address", sa.Text(), nullable=True))
     op.create_index(op.f("ix_rounds_created_at"), "rounds", ["created_at"])
 
     op.create_table(
