@@ -56,11 +56,17 @@ from cardroom.games.chemin_de_fer.bots import advance_coup, bot_choice
 from cardroom.games.spec import SeatsRules
 from cardroom.storage.schema import rounds, seats
 
+
+class HouseRefusedSeat(WagerError):
+    """The house takes no seat here: the table is closed, or the account suspended."""
+
+
 __all__ = [
     "COUP_STATE_VERSION",
     "INTERRUPTED_NOTE",
     "AbsentPolicy",
     "ChemmyTable",
+    "HouseRefusedSeat",
     "SeatAtTable",
     "TableCheckpoint",
     "coup_record",
@@ -234,7 +240,7 @@ class ChemmyTable:
                 f"a buy-in of {_money(amount)} is below the table minimum of {_money(minimum)}"
             )
         if not TableSettings(self.wallet.db).is_open(self.table_ref):
-            raise WagerError("this table is closed by the house: no new seats are taken")
+            raise HouseRefusedSeat("this table is closed by the house: no new seats are taken")
         game = self.game
         if game is not None and not game.can_take_seat(seat, name, amount):
             raise WagerError("a seat can be taken only between coups")
@@ -246,7 +252,7 @@ class ChemmyTable:
                 f"a buy-in of {_money(amount)} is more than {name}'s balance of {_money(balance)}"
             ) from None
         except AccountSuspended as err:
-            raise WagerError(str(err)) from None
+            raise HouseRefusedSeat(str(err)) from None
         self.seats[seat] = SeatAtTable(name, "person", account_id, wallet_seat)
         if game is None:
             self._stacks[seat] = amount

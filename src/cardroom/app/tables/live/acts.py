@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from cardroom.app.names import name_skeleton
+from cardroom.app.tables.chemmy import HouseRefusedSeat
 from cardroom.app.tables.live.base import (
     DATABASE_FAILED,
     MOVED,
@@ -115,7 +116,8 @@ class Acts:
             answer = reply_to(command, lambda r: {"ok": r})
             seated = await live.steps.transact(step, reply=answer)
         except WagerError as err:
-            status = 409 if "balance" in str(err) or "already" in str(err) else 422
+            conflict = isinstance(err, HouseRefusedSeat)
+            status = 409 if conflict or "balance" in str(err) or "already" in str(err) else 422
             raise Refused(status, str(err)) from None
         live.wake.set()
         return seated

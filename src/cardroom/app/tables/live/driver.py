@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from cardroom.app.names import name_skeleton
+from cardroom.app.operators.tables import TableSettings
 from cardroom.app.tables.chemmy import finish_table_coups
 from cardroom.app.tables.live.base import (
     FAILURES_BEFORE_RESET,
@@ -187,7 +188,7 @@ class Driver:
             if game is not None and game.is_over:
                 live.new_game()
             self._seat_bots()
-            if not table.people or live.joining:
+            if not table.people or live.joining or self._closed():
                 return "idle", None
             if table.game is None:
                 if sum(1 for s in table.stacks if s >= minimum) < 2:
@@ -202,6 +203,22 @@ class Driver:
         live.turns += 1
         live.deadline = time.monotonic() + live.time_limit
         return "turn", turn
+
+    def _closed(self) -> bool:
+        """(Between coups.)  If the house has closed the table: everybody stands up with
+        their stack, and no new coup begins."""
+        live = self.live
+        table = live.table
+        if TableSettings(table.wallet.db).is_open(live.table_ref):
+            return False
+        for seat in sorted(table.people, key=lambda s: table.seats[s].account_id or 0):
+            name = table.seats[seat].name
+            logged = live.logged()
+            left = table.leave(seat) or Fraction(0)
+            live.notices.append(f"The house has closed this table: {name} stands up")
+            if live.logged() == logged:
+                live.notices.append(f"{name} stands up with {format_amount(left)}")
+        return True
 
     def _stand_up_the_broke(self) -> None:
         """(Between coups.)  The people whose stack is below the table minimum stand up."""
