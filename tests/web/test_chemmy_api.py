@@ -153,34 +153,3 @@ def test_a_person_named_like_any_bot_sits_at_every_table(server: Server) -> None
             time.sleep(0.05)
         assert wallet.seats.open_seats(account.id) == []
         wallet.books.audit(account.id)
-
-
-def test_a_table_the_house_closes_stands_everybody_up_and_takes_no_seat(
-    server: Server,
-) -> None:
-    from cardroom.app.operators.log import Actor
-    from cardroom.app.operators.tables import TableSettings
-
-    ann = Someone.register(server)
-    ann.sit(1, "200")
-    settings = TableSettings(server.db)
-    ref = "web:chemin-de-fer:1"
-    settings.set_open(Actor(None, "Olga", "-"), ref, False, "the room closes")
-    try:
-        wallet = Wallet(server.db)
-        account = wallet.accounts.account(ann.name)
-        assert account is not None
-        for _ in range(600):  # after the coup in play, if any
-            if not wallet.seats.open_seats(account.id):
-                break
-            time.sleep(0.1)
-        assert not wallet.seats.open_seats(account.id)
-        assert ann.balance() == 1000 + sum(  # her stack came back, whatever the coups did
-            F(r["amount"])
-            for r in ann.http.get("/api/ledger").json()["rows"]
-            if r["kind"] in ("buy_in", "cash_out")
-        )
-        refused = ann.post("/api/chemin-de-fer/tables/1/seats", {"buy_in": "100"})
-        assert refused.status_code == 409 and "closed by the house" in refused.json()["error"]
-    finally:
-        settings.set_open(Actor(None, "Olga", "-"), ref, True, "open again")
