@@ -266,7 +266,7 @@ def test_signing_out_everywhere(web: Web, olga: Operator) -> None:
     ann = web.person("Ann")
     ann_id = account_id(web, "Ann")
     done = olga.post(f"/api/operator/accounts/{ann_id}/sign-out", {"reason": "shared device"})
-    assert done.json() == {"sessions_ended": 1}
+    assert done.json()["sessions_ended"] == 1
     assert ann.http.get("/api/me").status_code == 401
 
 

@@ -195,32 +195,27 @@ class Staff:
         with self.db.read() as conn:
             return [_operator(row) for row in conn.execute(query)]
 
-    def find(self, name: str) -> Operator | None:
-        """The operator of that name (not removed), or None."""
+    def _live_row(self, name: str) -> Any:
+        """The row of the operator of that name who is not removed, or None."""
         try:
             key = name_key(account_name(name))
         except WalletError:
             return None
         with self.db.read() as conn:
-            row = conn.execute(
+            return conn.execute(
                 select(operators).where(
                     operators.c.name_key == key, operators.c.removed_at.is_(None)
                 )
             ).first()
+
+    def find(self, name: str) -> Operator | None:
+        """The operator of that name (not removed), or None."""
+        row = self._live_row(name)
         return None if row is None else _operator(row)
 
     def credentials(self, name: str) -> tuple[Operator, str] | None:
         """The operator of that name and their password hash, or None."""
-        try:
-            key = name_key(account_name(name))
-        except WalletError:
-            return None
-        with self.db.read() as conn:
-            row = conn.execute(
-                select(operators).where(
-                    operators.c.name_key == key, operators.c.removed_at.is_(None)
-                )
-            ).first()
+        row = self._live_row(name)
         return None if row is None else (_operator(row), str(row.password_hash))
 
     # -- the second factor ------------------------------------------------------------------

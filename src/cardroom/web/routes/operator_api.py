@@ -193,52 +193,6 @@ def _action(request: Request, who: OperatorSession) -> Any:
     return who.actor(None if request.client is None else request.client.host)
 
 
-@router.post("/accounts/{account_id}/suspend")
-async def suspend(
-    request: Request,
-    account_id: int,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    await _do(lambda: room(request).players.suspend(_action(request, who), account_id, body.reason))
-    return {"suspended": True}
-
-
-@router.post("/accounts/{account_id}/lift")
-async def lift(
-    request: Request,
-    account_id: int,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    await _do(lambda: room(request).players.lift(_action(request, who), account_id, body.reason))
-    return {"suspended": False}
-
-
-@router.post("/accounts/{account_id}/sign-out")
-async def sign_out(
-    request: Request,
-    account_id: int,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    ended = await _do(
-        lambda: room(request).players.sign_out(_action(request, who), account_id, body.reason)
-    )
-    return {"sessions_ended": ended}
-
-
-@router.post("/accounts/{account_id}/note")
-async def note(
-    request: Request,
-    account_id: int,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    await _do(lambda: room(request).players.note(_action(request, who), account_id, body.reason))
-    return {"noted": True}
-
-
 @router.post("/accounts/{account_id}/adjust")
 async def adjust(
     request: Request,
@@ -255,6 +209,31 @@ async def adjust(
     return {"balance": money_text(to_cents(balance))}
 
 
+#: An action on an account that takes only a reason, by its path: what it does.
+AccountAction = Literal["suspend", "lift", "sign-out", "note"]
+
+
+@router.post("/accounts/{account_id}/{action}")
+async def account_action(
+    request: Request,
+    account_id: int,
+    action: AccountAction,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    """Suspend, lift a suspension, sign out everywhere, or write a note."""
+    players = room(request).players
+    actor = _action(request, who)
+    do = {
+        "suspend": players.suspend,
+        "lift": players.lift,
+        "sign-out": players.sign_out,
+        "note": players.note,
+    }[action]
+    result = await _do(lambda: do(actor, account_id, body.reason))
+    return {"done": action, "sessions_ended": result if action == "sign-out" else None}
+
+
 @router.get("/rounds/{round_id}")
 async def round_(
     request: Request, round_id: int, who: Annotated[OperatorSession, Depends(operator)]
@@ -268,36 +247,6 @@ def tables(
     request: Request, who: Annotated[OperatorSession, Depends(operator)]
 ) -> dict[str, object]:
     return tables_json(request)
-
-
-@router.post("/tables/{key}/open")
-async def open_table(
-    request: Request,
-    key: str,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    setting = await _do(
-        lambda: room(request).tables.set_open(
-            _action(request, who), _known(request, key), True, body.reason
-        )
-    )
-    return setting.as_json()  # type: ignore[no-any-return]
-
-
-@router.post("/tables/{key}/close")
-async def close_table(
-    request: Request,
-    key: str,
-    body: Reason,
-    who: Annotated[OperatorSession, Depends(changing_operator)],
-) -> dict[str, object]:
-    setting = await _do(
-        lambda: room(request).tables.set_open(
-            _action(request, who), _known(request, key), False, body.reason
-        )
-    )
-    return setting.as_json()  # type: ignore[no-any-return]
 
 
 @router.post("/tables/{key}/limits")
@@ -317,6 +266,23 @@ async def set_limits(
             high,
             body.reason,
             table_bounds(request, key),
+        )
+    )
+    return setting.as_json()  # type: ignore[no-any-return]
+
+
+@router.post("/tables/{key}/{action}")
+async def open_or_close(
+    request: Request,
+    key: str,
+    action: Literal["open", "close"],
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_operator)],
+) -> dict[str, object]:
+    """Open or close a table to new rounds."""
+    setting = await _do(
+        lambda: room(request).tables.set_open(
+            _action(request, who), _known(request, key), action == "open", body.reason
         )
     )
     return setting.as_json()  # type: ignore[no-any-return]
