@@ -160,7 +160,8 @@ def stored_rules(db: Database) -> Callable[[str], GameRules]:
         if variant is None:
             rules: GameRules = game.default_rules()
             return rules
-        return variants.rules(game, variant)  # type: ignore[no-any-return]
+        found: GameRules = variants.rules(game, variant)
+        return found
 
     return rules_for
 

@@ -10,9 +10,10 @@ business.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
@@ -58,6 +59,8 @@ from cardroom.web.passwords import Busy
 from cardroom.web.signin import busy_error
 
 router = APIRouter(prefix="/api/operator", include_in_schema=False)
+
+T = TypeVar("T")
 
 
 def _strict() -> ConfigDict:
@@ -109,7 +112,8 @@ def refusal(err: Exception) -> ApiError:
     return ApiError(422, text)
 
 
-async def _do(work: Any) -> Any:
+async def _do(work: Callable[[], T]) -> T:
+    """``work()`` in a worker thread, its refusals as the API answers them."""
     try:
         return await run_in_threadpool(work)
     except (WalletError, ReasonMissing, ValueError) as err:
@@ -186,7 +190,7 @@ async def account(
     who: Annotated[OperatorSession, Depends(operator)],
     before: Annotated[int | None, Query(ge=1)] = None,
 ) -> dict[str, object]:
-    return await _do(lambda: account_json(room(request), account_id, before))  # type: ignore[no-any-return]
+    return await _do(lambda: account_json(room(request), account_id, before))
 
 
 def _action(request: Request, who: OperatorSession) -> Any:
@@ -238,7 +242,7 @@ async def account_action(
 async def round_(
     request: Request, round_id: int, who: Annotated[OperatorSession, Depends(operator)]
 ) -> dict[str, object]:
-    return await _do(lambda: round_json(room(request), round_id))  # type: ignore[no-any-return]
+    return await _do(lambda: round_json(room(request), round_id))
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -268,7 +272,7 @@ async def set_limits(
             table_bounds(request, key),
         )
     )
-    return setting.as_json()  # type: ignore[no-any-return]
+    return setting.as_json()
 
 
 @router.post("/tables/{key}/{action}")
@@ -285,7 +289,7 @@ async def open_or_close(
             _action(request, who), _known(request, key), action == "open", body.reason
         )
     )
-    return setting.as_json()  # type: ignore[no-any-return]
+    return setting.as_json()
 
 
 @router.post("/variants")
@@ -298,7 +302,7 @@ async def publish(
             _action(request, who), body.game, body.variant, body.name, body.reason
         )
     )
-    return setting.as_json()  # type: ignore[no-any-return]
+    return setting.as_json()
 
 
 def _known(request: Request, key: str) -> str:
