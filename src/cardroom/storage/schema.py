@@ -108,6 +108,9 @@ accounts = Table(
     # suspended by an operator (null when not): the account may sign in and look, but
     # not stake, sit or top up; the operator log keeps who did it and why
     Column("suspended_at", UTCDateTime, nullable=True),
+    # the end of the break or self-exclusion the person chose (null: none taken); they
+    # may sign in and look until then, not play (cardroom.app.protections)
+    Column("blocked_until", UTCDateTime, nullable=True),
     UniqueConstraint("name_key"),
     Index(None, "name_skeleton", unique=True),
     CheckConstraint("balance >= 0", name="balance_not_negative"),
@@ -420,8 +423,25 @@ table_settings = Table(
     ),
 )
 
+PROTECTION_KINDS = ("time_out", "self_exclusion")
+
+#: Every break and self-exclusion a person took, append-only (as the operator log): when,
+#: which, until when, and from which address.
+protections = Table(
+    "protections",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("until", UTCDateTime, nullable=False),
+    Column("address", Text, nullable=False),
+    CheckConstraint(_one_of("kind", PROTECTION_KINDS), name="kind"),
+    Index(None, "account_id", "id"),
+)
+
 #: The tables that keep records only: the triggers that refuse to change a row of them.
-APPEND_ONLY = ("operator_log",)
+APPEND_ONLY = ("operator_log", "protections")
 
 #: The house games' stakes and payouts hour by hour, by table and wager, summed from the
 #: ledger by the floor (:mod:`cardroom.app.operators.rollup`) so that a period's figures

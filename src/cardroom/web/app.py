@@ -41,7 +41,16 @@ from cardroom.web.live import LiveTables
 from cardroom.web.models import SECURITY_SCHEMES
 from cardroom.web.operator_views import table_rules
 from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
-from cardroom.web.routes import api, chemmy, health, lab, operator_api, operator_pages, pages
+from cardroom.web.routes import (
+    api,
+    chemmy,
+    health,
+    lab,
+    operator_api,
+    operator_pages,
+    pages,
+    protection,
+)
 from cardroom.web.throttle import LoginThrottle
 
 log = logging.getLogger("cardroom.web")
@@ -165,6 +174,7 @@ def create_app(
     app.include_router(chemmy.router)
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.include_router(lab.router)
+    app.include_router(protection.router)
     app.include_router(pages.router)
     app.include_router(health.router)
     app.include_router(operator_api.router)

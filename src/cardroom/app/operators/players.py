@@ -34,7 +34,14 @@ from cardroom.storage.schema import (
     web_sessions,
 )
 
-__all__ = ["NotAllowed", "PlayerCard", "PlayerSession", "Players", "account_target"]
+__all__ = [
+    "NotAllowed",
+    "PlayerCard",
+    "PlayerSession",
+    "Players",
+    "account_target",
+    "leave_seats",
+]
 
 #: How long a seat's leave command waits for its table's owner (a day: the owner may be
 #: between processes).
@@ -72,6 +79,8 @@ class PlayerCard:
     balance: Fraction
     created_at: datetime
     suspended_at: datetime | None
+    #: the end of the break or self-exclusion its person took, if one is in force
+    blocked_until: datetime | None
     seats: tuple[tuple[str, Fraction], ...]
     sessions: tuple[PlayerSession, ...]
     rounds: int
@@ -84,6 +93,7 @@ class PlayerCard:
             "created_at": self.created_at.isoformat(),
             "suspended": self.suspended_at is not None,
             "suspended_at": None if self.suspended_at is None else self.suspended_at.isoformat(),
+            "blocked_until": None if self.blocked_until is None else self.blocked_until.isoformat(),
             "seats": [{"table": t, "stack": money_text(int(s * 100))} for t, s in self.seats],
             "sessions": [
                 {
@@ -157,6 +167,9 @@ class Players:
             balance=from_cents(row.balance),
             created_at=row.created_at,
             suspended_at=row.suspended_at,
+            blocked_until=row.blocked_until
+            if row.blocked_until is not None and row.blocked_until > _now()
+            else None,
             seats=tuple((str(r.table_ref), from_cents(r.stack)) for r in held),
             sessions=tuple(PlayerSession(s.created_at, s.expires_at, s.address) for s in sessions),
             rounds=rounds,
@@ -193,7 +206,7 @@ class Players:
             conn.execute(
                 update(accounts).where(accounts.c.id == account_id).values(suspended_at=when)
             )
-            left = self._leave_seats(conn, account_id)
+            left = leave_seats(self.db, conn, account_id)
             write(
                 conn,
                 actor,
@@ -296,33 +309,35 @@ class Players:
 
         return db.run(work)
 
-    def _leave_seats(self, conn: Connection, account_id: int) -> int:
-        """Ask the owner of each table where the account holds a seat to stand it up
-        after the coup in play (a command, done by whichever process drives the table)."""
-        held = conn.execute(
-            select(chemmy_tables.c.id)
-            .join_from(seats, chemmy_tables, chemmy_tables.c.table_ref == seats.c.table_ref)
-            .where(seats.c.account_id == account_id, seats.c.status == "open")
-        ).all()
-        if not held:
-            return 0
-        now = clock(self.db)
-        for (table_id,) in held:
-            conn.execute(
-                insert(chemmy_commands).values(
-                    table_id=int(table_id),
-                    process="operator",
-                    account_id=account_id,
-                    kind="leave",
-                    body="{}",
-                    status="pending",
-                    give_up=now + LEAVE_WAIT,
-                    created_at=_now(),
-                )
-            )
-        return len(held)
-
     def count(self) -> int:
         """How many accounts there are."""
         with self.db.read() as conn:
             return int(conn.execute(select(func.count()).select_from(accounts)).scalar_one())
+
+
+def leave_seats(db: Database, conn: Connection, account_id: int) -> int:
+    """In the caller's transaction: ask the owner of each table where the account holds
+    a seat to stand it up after the coup in play (a command, done by whichever process
+    drives the table); how many seats."""
+    held = conn.execute(
+        select(chemmy_tables.c.id)
+        .join_from(seats, chemmy_tables, chemmy_tables.c.table_ref == seats.c.table_ref)
+        .where(seats.c.account_id == account_id, seats.c.status == "open")
+    ).all()
+    if not held:
+        return 0
+    now = clock(db)
+    for (table_id,) in held:
+        conn.execute(
+            insert(chemmy_commands).values(
+                table_id=int(table_id),
+                process="operator",
+                account_id=account_id,
+                kind="leave",
+                body="{}",
+                status="pending",
+                give_up=now + LEAVE_WAIT,
+                created_at=_now(),
+            )
+        )
+    return len(held)

@@ -28,7 +28,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from sqlalchemy import Connection, bindparam, literal_column, select, union_all, update
+from sqlalchemy import Connection, bindparam, func, literal_column, select, union_all, update
 
 from cardroom.app.wallet.values import (
     AccountSuspended,
@@ -40,7 +40,7 @@ from cardroom.app.wallet.values import (
     now,
 )
 from cardroom.storage.db import Database, Fast
-from cardroom.storage.schema import accounts, ledger, rounds
+from cardroom.storage.schema import accounts, ledger, protections, rounds
 
 __all__ = [
     "NEW_ROUND",
@@ -80,9 +80,13 @@ _KEY_ROUND = Fast(
         rounds.c.account_id == bindparam("account"), rounds.c.idempotency_key == bindparam("key")
     )
 )
-#: A suspended account (``suspended_at`` set) takes no stake, buy-in or top-up
+#: A suspended account (``suspended_at`` set), or one whose person has taken a break or
+#: excluded themselves (``blocked_until`` to come), takes no stake, buy-in or top-up
 #: (``play`` 1); what pays it back, cashes it out or adjusts it (``play`` 0) still moves.
-_MAY_MOVE = accounts.c.suspended_at.is_(None) | (bindparam("play") == literal_column("0"))
+_MAY_MOVE = (
+    accounts.c.suspended_at.is_(None)
+    & (accounts.c.blocked_until.is_(None) | (accounts.c.blocked_until <= func.current_timestamp()))
+) | (bindparam("play") == literal_column("0"))
 #: The kinds of row a suspended account cannot have.
 PLAY = ("stake", "buy_in", "top_up")
 _SET_BALANCE = Fast(
@@ -290,11 +294,28 @@ def refuse(conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn
 
 
 def suspended_or_not(conn: Connection, account_id: int) -> None:
-    """:class:`AccountSuspended` if the account is suspended."""
-    row = conn.execute(select(accounts.c.suspended_at).where(accounts.c.id == account_id)).first()
-    if row is not None and row.suspended_at is not None:
+    """:class:`AccountSuspended` if the account may not play now: suspended by an
+    operator, or on a break or self-exclusion its person took."""
+    row = conn.execute(
+        select(accounts.c.suspended_at, accounts.c.blocked_until).where(accounts.c.id == account_id)
+    ).first()
+    if row is None:
+        return
+    if row.suspended_at is not None:
         raise AccountSuspended(
             "your account is suspended: you may look at your history and wallet, not play"
+        )
+    if row.blocked_until is not None and row.blocked_until > now():
+        kind = conn.execute(
+            select(protections.c.kind)
+            .where(protections.c.account_id == account_id)
+            .order_by(protections.c.until.desc())
+            .limit(1)
+        ).scalar()
+        what = "excluded yourself" if kind == "self_exclusion" else "taken a break"
+        raise AccountSuspended(
+            f"you have {what} until {row.blocked_until:%Y-%m-%d %H:%M} UTC: you may look at "
+            "your history and wallet, not play"
         )
 
 
