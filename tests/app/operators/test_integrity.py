@@ -464,6 +464,7 @@ def power(
     )
 
 
+@pytest.mark.long
 def test_a_finnish27_shoe_short_of_its_jokers_raises_an_alert(sqlite_db: Database) -> None:
     """The table's shoe quietly holds no Jokers (its rules say twelve): its push wager
     is held at -2.6% where 11.84% is stated, so the power calculation gives 12,654 rounds
