@@ -505,6 +505,9 @@ def test_an_alert_is_logged_once_a_day_and_shown_on_the_floor(web: Web, olga: Op
 
 # -- the staff -------------------------------------------------------------------------------
 def test_an_admin_adds_and_removes_operators(web: Web, olga: Operator) -> None:
+    body = {"name": "Ola", "password": "long enough", "reason": "x"}
+    assert olga.http.post("/api/operator/staff", json=body).status_code == 403  # no CSRF
+    assert olga.http.post("/api/operator/staff/Olga/remove", json=body).status_code == 403
     bad = olga.post("/api/operator/staff", {"name": "Ola", "password": "short", "reason": "x"})
     assert bad.status_code == 422 and "at least 8" in bad.json()["error"]
     no_reason = olga.post(

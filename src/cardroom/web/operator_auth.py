@@ -14,8 +14,6 @@ every refusal is written to the operator log with the address it came from.
 
 from __future__ import annotations
 
-import hmac
-
 from fastapi import Request, Response
 
 from cardroom.app.operators.log import Actor
@@ -23,14 +21,15 @@ from cardroom.app.operators.room import Room
 from cardroom.app.operators.staff import LIFETIME, OperatorSession
 from cardroom.app.sessions import PASSWORD_MAX
 from cardroom.app.wallet import WalletError, account_name, name_key
-from cardroom.web.deps import CSRF_HEADER, ApiError, secure, services
+from cardroom.web.deps import CSRF_HEADER, ApiError, csrf_ok, secure, services
 from cardroom.web.passwords import Busy
-from cardroom.web.signin import busy_error, in_thread
-from cardroom.web.throttle import Throttled, client_address
+from cardroom.web.signin import address_of, busy_error, in_thread
+from cardroom.web.throttle import Throttled
 
 __all__ = [
     "COOKIE",
     "admin",
+    "changing_admin",
     "changing_operator",
     "clear_cookie",
     "operator",
@@ -48,10 +47,6 @@ WRONG = "wrong name, password or code"
 def room(request: Request) -> Room:
     found: Room = services(request).room
     return found
-
-
-def address(request: Request) -> str:
-    return client_address(request.client.host if request.client else None)
 
 
 def operator_or_none(request: Request) -> OperatorSession | None:
@@ -77,14 +72,19 @@ def admin(request: Request) -> OperatorSession:
     return found
 
 
-def csrf_ok(given: str | None, expected: str) -> bool:
-    return bool(given) and hmac.compare_digest(str(given).encode(), expected.encode())
-
-
 def changing_operator(request: Request) -> OperatorSession:
     """The signed-in operator of an API request that changes something: its
     ``X-CSRF-Token`` header must be the session's (403)."""
-    found = operator(request)
+    return _with_csrf(request, operator(request))
+
+
+def changing_admin(request: Request) -> OperatorSession:
+    """The signed-in admin of an API request that changes something (as
+    :func:`changing_operator`)."""
+    return _with_csrf(request, admin(request))
+
+
+def _with_csrf(request: Request, found: OperatorSession) -> OperatorSession:
     if not csrf_ok(request.headers.get(CSRF_HEADER), found.csrf_token):
         raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
     return found
@@ -112,7 +112,7 @@ async def sign_in(
     """A new session for the operator whose name, password and code these are; an
     :class:`ApiError` (401, 422, 429 or 503) otherwise, every outcome logged."""
     svc = services(request)
-    where = address(request)
+    where = address_of(request)
     try:
         key = "operator:" + name_key(account_name(name))
     except WalletError as err:

@@ -13,6 +13,7 @@ from cardroom.app.history import RecordError, RoundRecord, replay
 from cardroom.app.operators.floor import Figures, LiveTable, Period, game_of
 from cardroom.app.operators.log import LogEntry
 from cardroom.app.operators.room import Room
+from cardroom.app.operators.tables import TableSetting
 from cardroom.app.operators.watch import ALERT
 from cardroom.app.wallet import WalletError
 from cardroom.app.wallet.values import money_text, to_cents
@@ -169,18 +170,7 @@ def tables_json(request: Request) -> dict[str, object]:
     for key in table_keys(request):
         setting = settings.get(key)
         game = game_of(key)
-        data = (
-            setting.as_json()
-            if setting is not None
-            else {
-                "key": key,
-                "name": None,
-                "public": False,
-                "open": True,
-                "min_stake": None,
-                "max_stake": None,
-            }
-        )
+        data = (setting or TableSetting(key)).as_json()
         out.append({**data, "game": game})
     return {"tables": out}
 

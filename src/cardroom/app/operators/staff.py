@@ -11,7 +11,6 @@ removed operator keeps their row, for the log, and cannot sign in.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import secrets
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ import segno
 from sqlalchemy import delete, select, update
 
 from cardroom.app.operators.log import Actor, write
+from cardroom.app.sessions import token_hash
 from cardroom.app.wallet import WalletError, account_name, name_key
 from cardroom.storage.db import Database
 from cardroom.storage.schema import operator_sessions, operators
@@ -80,10 +80,6 @@ class OperatorSession:
 
     def actor(self, address: str | None = None) -> Actor:
         return Actor(self.operator.id, self.operator.name, address or self.address)
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _now() -> datetime:
@@ -269,7 +265,7 @@ class Staff:
             session_id = conn.execute(
                 operator_sessions.insert()
                 .values(
-                    token_hash=_token_hash(token),
+                    token_hash=token_hash(token),
                     operator_id=operator.id,
                     csrf_token=csrf,
                     address=address,
@@ -289,7 +285,7 @@ class Staff:
             .join_from(
                 operator_sessions, operators, operators.c.id == operator_sessions.c.operator_id
             )
-            .where(operator_sessions.c.token_hash == _token_hash(token))
+            .where(operator_sessions.c.token_hash == token_hash(token))
         )
         with self.db.read() as conn:
             row = conn.execute(query).first()
@@ -307,7 +303,7 @@ class Staff:
         with self.db.write() as conn:
             conn.execute(
                 delete(operator_sessions).where(
-                    (operator_sessions.c.token_hash == _token_hash(token))
+                    (operator_sessions.c.token_hash == token_hash(token))
                     | (operator_sessions.c.expires_at <= _now())
                 )
             )

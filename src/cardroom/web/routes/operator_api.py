@@ -35,12 +35,12 @@ from cardroom.app.sessions import check_password_text
 from cardroom.app.wallet import WalletError, name_key
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.core.money import parse_amount
-from cardroom.web.deps import CSRF_HEADER, ApiError, services
+from cardroom.web.deps import ApiError, services
 from cardroom.web.operator_auth import (
     admin,
+    changing_admin,
     changing_operator,
     clear_cookie,
-    csrf_ok,
     operator,
     room,
     set_cookie,
@@ -364,12 +364,10 @@ def staff(request: Request, who: Annotated[OperatorSession, Depends(admin)]) -> 
 
 @router.post("/staff")
 async def add_staff(
-    request: Request, body: NewOperator, who: Annotated[OperatorSession, Depends(admin)]
+    request: Request, body: NewOperator, who: Annotated[OperatorSession, Depends(changing_admin)]
 ) -> dict[str, object]:
     """An admin adds an operator: their TOTP secret, shown this once (text, the
     ``otpauth://`` address and the QR code as SVG)."""
-    if not csrf_ok(request.headers.get(CSRF_HEADER), who.csrf_token):
-        raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
     added, secret = await add_operator(
         request, who, body.name, body.password, body.admin, body.reason
     )
@@ -384,10 +382,11 @@ async def add_staff(
 
 @router.post("/staff/{name}/remove")
 async def remove_staff(
-    request: Request, name: str, body: Reason, who: Annotated[OperatorSession, Depends(admin)]
+    request: Request,
+    name: str,
+    body: Reason,
+    who: Annotated[OperatorSession, Depends(changing_admin)],
 ) -> dict[str, object]:
-    if not csrf_ok(request.headers.get(CSRF_HEADER), who.csrf_token):
-        raise ApiError(403, f"the {CSRF_HEADER} header is missing or wrong: reload the page")
     await remove_operator(request, who, name, body.reason)
     return {"removed": name}
 

@@ -20,12 +20,11 @@ from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.staff import OperatorSession, provisioning_uri, qr_svg
 from cardroom.app.operators.watch import WINDOWS, Watch
 from cardroom.app.wallet import WalletError
-from cardroom.web.deps import ApiError, services
+from cardroom.web.deps import ApiError, csrf_ok, services
 from cardroom.web.operator_auth import (
     COOKIE,
     admin,
     clear_cookie,
-    csrf_ok,
     operator,
     operator_or_none,
     room,
