@@ -17,7 +17,6 @@ row, so two processes never add the same rows twice.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -67,42 +66,6 @@ class Sums:
 
 
 Key = tuple[datetime, str, str]
-
-
-def _sum_rows(rows: Iterable[Any]) -> dict[Key, Sums]:
-    """The sums of ledger rows (id, created_at, table_ref, wager, kind, amount, round_id)
-    by hour, table and wager, and by hour and table as a whole."""
-    sums: dict[Key, Sums] = defaultdict(Sums)
-    seen: set[tuple[str, int]] = set()
-    for row in rows:
-        if row.kind not in _KINDS or row.round_id is None or row.table_ref is None:
-            continue
-        hour = hour_of(row.created_at)
-        ref, wager = str(row.table_ref), str(row.wager or "")
-        for key in ((hour, ref, wager), (hour, ref, WHOLE)):
-            cell = sums[key]
-            if row.kind == "stake":
-                cell.staked -= int(row.amount)
-                if key[2] != WHOLE:
-                    cell.rounds += 1
-                    cell.stake_squares += float(row.amount) ** 2
-                elif (ref, int(row.round_id)) not in seen:
-                    seen.add((ref, int(row.round_id)))
-                    cell.rounds += 1
-            else:
-                cell.paid += int(row.amount)
-    return sums
-
-
-_COLUMNS = (
-    ledger.c.id,
-    ledger.c.created_at,
-    ledger.c.table_ref,
-    ledger.c.wager,
-    ledger.c.kind,
-    ledger.c.amount,
-    ledger.c.round_id,
-)
 
 
 class Rollup:
@@ -176,13 +139,14 @@ class Rollup:
             return hour_of(value if value.tzinfo else value.replace(tzinfo=UTC))
         return datetime.strptime(str(value), "%Y-%m-%d %H").replace(tzinfo=UTC)
 
-    def _add(self, conn: Connection, mark: int, upto: int) -> None:
-        """Add the rows with ids in (``mark``, ``upto``] to the sums, by the database's
-        own grouping: by hour, table and wager, and by hour and table as a whole."""
+    def _cells(self, conn: Connection, after: int, upto: int | None) -> list[tuple[Key, Sums]]:
+        """The sums of the ledger rows with ids after ``after`` (up to ``upto``), by the
+        database's own grouping: by hour, table and wager, and by hour and table as a
+        whole (its rounds counted once each)."""
         hour = self._hour().label("hour")
+        ids = [ledger.c.id > after] + ([] if upto is None else [ledger.c.id <= upto])
         rows = (
-            ledger.c.id > mark,
-            ledger.c.id <= upto,
+            *ids,
             ledger.c.kind.in_(_KINDS),
             ledger.c.round_id.is_not(None),
             ledger.c.table_ref.is_not(None),
@@ -222,8 +186,12 @@ class Rollup:
             ((self._read_hour(h), str(ref), WHOLE), Sums(int(n), int(s), int(p)))
             for h, ref, n, s, p in whole
         ]
+        return cells
+
+    def _add(self, conn: Connection, mark: int, upto: int) -> None:
+        """Add the rows with ids in (``mark``, ``upto``] to the sums."""
         insert = sqlite_insert if self.db.is_sqlite else pg_insert
-        for (hour_at, ref, wager), cell in cells:
+        for (hour_at, ref, wager), cell in self._cells(conn, mark, upto):
             statement = insert(ledger_hours).values(
                 hour=hour_at,
                 table_ref=ref,
@@ -289,7 +257,4 @@ class Rollup:
 
     def _tail(self, conn: Connection) -> dict[Key, Sums]:
         """The rows after the mark, summed (they are few: at most a minute's or so)."""
-        rows = conn.execute(
-            select(*_COLUMNS).where(ledger.c.id > self.mark(conn)).order_by(ledger.c.id)
-        ).all()
-        return _sum_rows(rows)
+        return dict(self._cells(conn, self.mark(conn), None))
