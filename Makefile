@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long lint typecheck pytest postgres chromium pango report bench bench-load wrk clean
+.PHONY: run test test-long lint typecheck pytest postgres chromium pango report bench bench-load wrk dieharder certify clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -106,6 +106,31 @@ OUT ?= par
 
 report: $(STAMP) pango
 	$(BIN)/cardroom report all --out $(OUT)
+
+# `cardroom certify-rng` runs the shuffle's raw draws through Debian's dieharder and ent:
+# as root they are installed when missing; otherwise make stops and says how.
+dieharder:
+	@if command -v dieharder >/dev/null 2>&1 && command -v ent >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing dieharder and ent for cardroom certify-rng (apt-get install dieharder ent)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq dieharder ent >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq dieharder ent >/dev/null 2>&1; } \
+		|| { echo "Could not install dieharder and ent: run 'apt-get install dieharder ent'"; exit 1; }; \
+	else \
+		echo "cardroom certify-rng needs dieharder and ent: install them with" \
+			"'sudo apt-get install dieharder ent' and run make certify again"; \
+		exit 1; \
+	fi
+
+# The shuffle's certificate (docs/certification.md) in certify/ (OUT=DIR elsewhere would
+# clash with the PAR sheets' default: CERT_OUT=DIR); CERT_ARGS passes options.
+CERT_OUT ?= certify
+CERT_ARGS ?=
+
+certify: $(STAMP) pango dieharder
+	$(BIN)/cardroom certify-rng --out $(CERT_OUT) $(CERT_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
