@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -32,6 +33,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 
 
@@ -111,6 +113,16 @@ accounts = Table(
     # the end of the break or self-exclusion the person chose (null: none taken); they
     # may sign in and look until then, not play (cardroom.app.protections)
     Column("blocked_until", UTCDateTime, nullable=True),
+    # the play session (from a sign-in with no other session live, or the terminal's
+    # start) and its end by the person's session time limit (null: no limit); the
+    # reality check's interval in minutes (null: off) and when the next is due
+    # (cardroom.app.limits)
+    Column("session_started", UTCDateTime, nullable=True),
+    Column("session_ends", UTCDateTime, nullable=True),
+    Column("reality_every", Integer, nullable=True),
+    Column("reality_due", UTCDateTime, nullable=True),
+    # the account has (or had) a money limit: its stakes keep play_totals
+    Column("limited", Boolean, nullable=False, server_default=false()),
     UniqueConstraint("name_key"),
     Index(None, "name_skeleton", unique=True),
     CheckConstraint("balance >= 0", name="balance_not_negative"),
@@ -440,8 +452,84 @@ protections = Table(
     Index(None, "account_id", "id"),
 )
 
+#: The limits a person may set on their own play: losses and stakes a day, week and
+#: month (cents), the session's length and the reality check's interval (minutes).
+LIMIT_KINDS = (
+    "loss_day",
+    "loss_week",
+    "loss_month",
+    "stake_day",
+    "stake_week",
+    "stake_month",
+    "session",
+    "reality",
+)
+
+#: Every change of a limit a person made, append-only: the new amount (null: removed)
+#: and when it takes effect (at once for a lower limit, 24 hours on for a higher one).
+limit_changes = Table(
+    "limit_changes",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("amount", BigInteger, nullable=True),
+    Column("takes_effect", UTCDateTime, nullable=False),
+    Column("address", Text, nullable=False),
+    CheckConstraint(_one_of("kind", LIMIT_KINDS), name="kind"),
+    CheckConstraint("amount IS NULL OR amount >= 0", name="amount"),
+    Index(None, "account_id", "id"),
+)
+
+#: The limits as they stand: the amount in force (null: none) and a change waiting for
+#: its time (``next_at`` null: none waits).
+play_limits = Table(
+    "play_limits",
+    metadata,
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("amount", BigInteger, nullable=True),
+    Column("next_amount", BigInteger, nullable=True),
+    Column("next_at", UTCDateTime, nullable=True),
+    CheckConstraint(_one_of("kind", LIMIT_KINDS), name="kind"),
+    PrimaryKeyConstraint("account_id", "kind"),
+)
+
+#: What an account with limits staked and got back in the day, week and month (UTC)
+#: that began at ``<period>_start``.
+play_totals = Table(
+    "play_totals",
+    metadata,
+    Column("account_id", RowId, ForeignKey("accounts.id"), primary_key=True),
+    *[
+        column
+        for period in ("day", "week", "month")
+        for column in (
+            Column(f"{period}_start", UTCDateTime, nullable=False),
+            Column(f"{period}_staked", BigInteger, nullable=False),
+            Column(f"{period}_returned", BigInteger, nullable=False),
+        )
+    ],
+)
+
+#: Every reality check a person acknowledged, append-only: the session it was of, the
+#: minutes played and the session's net result (cents) it showed.
+reality_checks = Table(
+    "reality_checks",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("session_started", UTCDateTime, nullable=False),
+    Column("minutes", Integer, nullable=False),
+    Column("net", BigInteger, nullable=False),
+    Column("address", Text, nullable=False),
+    Index(None, "account_id", "id"),
+)
+
 #: The tables that keep records only: the triggers that refuse to change a row of them.
-APPEND_ONLY = ("operator_log", "protections")
+APPEND_ONLY = ("operator_log", "protections", "limit_changes", "reality_checks")
 
 #: The house games' stakes and payouts hour by hour, by table and wager, summed from the
 #: ledger by the floor (:mod:`cardroom.app.operators.rollup`) so that a period's figures
