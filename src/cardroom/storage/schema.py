@@ -115,10 +115,12 @@ accounts = Table(
     Column("blocked_until", UTCDateTime, nullable=True),
     # the play session (from a sign-in with no other session live, or the terminal's
     # start) and its end by the person's session time limit (null: no limit); the
-    # reality check's interval in minutes (null: off) and when the next is due
-    # (cardroom.app.limits)
+    # reality check's interval in minutes (null: off) and when the next is due; the
+    # last ledger row before the session (its net result is what follows)
+    # (cardroom.app.wallet.limits)
     Column("session_started", UTCDateTime, nullable=True),
     Column("session_ends", UTCDateTime, nullable=True),
+    Column("session_ledger_id", BigInteger, nullable=True),
     Column("reality_every", Integer, nullable=True),
     Column("reality_due", UTCDateTime, nullable=True),
     # the account has (or had) a money limit: its stakes keep play_totals
@@ -555,5 +557,39 @@ rollup_marks = Table(
     metadata,
     Column("name", Text, primary_key=True),
     Column("ledger_id", BigInteger, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+#: The server seeds of the shoes anyone can verify (docs/fairness.md): a row per shoe of
+#: a table (``account_id`` the person whose house table it is; None at a table of seats),
+#: ``shoe`` its number at the table, None while the seed is only committed to for the
+#: table's next shoe; ``server_seed`` (hex) is kept secret until ``revealed_at``, its
+#: SHA-256 ``commitment`` is shown from the start; ``client_seed`` the one it was shuffled
+#: with, ``first_round_id`` the round it was shuffled for.
+shoe_seeds = Table(
+    "shoe_seeds",
+    metadata,
+    Column("id", RowId, primary_key=True),
+    Column("account_id", RowId, ForeignKey("accounts.id"), nullable=True),
+    Column("table_ref", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("shoe", Integer, nullable=True),
+    Column("server_seed", Text, nullable=False),
+    Column("commitment", Text, nullable=False),
+    Column("client_seed", Text, nullable=True),
+    Column("first_round_id", RowId, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("shuffled_at", UTCDateTime, nullable=True),
+    Column("revealed_at", UTCDateTime, nullable=True),
+    Index(None, "account_id", "table_ref", "shoe"),
+)
+
+#: Each person's client seed (a default one made on first use; a change applies from the
+#: next shoe).
+client_seeds = Table(
+    "client_seeds",
+    metadata,
+    Column("account_id", RowId, ForeignKey("accounts.id"), primary_key=True),
+    Column("client_seed", Text, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
 )
