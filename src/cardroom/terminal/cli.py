@@ -23,7 +23,7 @@ from cardroom.core.rules import rules_to_toml
 from cardroom.core.shoe import CardSource, SecureShuffler, SeededShuffler, Shoe, StackedShoe
 from cardroom.games import GAMES
 from cardroom.storage import default_path
-from cardroom.terminal import lab, operators, records, render, report, tools
+from cardroom.terminal import export, lab, operators, records, render, report, tools
 from cardroom.terminal.chemmy import DEFAULT_SEATS, ChemmyPlay, parse_people
 from cardroom.terminal.common import (
     MAX_DECKS,
@@ -631,6 +631,70 @@ def operator_log(
     """Export the operator log: every action, who, when, from where, before and after."""
     with person_errors():
         operators.log(db, since, until, as_json)
+
+
+# -- the audit export ------------------------------------------------------------------
+export_app = typer.Typer(
+    help="The audit export: a period's rounds, ledger, protections and operator actions "
+    "as a signed hash chain; its keys; its verification.",
+)
+app.add_typer(export_app, name="export")
+
+
+@export_app.callback(invoke_without_command=True)
+def export_command(
+    context: typer.Context,
+    since: Annotated[
+        str | None, typer.Option("--from", metavar="DATE", help="From this date or time (UTC).")
+    ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option("--to", metavar="DATE", help="To before this date or time (UTC)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", metavar="FILE", help="The export to write (new).")
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option("--key", metavar="PRIVATE.pem", help="The operator's Ed25519 private key."),
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Write every round record, ledger row, protection and operator action of a period
+    as JSON lines in a hash chain, signed: cardroom export --from DATE --to DATE --out
+    FILE --key PRIVATE.pem [--db URL].  Then `cardroom export verify FILE --key
+    PUBLIC.pem` checks it and replays every round; `cardroom export keygen --out PREFIX`
+    makes a key."""
+    if (command := context.invoked_subcommand) is not None:
+        if any(v is not None for v in (since, until, out, key, db)):
+            fail(f"--from, --to, --out, --key and --db are for the export itself, not {command}")
+        return
+    export.write_export(db, since, until, out, key)
+
+
+@export_app.command("keygen")
+def export_keygen(
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", metavar="PREFIX", help="Writes PREFIX.key.pem (private) and PREFIX.pub.pem."
+        ),
+    ],
+) -> None:
+    """Make an Ed25519 key pair for signing exports (the private key readable by you only)."""
+    export.keygen(out)
+
+
+@export_app.command("verify")
+def export_verify(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The export to check.")],
+    key: Annotated[
+        Path, typer.Option("--key", metavar="PUBLIC.pem", help="The signer's public key.")
+    ],
+) -> None:
+    """Check an export: each line's chain, order and period, the signature, the count,
+    and every round replayed through its engine; exit 1 naming the first bad line."""
+    export.verify_file(file, key)
 
 
 # -- the web table ---------------------------------------------------------------------
