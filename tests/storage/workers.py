@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from cardroom.app.wallet import InsufficientFunds, NameTaken, TopUpRefused, Wallet
+from cardroom.app.wallet import InsufficientFunds, LimitReached, NameTaken, TopUpRefused, Wallet
 from cardroom.storage import Database
 from cardroom.storage.migrate import current_revisions
 
@@ -89,7 +89,7 @@ def _stakes(wallet: Wallet, account_id: int, name: str, amounts: list[int]) -> d
                 {"worker": name, "attempt": index},
                 idempotency_key=f"{name}-{index}",
             )
-        except InsufficientFunds:
+        except (InsufficientFunds, LimitReached):
             refused.append(index)
         else:
             assert not opened.existing

@@ -41,6 +41,7 @@ from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import bindparam, delete, select
 
 from cardroom.app.wallet import Account, Wallet, WalletError, from_cents
+from cardroom.app.wallet.limits import start_session
 from cardroom.storage.db import Database, Fast
 from cardroom.storage.schema import accounts, web_sessions
 
@@ -113,6 +114,15 @@ class Sessions:
         now = _now()
         expires = now + LIFETIME
         with self.db.write() as conn:
+            live = conn.execute(
+                select(web_sessions.c.id)
+                .where(web_sessions.c.account_id == account_id, web_sessions.c.expires_at > now)
+                .limit(1)
+            ).first()
+            if live is None:
+                # signed in nowhere else: a new play session (its time limit and reality
+                # check count from now)
+                start_session(conn, account_id, now)
             session_id = conn.execute(
                 web_sessions.insert()
                 .values(

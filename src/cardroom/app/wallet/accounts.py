@@ -4,12 +4,13 @@ outside the tables (deposits, withdrawals, a balance set, play money topped up).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 
 from sqlalchemy import Connection, func, select, update
 
 from cardroom.app.names import name_skeleton
+from cardroom.app.wallet.limits import REALITY_DEFAULT
 from cardroom.app.wallet.money import Movement, lock_account, move
 from cardroom.app.wallet.values import (
     START_BALANCE,
@@ -57,6 +58,7 @@ class Accounts:
 
         def work(conn: Connection) -> Account:
             _check_name_free(conn, clean, skeleton)
+            opened = _now()
             account_id = int(
                 conn.execute(
                     accounts.insert()
@@ -66,7 +68,13 @@ class Accounts:
                         name_skeleton=skeleton,
                         password_hash=password_hash,
                         balance=0,
-                        created_at=_now(),
+                        created_at=opened,
+                        # a new account's play session begins now, with a reality
+                        # check every hour until its person chooses otherwise
+                        session_started=opened,
+                        session_ledger_id=0,
+                        reality_every=REALITY_DEFAULT,
+                        reality_due=opened + timedelta(minutes=REALITY_DEFAULT),
                     )
                     .returning(accounts.c.id)
                 ).scalar_one()

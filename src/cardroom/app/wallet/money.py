@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 
 from sqlalchemy import Connection, bindparam, func, literal_column, select, union_all, update
 
+from cardroom.app.wallet.limits import RETURNED, STAKED, count_play, refuse_session
 from cardroom.app.wallet.values import (
     AccountSuspended,
     InsufficientFunds,
@@ -81,11 +82,16 @@ _KEY_ROUND = Fast(
     )
 )
 #: A suspended account (``suspended_at`` set), or one whose person has taken a break or
-#: excluded themselves (``blocked_until`` to come), takes no stake, buy-in or top-up
-#: (``play`` 1); what pays it back, cashes it out or adjusts it (``play`` 0) still moves.
+#: excluded themselves (``blocked_until`` to come), whose session time limit has passed
+#: (``session_ends``) or whose reality check is due (``reality_due``), takes no stake,
+#: buy-in or top-up (``play`` 1); what pays it back, cashes it out or adjusts it
+#: (``play`` 0) still moves.
+_CLOCK = func.current_timestamp()
 _MAY_MOVE = (
     accounts.c.suspended_at.is_(None)
-    & (accounts.c.blocked_until.is_(None) | (accounts.c.blocked_until <= func.current_timestamp()))
+    & (accounts.c.blocked_until.is_(None) | (accounts.c.blocked_until <= _CLOCK))
+    & (accounts.c.session_ends.is_(None) | (accounts.c.session_ends > _CLOCK))
+    & (accounts.c.reality_due.is_(None) | (accounts.c.reality_due > _CLOCK))
 ) | (bindparam("play") == literal_column("0"))
 #: The kinds of row a suspended account cannot have.
 PLAY = ("stake", "buy_in", "top_up")
@@ -93,7 +99,7 @@ _SET_BALANCE = Fast(
     update(accounts)
     .where(accounts.c.id == bindparam("account"), accounts.c.balance == bindparam("old"), _MAY_MOVE)
     .values(balance=bindparam("new"))
-    .returning(accounts.c.balance)
+    .returning(accounts.c.balance, accounts.c.limited)
 )
 _ADD_TO_BALANCE = Fast(
     update(accounts)
@@ -101,7 +107,7 @@ _ADD_TO_BALANCE = Fast(
         accounts.c.id == bindparam("account"), accounts.c.balance >= bindparam("need"), _MAY_MOVE
     )
     .values(balance=accounts.c.balance + bindparam("net"))
-    .returning(accounts.c.balance)
+    .returning(accounts.c.balance, accounts.c.limited)
 )
 _LEDGER_COLUMNS = (
     "account_id",
@@ -261,6 +267,8 @@ def take(
         if not done:
             debit = next(m for m in moves if m.cents < 0)
             refuse(conn, account_id, -lowest, debit.kind)
+        if done[0][1]:
+            _count(conn, account_id, moves)
         return int(done[0][0]) - net
     if balance + lowest < 0:
         debit = next(m for m in moves if m.cents < 0)
@@ -272,9 +280,20 @@ def take(
         {"account": account_id, "old": balance, "new": balance + net, "play": play},
     )
     if not done:
-        suspended_or_not(conn, account_id)
+        if play:
+            suspended_or_not(conn, account_id)
         raise WalletError(f"the balance of account {account_id} moved under the wallet")
+    if done[0][1]:
+        _count(conn, account_id, moves)
     return balance
+
+
+def _count(conn: Connection, account_id: int, moves: Sequence[Movement]) -> None:
+    """An account with limits: count the stakes and what came back against them."""
+    staked = -sum(m.cents for m in moves if m.kind in STAKED)
+    returned = sum(m.cents for m in moves if m.kind in RETURNED)
+    if staked or returned:
+        count_play(conn, account_id, staked, returned)
 
 
 def refuse(conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn:
@@ -295,7 +314,8 @@ def refuse(conn: Connection, account_id: int, cents: int, kind: str) -> NoReturn
 
 def suspended_or_not(conn: Connection, account_id: int) -> None:
     """:class:`AccountSuspended` if the account may not play now: suspended by an
-    operator, or on a break or self-exclusion its person took."""
+    operator, on a break or self-exclusion its person took, past its session time limit
+    or due a reality check."""
     row = conn.execute(
         select(accounts.c.suspended_at, accounts.c.blocked_until).where(accounts.c.id == account_id)
     ).first()
@@ -317,6 +337,7 @@ def suspended_or_not(conn: Connection, account_id: int) -> None:
             f"you have {what} until {row.blocked_until:%Y-%m-%d %H:%M} UTC: you may look at "
             "your history and wallet, not play"
         )
+    refuse_session(conn, account_id)
 
 
 def row_values(

@@ -29,9 +29,11 @@ __all__ = [
     "InsufficientFunds",
     "LedgerPage",
     "LedgerRow",
+    "LimitReached",
     "LockedAccount",
     "NameTaken",
     "OpenedRound",
+    "RealityCheckDue",
     "RoundsPage",
     "Seat",
     "StoredRound",
@@ -66,7 +68,35 @@ class InsufficientFunds(WalletError):
 
 
 class AccountSuspended(WalletError):
-    """An operator has suspended the account: it takes no stake, buy-in or top-up."""
+    """The account may not play now: an operator suspended it, or its person took a break
+    or excluded themselves.  It takes no stake, buy-in or top-up.  ``code`` names the
+    reason for a program (the web's 409 carries it)."""
+
+    code = "suspended"
+    #: what a program may read beside the line (the web's 409 carries it)
+    details: Mapping[str, object] = {}
+
+
+class LimitReached(AccountSuspended):
+    """A stake or buy-in would pass a limit the person set (or their session time limit
+    has passed): it names the limit, what is left of it and when it resets."""
+
+    code = "limit"
+
+    def __init__(self, message: str, details: Mapping[str, object]) -> None:
+        super().__init__(message)
+        self.details = dict(details)
+
+
+class RealityCheckDue(AccountSuspended):
+    """The person's reality check is due: nothing is staked until they acknowledge the
+    notice of their session's time and net result."""
+
+    code = "reality_check"
+
+    def __init__(self, message: str, details: Mapping[str, object]) -> None:
+        super().__init__(message)
+        self.details = dict(details)
 
 
 class NameTaken(WalletError):

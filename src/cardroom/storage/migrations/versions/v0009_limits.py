@@ -52,6 +52,7 @@ def upgrade() -> None:
     sqlite = op.get_bind().dialect.name == "sqlite"
     op.add_column("accounts", sa.Column("session_started", TIME, nullable=True))
     op.add_column("accounts", sa.Column("session_ends", TIME, nullable=True))
+    op.add_column("accounts", sa.Column("session_ledger_id", sa.BigInteger(), nullable=True))
     op.add_column("accounts", sa.Column("reality_every", sa.Integer(), nullable=True))
     op.add_column("accounts", sa.Column("reality_due", TIME, nullable=True))
     op.add_column(
