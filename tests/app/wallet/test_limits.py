@@ -176,7 +176,7 @@ def test_the_session_time_limit_and_the_reality_check_pause_play(db: Database) -
     with db.read() as conn:
         [check] = conn.execute(select(reality_checks)).all()
         due_next = conn.execute(select(accounts.c.reality_due).where(accounts.c.id == ann)).scalar()
-    assert check.minutes == 61 and check.net == -1000
+    assert check.minutes == 61 and check.net == -1000 and due_next is not None
     assert timedelta(minutes=59) < due_next - datetime.now(UTC) <= timedelta(minutes=60)
     # a session time limit of 30 minutes, lowered into a session of 61: over at once
     limits.change(ann, {"session": 30}, HERE)
