@@ -697,6 +697,27 @@ def export_verify(
     export.verify_file(file, key)
 
 
+@app.command("verify-shoe")
+def verify_shoe_command(
+    seed: Annotated[str, typer.Option("--seed", metavar="HEX", help="The revealed server seed.")],
+    client_seed: Annotated[
+        str, typer.Option("--client-seed", metavar="TEXT", help="The client seed.")
+    ],
+    game: Annotated[str, typer.Option("--game", metavar="GAME", help="The game's id.")],
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", metavar="URL", help="Check the rounds recorded from the shoe in this database."
+        ),
+    ] = None,
+) -> None:
+    """Rebuild a shoe from its seeds (docs/fairness.md): check every round recorded from
+    it (--db), or print its cards in order; exit 1 naming each difference."""
+    from cardroom.terminal import fairness  # lazy: the database and the seeds
+
+    fairness.verify_shoe(seed, client_seed, game, db)
+
+
 # -- the web table ---------------------------------------------------------------------
 @app.command()
 def serve(

@@ -44,6 +44,7 @@ from cardroom.web.passwords import PasswordPool, parameters_of, shared_pool
 from cardroom.web.routes import (
     api,
     chemmy,
+    fairness,
     health,
     lab,
     operator_api,
@@ -175,6 +176,7 @@ def create_app(
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.include_router(lab.router)
     app.include_router(protection.router)
+    app.include_router(fairness.router)
     app.include_router(pages.router)
     app.include_router(health.router)
     app.include_router(operator_api.router)

@@ -55,6 +55,7 @@ from cardroom.app.tables.house import (
     RoundUnfinished,
     restore_round,
 )
+from cardroom.app.tables.seeds import FairShuffler, ShoeSeeds
 from cardroom.app.variants import UnknownVariant, Variants, split_key, table_key
 from cardroom.app.wallet import StoredRound, Wallet, WalletError, from_cents
 from cardroom.core.cards import Card, parse_cards
@@ -186,12 +187,17 @@ class StoredTables:
         rules: Mapping[str, Any],
         shuffler: Callable[[], Shuffler] = SecureShuffler,
         variants: Variants | None = None,
+        fair: bool | None = None,
     ) -> None:
         self.wallet = wallet
         self.db = wallet.db
         self.rules = dict(rules)
         self.shuffler = shuffler
         self.variants = variants
+        #: live play shuffles shoes anyone can verify (docs/fairness.md); an injected
+        #: shuffler (a seeded run, a test) keeps its own shuffles
+        self.fair = shuffler is SecureShuffler if fair is None else fair
+        self.seeds = ShoeSeeds(self.db)
 
     def rules_for(self, key: str) -> GameRules:
         """The rules of the table ``key`` (a game's id, or ``GAME~VARIANT``):
@@ -252,10 +258,11 @@ class StoredTables:
                         f"the stakes ({_amount(total)}) are more than your balance "
                         f"({_amount(balance)})"
                     )
-            table = self._table(row, account_id, name, game, rules, here)
+            fair = self._fair(conn, account_id, here, row)
+            table = self._table(row, account_id, name, game, rules, here, fair)
             fresh = unused.pop() if unused else None
             live = table.deal_round(bets, key, checked=True, engine=fresh)
-            self._write(conn, account_id, here, row, table, live)
+            self._write(conn, account_id, here, row, table, live, fair)
             assert live.balance is not None
             return Played(
                 live.balance,
@@ -297,11 +304,13 @@ class StoredTables:
             stored = self._own(account_id, round_id)  # (as it is now, under the lock)
             if stored.status != "in_progress":
                 raise IllegalAction("the round is over: nothing is asked")
-            table, live = self._restore(row, stored)
+            here = table_key_of(stored)
+            fair = self._fair(conn, account_id, here, row)
+            table, live = self._restore(row, stored, fair)
             if not isinstance(live.to_move(), Turn):
                 raise IllegalAction("no decision is asked now")
             table.act(live, action)
-            self._write(conn, account_id, table_key_of(stored), row, table, live)
+            self._write(conn, account_id, here, row, table, live, fair)
             balance = live.balance if live.balance is not None else self._balance(account_id)
             over = live.is_over
             return Played(
@@ -436,20 +445,41 @@ class StoredTables:
             max_stake=None if max_stake is None else from_cents(max_stake),
         )
 
-    def _shoe(self, row: _Row, rules: GameRules) -> Shoe:
+    def _fair(self, conn: Connection, account_id: int, here: str, row: _Row) -> FairShuffler | None:
+        """The shuffler of the table's next shoes in live play (None: the injected one)."""
+        if not self.fair:
+            return None
+        return self.seeds.shuffler(
+            conn,
+            account_id,
+            table_ref(here),
+            here,
+            row.shuffles,
+            lambda c: self.seeds.client_seed_in(c, account_id),
+        )
+
+    def _shoe(self, row: _Row, rules: GameRules, shuffler: Shuffler | None = None) -> Shoe:
+        shuffler = shuffler or self.shuffler()
         if row.cards is None:
-            return Shoe(rules.shoe, self.shuffler())
+            return Shoe(rules.shoe, shuffler)
         # the rounds dealt from this shuffle are this shoe's beads (one a finished round)
         rounds = len(row.beads) if row.bead_shoe == row.shuffles else 0
-        return Shoe.restore(rules.shoe, self.shuffler(), row.cards, row.dealt, row.shuffles, rounds)
+        return Shoe.restore(rules.shoe, shuffler, row.cards, row.dealt, row.shuffles, rounds)
 
     def _table(
-        self, row: _Row, account_id: int, name: str, game: GameInfo, rules: GameRules, here: str
+        self,
+        row: _Row,
+        account_id: int,
+        name: str,
+        game: GameInfo,
+        rules: GameRules,
+        here: str,
+        shuffler: Shuffler | None = None,
     ) -> HouseTable:
         table = HouseTable(
             game,
             rules,
-            self._shoe(row, rules),
+            self._shoe(row, rules, shuffler),
             self.wallet,
             account_id,
             name=name,
@@ -459,10 +489,14 @@ class StoredTables:
         table.beads, table.bead_shoe = list(row.beads), row.bead_shoe
         return table
 
-    def _restore(self, row: _Row, stored: StoredRound) -> tuple[HouseTable, HouseRound]:
+    def _restore(
+        self, row: _Row, stored: StoredRound, shuffler: Shuffler | None = None
+    ) -> tuple[HouseTable, HouseRound]:
         """The round in play, set up again; its table deals on from the table's shoe."""
         shoe = (
-            self._shoe(row, self.rules_for(table_key_of(stored))) if row.cards is not None else None
+            self._shoe(row, self.rules_for(table_key_of(stored)), shuffler)
+            if row.cards is not None
+            else None
         )
         table, live = restore_round(self.wallet, stored, source=shoe)
         table.rounds_played = row.rounds_played
@@ -477,8 +511,13 @@ class StoredTables:
         row: _Row,
         table: HouseTable,
         live: HouseRound,
+        fair: FairShuffler | None = None,
     ) -> None:
         shoe = table.source
+        if fair is not None and isinstance(shoe, Shoe):
+            self.seeds.opened(conn, fair, live.id)
+            if live.is_over and shoe.needs_reshuffle:  # the shoe deals no more
+                self.seeds.ended(conn, account_id, table_ref(here), shoe.shuffles)
         values: dict[str, Any] = {
             "account": account_id,
             "game": here,

@@ -1,0 +1,112 @@
+"""Check a shoe's rounds against the shoe rebuilt from its seeds (docs/fairness.md).
+
+The shoe is rebuilt exactly as the table shuffled it: the rules' cards in their
+unshuffled order (less the cards on the table, for a shoe shuffled when the last ran out
+in the middle of a round), shuffled by :class:`~cardroom.core.fair.HmacShuffler`, the
+burn taken off the top.  Then every card each round took from that shoe, in order, must
+be the shoe's next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardroom.app.history import RecordError, RoundRecord
+from cardroom.app.tables.house import saved_rules
+from cardroom.core.cards import Card
+from cardroom.core.events import CardDealt, Reshuffled
+from cardroom.core.fair import HmacShuffler
+from cardroom.core.shoe import Shoe, ShoeRules
+
+__all__ = ["ShoeCheck", "check_shoe", "shoe_order"]
+
+
+@dataclass
+class ShoeCheck:
+    """What the check found: the cards checked, the rounds, and any differences."""
+
+    shoe: int
+    rounds: list[int] = field(default_factory=list)
+    cards: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.cards > 0
+
+
+def shoe_order(
+    rules: ShoeRules, seed: bytes, client_seed: str, held_out: Iterable[Card] = ()
+) -> tuple[tuple[Card, ...], int]:
+    """The shoe's cards in order and how many are burnt from the top."""
+    shoe = Shoe(rules, HmacShuffler(seed, client_seed))
+    event = shoe.shuffle("new_shoe", in_play=tuple(held_out))
+    return shoe.order, event.burnt
+
+
+def check_shoe(
+    shoe: int, seed: bytes, client_seed: str, rounds: Sequence[tuple[int, dict[str, Any]]]
+) -> ShoeCheck:
+    """Check the rounds (``(id, record JSON)``, in the order they were dealt) that took
+    cards from shoe number ``shoe``, against the shoe rebuilt from the seeds."""
+    check = ShoeCheck(shoe)
+    expected: list[Card] | None = None
+    at = 0
+    for round_id, data in rounds:
+        try:
+            record = RoundRecord.from_json(data)
+            cards = list(record.cards)
+            rules = saved_rules(record.game, record.rules).shoe
+        except (RecordError, ValueError) as err:
+            check.problems.append(f"round {round_id}: its record cannot be read ({err})")
+            continue
+        dealt = 0  # the record's cards taken so far in this round
+        used = False
+        for event in record.events:
+            if isinstance(event, Reshuffled):
+                if event.shoe == shoe:
+                    order, burnt = shoe_order(rules, seed, client_seed, cards[:dealt])
+                    if event.burnt != burnt:
+                        check.problems.append(
+                            f"round {round_id}: the record burns {event.burnt} cards, "
+                            f"the shoe {burnt}"
+                        )
+                    first = event.first_card
+                    if first is not None and first != order[0]:
+                        check.problems.append(
+                            f"round {round_id}: the burn card turned is {first.code}, "
+                            f"the shoe's first is {order[0].code}"
+                        )
+                    expected, at = list(order[burnt:]), 0
+                elif expected is not None:
+                    expected = []  # the next shoe: this one deals no more
+                    if used:
+                        check.rounds.append(round_id)
+                    break
+            elif isinstance(event, CardDealt):
+                if expected is not None and dealt < len(cards):
+                    used = True
+                    card = cards[dealt]
+                    if at >= len(expected):
+                        check.problems.append(
+                            f"round {round_id}: {card.code} dealt after the shoe's last card"
+                        )
+                    elif expected[at] != card:
+                        check.problems.append(
+                            f"round {round_id}: card {at + 1} of the shoe was dealt as "
+                            f"{card.code}, the shoe holds {expected[at].code} there"
+                        )
+                    at += 1
+                    check.cards += 1
+                dealt += 1
+        else:
+            if used:
+                check.rounds.append(round_id)
+            continue
+        if expected == []:
+            break
+    if expected is None:
+        check.problems.append(f"no round recorded shuffling shoe {shoe}")
+    return check
