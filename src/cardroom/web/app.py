@@ -47,6 +47,7 @@ from cardroom.web.routes import (
     fairness,
     health,
     lab,
+    limits,
     operator_api,
     operator_pages,
     pages,
@@ -175,6 +176,8 @@ def create_app(
     app.include_router(chemmy.router)
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.include_router(lab.router)
+    # before protection's /account/protection/{which}
+    app.include_router(limits.router)
     app.include_router(protection.router)
     app.include_router(fairness.router)
     app.include_router(pages.router)
@@ -227,9 +230,11 @@ def _wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api") or request.url.path.startswith("/openapi")
 
 
-def error_response(request: Request, status: int, message: str) -> Response:
+def error_response(
+    request: Request, status: int, message: str, extra: dict[str, object] | None = None
+) -> Response:
     if _wants_json(request):
-        return JSONResponse({"error": message}, status_code=status)
+        return JSONResponse({"error": message, **(extra or {})}, status_code=status)
     templates: Jinja2Templates = request.app.state.services.templates
     return templates.TemplateResponse(
         request,
@@ -241,7 +246,7 @@ def error_response(request: Request, status: int, message: str) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    response = error_response(request, exc.status, exc.message)
+    response = error_response(request, exc.status, exc.message, exc.extra)
     response.headers.update(exc.headers)
     return response
 

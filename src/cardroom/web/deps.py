@@ -27,14 +27,22 @@ CSRF_HEADER = "X-CSRF-Token"
 
 
 class ApiError(Exception):
-    """A refusal: its HTTP status, one line for the person and any headers
-    (``Retry-After``)."""
+    """A refusal: its HTTP status, one line for the person, any headers
+    (``Retry-After``) and what a program reads beside the line."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
+        #: what a JSON answer carries beside ``error`` (``code``, ``details``)
+        self.extra = extra or {}
 
 
 @dataclass

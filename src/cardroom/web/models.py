@@ -757,6 +757,12 @@ class ErrorOut(BaseModel):
 
     model_config = _strict()
     error: str
+    #: why play is paused, for a program: ``suspended``, ``limit`` (a limit the person
+    #: set) or ``reality_check`` (acknowledge the notice to play on)
+    code: Literal["suspended", "limit", "reality_check"] | None = None
+    #: with ``limit``: the limit, what is left and when it resets; with
+    #: ``reality_check``: the session's start, minutes and net result
+    details: dict[str, Any] | None = None
 
 
 #: What each refusal means, wherever it can happen.

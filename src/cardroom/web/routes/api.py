@@ -265,7 +265,18 @@ def round_response(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse({**ROUND_DEFAULTS, **data}, status_code=status)
 
 
+def paused(err: AccountSuspended) -> ApiError:
+    """A 409 for play that is paused, with its ``code`` (and the limit's or the reality
+    check's ``details``) beside the line."""
+    extra: dict[str, object] = {"code": err.code}
+    if err.details:
+        extra["details"] = dict(err.details)
+    return ApiError(409, str(err), extra=extra)
+
+
 def _refusal(err: Exception) -> ApiError:
+    if isinstance(err, AccountSuspended):
+        return paused(err)
     if isinstance(err, NotFound | UnknownVariant):
         return ApiError(404, str(err))
     if isinstance(err, OverBalance | RoundUnfinished | KeyReused | IllegalAction | HouseRefused):

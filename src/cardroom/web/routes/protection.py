@@ -15,6 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from cardroom.app.limits import Limits
 from cardroom.app.protections import BREAKS, EXCLUSIONS, Protection, Protections
 from cardroom.app.wallet import WalletError
 from cardroom.web import signin
@@ -172,7 +173,8 @@ def protection_page(request: Request) -> Response:
     if person is None:
         return _must_sign_in(request)
     state = _state(request, person.account.id)
-    return _page(request, "protection.html", person, state=state, message=None)
+    kept = Limits(services(request).db).state(person.account.id)
+    return _page(request, "protection.html", person, state=state, limits=kept, message=None)
 
 
 @router.post("/account/protection/{which}", include_in_schema=False)

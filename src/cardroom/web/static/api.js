@@ -36,6 +36,9 @@ export async function api(method, path, body, headers = {}) {
   }
   if (!response.ok) {
     const message = data && data.error ? data.error : `the server answered ${response.status}`;
+    if (response.status === 409 && data && data.code === "reality_check") {
+      window.dispatchEvent(new CustomEvent("cardroom:reality", { detail: data.details || {} }));
+    }
     throw new ApiError(response.status, message);
   }
   return data;

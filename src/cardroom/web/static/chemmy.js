@@ -235,7 +235,10 @@ function drawnCard(event) {
 
 async function showEvent(event, instant) {
   const kind = event.event;
-  if (kind === "bank" || kind === "bank_passed") clearHands(); // a new coup
+  if (kind === "bank" || kind === "bank_passed") {
+    clearHands(); // a new coup
+    if (!instant) window.dispatchEvent(new Event("cardroom:between-coups"));
+  }
   addLog(event);
   if (kind === "draw_for_bank") {
     if (drawBox.hidden) clearHands();
