@@ -20,7 +20,7 @@ from cardroom.core.events import CardDealt, Reshuffled
 from cardroom.core.fair import HmacShuffler
 from cardroom.core.shoe import Shoe, ShoeRules
 
-__all__ = ["ShoeCheck", "check_shoe", "shoe_order"]
+__all__ = ["ShoeCheck", "check_shoe", "shoe_of", "shoe_order"]
 
 
 @dataclass
@@ -110,3 +110,14 @@ def check_shoe(
     if expected is None:
         check.problems.append(f"no round recorded shuffling shoe {shoe}")
     return check
+
+
+def shoe_of(rounds: Sequence[tuple[int, dict[str, Any]]]) -> ShoeRules | None:
+    """The shoe's rules, as the first readable round's record has them."""
+    for _, data in rounds:
+        try:
+            record = RoundRecord.from_json(data)
+            return saved_rules(record.game, record.rules).shoe  # type: ignore[no-any-return]
+        except (RecordError, ValueError):
+            continue
+    return None

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.tables.seeds import ShoeSeed, ShoeSeeds, UnknownShoe
 from cardroom.app.tables.stored import table_ref
+from cardroom.app.tables.verify import shoe_of
 from cardroom.app.variants import split_key
 from cardroom.core.fair import MAX_CLIENT_SEED
 from cardroom.web.deps import (
@@ -74,6 +75,9 @@ class ShoeRounds(BaseModel):
     model_config = ConfigDict(extra="forbid")
     shoe: ShoeOut
     rounds: list[ShoeRound]
+    unshuffled: list[str] = Field(description="the shoe's cards before the shuffle, in order")
+    burn: int = Field(description="cards burnt after the shuffle")
+    burn_by_first_card: bool
 
 
 class ClientSeed(BaseModel):
@@ -140,7 +144,14 @@ def shoe_rounds(
     found: list[ShoeRound] = []
     if shoe.server_seed is not None:
         found = [ShoeRound(id=i, record=r) for i, r in seeds.rounds_of(person.account.id, shoe)]
-    return ShoeRounds(shoe=_out(shoe), rounds=found)
+    rules = shoe_of([(r.id, r.record) for r in found])
+    return ShoeRounds(
+        shoe=_out(shoe),
+        rounds=found,
+        unshuffled=[] if rules is None else [card.code for card in rules.cards()],
+        burn=0 if rules is None else rules.burn,
+        burn_by_first_card=rules is not None and rules.burn_by_first_card,
+    )
 
 
 @router.get(
