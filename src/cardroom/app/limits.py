@@ -33,6 +33,7 @@ from cardroom.app.wallet.limits import (
     period_end,
     period_start,
     session_notice,
+    start_session,
     totals_from_ledger,
 )
 from cardroom.app.wallet.money import lock_account
@@ -220,6 +221,16 @@ class Limits:
             return session_notice(conn, account_id)
 
     # -- changing ---------------------------------------------------------------------------
+    def begin_session(self, account_id: int) -> None:
+        """A new play session for the account (the terminal's sitting): its time limit and
+        reality check count from now."""
+
+        def work(conn: Connection) -> None:
+            lock_account(conn, account_id)
+            start_session(conn, account_id)
+
+        self.db.run(work)
+
     def change(
         self,
         account_id: int,

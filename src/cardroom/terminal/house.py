@@ -21,8 +21,15 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from cardroom.app.history import RoundRecord
+from cardroom.app.limits import Limits
 from cardroom.app.tables.house import HouseRound, HouseTable, default_action, finish_interrupted
-from cardroom.app.wallet import START_BALANCE, Wallet
+from cardroom.app.wallet import (
+    START_BALANCE,
+    AccountSuspended,
+    RealityCheckDue,
+    Wallet,
+    WalletError,
+)
 from cardroom.app.words import capital, points_text
 from cardroom.core.events import CardDealt, Event
 from cardroom.core.money import format_amount
@@ -226,6 +233,7 @@ class PlaySession(TableSession):
     def run(self) -> int:
         """Play until the person leaves; returns the exit status."""
         self.welcome()
+        Limits(self.wallet.db).begin_session(self.account_id)
         self.show_recovered(finish_interrupted(self.wallet, self.account_id, self.game.id))
         try:
             while not self.leaving:
@@ -370,8 +378,40 @@ class PlaySession(TableSession):
             except WagerError as err:
                 self.problem(str(err))
                 continue
+            except RealityCheckDue as err:
+                if not self.reality_check(err):
+                    return None
+                continue
+            except AccountSuspended as err:  # a limit reached, or play paused
+                self.problem(str(err))
+                continue
             self.last_bet = dict(live.engine.wagers)
             return live
+
+    def reality_check(self, due: RealityCheckDue) -> bool:
+        """Show the reality check and ask whether to play on (acknowledged, True) or
+        leave (False)."""
+        minutes, net = due.details.get("minutes", 0), str(due.details.get("net", "0"))
+        result = (
+            "even"
+            if net in ("0", "-0")
+            else (f"{net.removeprefix('-')} down" if net.startswith("-") else f"{net} up")
+        )
+        self.say(
+            f"Reality check: you have played for {minutes} minutes this session and are {result}.",
+            "bold yellow",
+        )
+        try:
+            answer = self.read(Text("Play on? (y to play on, anything else to leave) ")).strip()
+        except (EOFError, KeyboardInterrupt):
+            return False
+        if answer.lower() not in ("y", "yes"):
+            return False
+        try:
+            Limits(self.wallet.db).acknowledge(self.account_id, "terminal")
+        except WalletError as err:
+            self.problem(str(err))
+        return True
 
     # -- one round ---------------------------------------------------------------------
     def play_round(self, live: HouseRound) -> None:
