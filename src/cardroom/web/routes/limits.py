@@ -208,7 +208,7 @@ def reality_check(request: Request, person: Annotated[Person, Depends(signed_in)
     response_model=SessionOut,
     operation_id="acknowledge_reality_check",
     tags=["protection"],
-    responses=answers(401, 403, 409, why={409: "no reality check is due"}),
+    responses=answers(400, 401, 403, 409, 413, why={409: "no reality check is due"}),
     openapi_extra=CHANGES,
 )
 async def acknowledge(request: Request, person: Annotated[Person, Depends(changing)]) -> SessionOut:
