@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 
 from cardroom.storage.schema import accounts, limit_changes, reality_checks
 from tests.web.conftest import Person, Web
+from tests.web.test_operator import Operator, add_operator
 
 F = Fraction
 BET = "/api/games/punto-banco/rounds"
@@ -135,3 +136,15 @@ def test_the_protection_page_shows_and_sets_limits(web: Web) -> None:
     assert forged.status_code == 403
     with web.db.read() as conn:
         assert len(conn.execute(select(limit_changes)).all()) == 1
+
+
+def test_an_operator_sees_the_limits_and_cannot_change_them(web: Web) -> None:
+    ann = web.person("Ann")
+    ann.post("/api/account/limits", {"loss_week": "200"})
+    ann.post("/api/account/limits", {"loss_week": "300"})  # pending
+    olga = Operator(web, "Olga", add_operator(web, "Olga", "admin"))
+    page = olga.get(f"/operator/accounts/{account_of(web, ann)}").text
+    assert "Limits the player set: loss limit a week 200 (300 from " in page
+    assert "Reality check every 60 minutes" in page
+    # an operator's session is not a player's: the player's routes do not know it
+    assert olga.post("/api/account/limits", {"loss_week": None}).status_code == 401

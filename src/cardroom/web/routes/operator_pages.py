@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from cardroom.app.limits import Limits
 from cardroom.app.operators.integrity import false_alarm_rate
 from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.staff import OperatorSession, provisioning_uri, qr_svg
@@ -167,7 +168,8 @@ async def account(
         data = await run_in_threadpool(lambda: account_json(room(request), account_id, before))
     except WalletError as err:
         raise refusal(err) from None
-    return _page(request, "operator_account.html", who, account=data)
+    kept = await run_in_threadpool(lambda: Limits(room(request).db).state(account_id))
+    return _page(request, "operator_account.html", who, account=data, limits=kept)
 
 
 @router.post("/accounts/{account_id}/{action}")
