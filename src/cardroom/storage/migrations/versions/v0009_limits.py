@@ -21,6 +21,8 @@ Create Date: 2026-11-29
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -89,7 +91,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("account_id", "kind", name=op.f("pk_play_limits")),
     )
-    columns = [sa.Column("account_id", ROW_ID, nullable=False)]
+    columns: list[sa.Column[Any]] = [sa.Column("account_id", ROW_ID, nullable=False)]
     for period in ("day", "week", "month"):
         columns += [
             sa.Column(f"{period}_start", TIME, nullable=False),
