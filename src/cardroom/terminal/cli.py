@@ -565,6 +565,46 @@ def report_command(
     report.report(game_id, rules, out, eor)
 
 
+@app.command("certify-rng")
+def certify_rng_command(
+    shuffles: Annotated[
+        int,
+        typer.Option(
+            "--shuffles",
+            metavar="N",
+            help="Shuffles of each game's shoe (a test lab's run: at least 1000000).",
+        ),
+    ] = 100_000,
+    out: Annotated[
+        Path,
+        typer.Option("--out", metavar="DIR", help="The folder the report and raw files go in."),
+    ] = Path("certify"),
+    generator: Annotated[
+        str,
+        typer.Option("--generator", metavar="NAME", help="The shuffle to certify: system or hmac."),
+    ] = "system",
+    dieharder: Annotated[
+        str,
+        typer.Option("--dieharder", metavar="SET", help="dieharder's tests: quick or all (-a)."),
+    ] = "quick",
+    no_dieharder: Annotated[
+        bool, typer.Option("--no-dieharder", help="Run neither dieharder nor ent.")
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", metavar="N", help="Worker processes (default: every core)."),
+    ] = None,
+) -> None:
+    """Certify the production shuffle: every game's shoe shuffled N times, position by
+    card, rank and suit, the first card, pair and coup against their exact values,
+    successive shoes, and the raw draws through dieharder and ent; a report in HTML and
+    PDF with the raw files. Exit 1 when the verdict is a fail."""
+    from cardroom.terminal.certify import certify_rng  # lazy: SciPy and the report
+
+    if not certify_rng(shuffles, out, generator, dieharder, no_dieharder, workers):
+        raise typer.Exit(1)
+
+
 # -- the operators ---------------------------------------------------------------------
 operator_app = typer.Typer(
     help="The people who run the room: add, remove and list operators; export their log.",

@@ -10,6 +10,7 @@ the very object a table deals from.
 from __future__ import annotations
 
 import importlib
+import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,8 +66,6 @@ HMAC_WORDS = (
 
 def _hmac() -> tuple[Shuffler, RandBelow | None]:
     fair = importlib.import_module("cardroom.core.fair")
-    import os
-
     shuffler: Shuffler = fair.HmacShuffler(secrets.token_bytes(32), f"certify-{os.getpid()}")
     draw = getattr(shuffler, "randbelow", None)
     return shuffler, draw if callable(draw) else None

@@ -44,6 +44,8 @@ Counts = npt.NDArray[np.int64]
 
 #: the most tasks a shoe's run is cut into (each a group of consecutive shoes)
 TASKS = 100
+#: the fewest shoes of a task (its successive shoes' z-scores are then near normal)
+TASK_SHOES = 200
 
 
 @dataclass(frozen=True)
@@ -170,8 +172,9 @@ class ShoeTally:
 
 
 def plan(shuffles: int, tasks: int = TASKS) -> list[int]:
-    """The sizes of a run's tasks: at most ``tasks`` of them, as even as can be."""
-    count = max(1, min(tasks, shuffles))
+    """The sizes of a run's tasks: at most ``tasks`` of them, each of at least
+    :data:`TASK_SHOES` shoes where there are so many, as even as can be."""
+    count = max(1, min(tasks, shuffles // TASK_SHOES))
     base, extra = divmod(shuffles, count)
     return [base + (1 if i < extra else 0) for i in range(count)]
 

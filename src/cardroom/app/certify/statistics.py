@@ -52,8 +52,8 @@ def chi_square(
     observed: npt.ArrayLike, probabilities: Sequence[float | Fraction] | npt.ArrayLike
 ) -> ChiSquare | None:
     """Observed counts against exact probabilities (summing to 1).  Cells expected fewer
-    than :data:`MIN_EXPECTED` times are pooled, the least likely first, until the pool
-    is expected that often; a count in a cell of probability 0 is an impossible event
+    than :data:`MIN_EXPECTED` times are pooled, the least likely first, into bins each
+    expected that often; a count in a cell of probability 0 is an impossible event
     (p = 0).  None: fewer than two cells left to compare."""
     obs = np.asarray(observed, dtype=np.float64).ravel()
     probs = np.asarray([float(p) for p in np.asarray(probabilities, dtype=object).ravel()])
@@ -66,18 +66,29 @@ def chi_square(
     obs, expected = obs[keep], probs[keep] * total
     order = np.argsort(expected, kind="stable")
     obs, expected = obs[order], expected[order]
-    # pool the least expected cells until the pool reaches MIN_EXPECTED
-    cut = 0
-    pooled = 0.0
-    while cut < len(expected) and expected[cut] < MIN_EXPECTED:
-        pooled += expected[cut]
-        cut += 1
-    if cut:
-        while pooled < MIN_EXPECTED and cut < len(expected):
-            pooled += expected[cut]
-            cut += 1
-        obs = np.concatenate([[obs[:cut].sum()], obs[cut:]])
-        expected = np.concatenate([[expected[:cut].sum()], expected[cut:]])
+    # pool the least expected cells, in turn, into bins each expected MIN_EXPECTED times
+    bins_obs: list[float] = []
+    bins_exp: list[float] = []
+    o_sum = e_sum = 0.0
+    for o, e in zip(obs, expected, strict=True):
+        if e >= MIN_EXPECTED and e_sum == 0.0:
+            bins_obs.append(float(o))
+            bins_exp.append(float(e))
+            continue
+        o_sum += float(o)
+        e_sum += float(e)
+        if e_sum >= MIN_EXPECTED:
+            bins_obs.append(o_sum)
+            bins_exp.append(e_sum)
+            o_sum = e_sum = 0.0
+    if e_sum:  # a last bin short of MIN_EXPECTED joins the one before it
+        if bins_exp:
+            bins_obs[-1] += o_sum
+            bins_exp[-1] += e_sum
+        else:
+            bins_obs.append(o_sum)
+            bins_exp.append(e_sum)
+    obs, expected = np.array(bins_obs), np.array(bins_exp)
     if len(expected) < 2:
         return None
     statistic = float(((obs - expected) ** 2 / expected).sum())
