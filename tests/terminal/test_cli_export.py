@@ -45,7 +45,7 @@ def test_keygen_export_and_verify(room: tuple[str, Path], tmp_path: Path) -> Non
     assert done.exit_code == 2 and "--key" in done.stderr and not out.exists()
     done = cli(*period, "--key", str(private), "--db", url)
     assert done.exit_code == 0, done.output
-    assert "6 round" in done.output and "Signed by sha256:" in done.output
+    assert "round 6," in done.output and "Signed by sha256:" in done.output
     checked = cli("verify", str(out), "--key", str(public))
     assert checked.exit_code == 0, checked.output
     assert "Verified:" in checked.output and "6 rounds replayed" in checked.output

@@ -54,9 +54,9 @@ def write_export(
         private = load_private(key)
         with _open(db_url) as db:
             summary = export(db, period, private, out)
-    kinds = ", ".join(f"{n} {kind}" for kind, n in summary.counts.items())
+    kinds = ", ".join(f"{kind} {n}" for kind, n in summary.counts.items())
     console = Console(highlight=False, soft_wrap=True)
-    console.print(f"Wrote {summary.lines} lines to {summary.path}: {kinds}.")
+    console.print(f"Wrote {summary.lines} lines to {summary.path}; rows by kind: {kinds}.")
     console.print(f"Signed by {summary.key}; the chain's head is {summary.head}.")
 
 
@@ -83,11 +83,11 @@ def verify_file(path: Path, key: Path) -> None:
         raise typer.Exit(EXIT_FAILED) from None
     except OSError as err:
         fail(f"cannot read {str(path)!r}: {err.strerror or err}")
-    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(verified.counts.items())) or "no rows"
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(verified.counts.items())) or "no rows"
     skipped = ", ".join(f"{n} {why}" for why, n in sorted(verified.not_replayed.items()))
     console = Console(highlight=False, soft_wrap=True)
     console.print(
-        f"Verified: {verified.lines} lines ({kinds}) from "
+        f"Verified: {verified.lines} lines (rows by kind: {kinds}) from "
         f"{verified.period.start:%Y-%m-%d %H:%M:%S} to {verified.period.end:%Y-%m-%d %H:%M:%S} "
         f"UTC, signed by {verified.key}."
     )

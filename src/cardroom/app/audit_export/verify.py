@@ -15,6 +15,7 @@ signature tells.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ _HEADER_KEYS = {"cardroom", "code", "commit", "created_at", "database", "format"
 _HEADER_KEYS |= {"key", "kind", "tables", "to", "version"}
 _ROW_KEYS = {"kind", "prev", "row", "table"}
 _END_KEYS = {"count", "counts", "kind", "prev", "signature"}
+#: An Ed25519 signature as the end line writes it: 64 bytes in lower-case hex.
+_SIGNATURE = re.compile("[0-9a-f]{128}")
 
 
 class VerifyFailed(Exception):
@@ -125,7 +128,7 @@ class _Check:
             else:
                 if data.get("prev") != self.prev:
                     raise _which_changed(self, number, line, data, following)
-                if data.get("kind") == "end":
+                if data.get("kind") == "end" or "signature" in data:
                     self.end(number, data)
                     ended = True
                 else:
@@ -163,6 +166,8 @@ class _Check:
     def end(self, number: int, data: dict[str, Any]) -> None:
         assert self.result is not None
         _keys(number, data, _END_KEYS, "the end line")
+        if data["kind"] != "end":
+            raise VerifyFailed(number, f"the end line's kind is {str(data['kind'])[:40]!r}")
         if not self.signed(data):
             raise VerifyFailed(
                 number,
@@ -180,11 +185,11 @@ class _Check:
 
     def signed(self, data: dict[str, Any]) -> bool:
         """Does the end line's signature hold under the key given?"""
-        try:
-            signature = bytes.fromhex(str(data.get("signature")))
-        except ValueError:
+        text = data.get("signature")
+        # exactly as written (lower-case hex): fromhex alone would take "AB" for "ab"
+        if not isinstance(text, str) or not _SIGNATURE.fullmatch(text):
             return False
-        return signature_holds(self.key, signature, signed_message(data))
+        return signature_holds(self.key, bytes.fromhex(text), signed_message(data))
 
     # -- the second walk: the rows -----------------------------------------------------
     def content(self, path: Path) -> None:
