@@ -1,9 +1,11 @@
 """A small room for the audit export's tests: rounds of three house games with their
-ledger rows, a break, and an operator's note; and re-chaining an export as a forger
-would, with a key of their own."""
+ledger rows, a break, an operator's note, a limit and a reality check; and re-chaining
+an export as a forger would, with a key of their own."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -11,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cardroom.app.audit_export.canonical import canonical, digest, parse_line
 from cardroom.app.audit_export.format import end_line, signed_message
 from cardroom.app.audit_export.keys import fingerprint
+from cardroom.app.limits import Limits
 from cardroom.app.operators.log import Actor, OperatorLog
 from cardroom.app.protections import Protections
 from cardroom.app.tables.house import HouseTable
@@ -18,6 +21,7 @@ from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games import get_game
 from cardroom.storage import Database
+from cardroom.storage.schema import reality_checks
 
 #: The games dealt, and rounds each: 21-24-27's rounds have decisions in their records.
 GAMES = ("finnish27", "punto-banco", "21-24-27")
@@ -25,8 +29,9 @@ ROUNDS = 2
 
 
 def fill(db: Database) -> int:
-    """Deal ``ROUNDS`` rounds of each game to Ann, give Bo a break and write a note in
-    the operator log; the number of rounds."""
+    """Deal ``ROUNDS`` rounds of each game to Ann, give Bo a break, write a note in the
+    operator log, set a limit of Ann's and keep a reality check she acknowledged; the
+    number of rounds."""
     wallet = Wallet(db)
     ann = wallet.accounts.account_or_open("Ann").id
     for n, game_id in enumerate(GAMES):
@@ -42,6 +47,19 @@ def fill(db: Database) -> int:
     bo = wallet.accounts.account_or_open("Bo").id
     Protections(db).take_break(bo, "24 hours", "192.0.2.1")
     OperatorLog(db).append(Actor(None, "tester", "-"), "note", f"account:{ann}", "a note")
+    Limits(db).change(ann, {"stake_day": Fraction(500)}, "192.0.2.1")
+    with db.write() as conn:  # (one is due only after minutes of play)
+        now = datetime.now(UTC)
+        conn.execute(
+            reality_checks.insert().values(
+                account_id=ann,
+                created_at=now,
+                session_started=now - timedelta(minutes=60),
+                minutes=60,
+                net=-1500,
+                address="192.0.2.1",
+            )
+        )
     return len(GAMES) * ROUNDS
 
 

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from sqlalchemy import Column, Table
 
-from cardroom.storage.schema import ledger, operator_log, protections, rounds
+from cardroom.storage.schema import (
+    ledger,
+    limit_changes,
+    operator_log,
+    protections,
+    reality_checks,
+    rounds,
+)
 
 __all__ = ["EXPORTED", "Exported", "by_kind"]
 
@@ -45,6 +52,8 @@ EXPORTED: tuple[Exported, ...] = (
     Exported(ledger, "created_at", "ledger"),
     Exported(protections, "created_at", "protection"),
     Exported(operator_log, "created_at", "operator_action"),
+    Exported(limit_changes, "created_at", "limit_change"),
+    Exported(reality_checks, "created_at", "reality_check"),
 )
 
 
