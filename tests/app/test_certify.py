@@ -152,3 +152,13 @@ def test_the_command_writes_the_report(tmp_path: Path) -> None:
     assert "first coup of" in html and "rank by position" in html
     assert "Verdict: PASS" in html or "Verdict: FAIL" in html
     assert result.exit_code == (0 if "Verdict: PASS" in html else 1)
+
+
+def test_the_verifiable_shuffle_is_certified_too(tmp_path: Path) -> None:
+    pytest.importorskip("cardroom.core.fair")
+    from cardroom.app.certify.generators import available, generator
+
+    assert "hmac" in available()
+    runs = [_run(generator("hmac"), tmp_path) for _ in range(2)]
+    assert any(cert.passed for cert in runs)
+    assert (tmp_path / "randbelow256-hmac.bin").stat().st_size == 4096

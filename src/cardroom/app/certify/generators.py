@@ -56,11 +56,15 @@ SYSTEM_WORDS = (
 )
 
 HMAC_WORDS = (
-    "cardroom.core.fair.HmacShuffler: HMAC-SHA-256 in counter mode, keyed by a server "
-    "seed of 32 bytes from the operating system's entropy (secrets.token_bytes) and a "
-    "client seed (here 'certify-' and the worker's number); the shoe is shuffled by "
-    "Fisher-Yates over its own randbelow, which scales a draw to range(m) by rejection "
-    "as SystemRandom does. Each worker process certifies its own server seed."
+    "cardroom.core.fair.HmacShuffler, the verifiable shoe: HMAC-SHA-256 in counter mode, "
+    "keyed by a server seed of 32 bytes from the operating system's entropy "
+    "(fair.new_server_seed, secrets) over the message client_seed:k for k = 0, 1, 2...; "
+    "each worker process certifies its own server seed, with the client seed 'certify-' "
+    "and its process id. The stream is read as big-endian 32-bit words; randbelow(m) takes "
+    "words until one is below 2^32 - (2^32 mod m) and answers it modulo m (rejection: no "
+    "modulo bias). A shoe of n cards is shuffled by Fisher-Yates from the top: for i from "
+    "n-1 down to 1, j = randbelow(i+1) and entries i and j are swapped. The raw files are "
+    "bytes each drawn as randbelow(256) from the same generator."
 )
 
 
