@@ -43,8 +43,8 @@ def verify_shoe(seed_hex: str, client_seed: str, game_id: str, db_url: str | Non
             fail(f"game: this seed's shoe was dealt at {shoe.game}, not {game_id}")
         if shoe.client_seed != client_seed:
             print(f"note: the shoe was shuffled with the client seed {shoe.client_seed!r}")
-        owner = seeds.owner(shoe.id)
-        rounds = [] if owner is None else seeds.rounds_of(owner, shoe)
+        # (a table of seats' shoe: every coup recorded there while it dealt)
+        rounds = seeds.rounds_of(seeds.owner(shoe.id), shoe)
     check = check_shoe(shoe.shoe, seed, client_seed, rounds)
     for problem in check.problems:
         print(f"DIFFERS: {problem}")

@@ -66,6 +66,7 @@ class ChemmyViews(TableViews):
                 "maximum": money(live.rules.table.maximum),
             },
             "buy_in": {"minimum": money(minimum), "maximum": money(maximum)},
+            "shoe": live.shoe_json(),
         }
 
     def update(self, live: LiveChemmy, told: Told, table: dict[str, Any]) -> dict[str, Any]:

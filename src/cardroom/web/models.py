@@ -702,6 +702,29 @@ class Range(BaseModel):
     maximum: Money
 
 
+class RevealedShoe(BaseModel):
+    """A table's last shoe whose seed is revealed (it deals no more)."""
+
+    model_config = _strict()
+    id: int = Field(description="the shoe's id (/verify?shoe=ID)")
+    shoe: int
+    commitment: str
+    client_seed: str
+    server_seed: str = Field(description="hex")
+
+
+class TableShoe(BaseModel):
+    """A table's shoe anyone can verify (docs/fairness.md): commitments only, for a shoe
+    that may still deal."""
+
+    model_config = _strict()
+    shoe: int | None = Field(description="the shoe dealing (null before the first)")
+    commitment: str | None = Field(description="the SHA-256 of the dealing shoe's seed")
+    next_commitment: str | None = Field(description="the next shoe's, before its first card")
+    client_seed: str = Field(description="the table's client seed")
+    revealed: RevealedShoe | None
+
+
 class ChemmyTableOut(BaseModel):
     """A chemin de fer table as everybody may see it."""
 
@@ -720,6 +743,9 @@ class ChemmyTableOut(BaseModel):
     covered: Money | None
     limits: Range
     buy_in: Range
+    shoe: TableShoe | None = Field(
+        default=None, description="null where the shoe is not one anyone can verify"
+    )
 
 
 class YourSeat(BaseModel):

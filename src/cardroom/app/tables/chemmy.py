@@ -140,6 +140,8 @@ class _CoupInProgress:
     cards: list[Card] = field(default_factory=list)
     decisions: list[Decided] = field(default_factory=list)
     log_start: int = 0
+    #: a shoe anyone can verify: [its number, the cards dealt from it] as the coup starts
+    shoe_at: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -542,6 +544,7 @@ class ChemmyTable:
                 game.coup_start(),
                 [[c.code for c in _upcoming(self.source)]],
                 log_start=len(game.log),
+                shoe_at=_position(self.source),
             )
             self._coup = coup
 
@@ -595,6 +598,9 @@ class ChemmyTable:
             assert wallet_seat is not None
             self.wallet.seats.finish_coup(round_id, record.to_json(), wallet_seat, stacks[seat])
         self._coup = None
+        ended = getattr(self.source, "ended", None)
+        if ended is not None and self.source.needs_reshuffle:  # the shoe deals no more
+            ended()
         for seat in self._by_account():
             if self.seats[seat].leaving:
                 self._stand_up(seat)
@@ -604,6 +610,14 @@ class ChemmyTable:
 def _upcoming(source: CardSource) -> list[Card]:
     peek = getattr(source, "peek", None)
     return list(peek(source.remaining)) if peek is not None else []
+
+
+def _position(source: CardSource) -> list[int] | None:
+    """Where a shoe anyone can verify stands (its number, the cards dealt from it: burnt
+    ones included), for the coup's record; None for any other card source."""
+    if getattr(source, "fair", None) is None:
+        return None
+    return [source.shuffles, source.dealt]
 
 
 def _money(value: Fraction) -> str:
@@ -622,6 +636,7 @@ def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> Rou
         if isinstance(e, SeatSettled)
     )
     outcome = next((e.outcome for e in events if isinstance(e, Outcome)), None)
+    start = coup.start if coup.shoe_at is None else {**coup.start, "shoe": list(coup.shoe_at)}
     return RoundRecord(
         game=GAME.id,
         rules=rules_toml,
@@ -631,7 +646,7 @@ def coup_record(rules_toml: str, coup: _CoupInProgress, game: ChemmyGame) -> Rou
         wagers=wagers,
         outcome=outcome,
         events=events,
-        start=coup.start,
+        start=start,
     )
 
 

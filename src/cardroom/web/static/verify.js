@@ -76,9 +76,29 @@ export async function check(seedHex, client, number, data) {
   const rounds = [];
   let expected = null;
   let at = 0;
+  let burnt = 0;
   let cards = 0;
   for (const round of data.rounds) {
     const record = round.record;
+    if (record.start && Object.keys(record.start).length) {
+      // a coup of a table of seats: where its shoe stood as it began (docs/fairness.md)
+      const place = record.start.shoe;
+      if (!Array.isArray(place) || place.length !== 2) continue;
+      const [shoe, before] = place;
+      if (shoe > number) {
+        if (expected !== null) break;
+        continue;
+      }
+      if (shoe === number) {
+        if (expected === null) {
+          const built = await rebuild(seedHex, client, data, []);
+          burnt = built.burnt;
+          expected = built.order.slice(burnt);
+        }
+        if (before - burnt < at) problems.push(`round ${round.id}: the coup begins at card ${before + 1} of the shoe, which an earlier coup had dealt`);
+        at = Math.max(at, before - burnt);
+      }
+    }
     let dealt = 0;
     let used = false;
     let done = false;
@@ -88,12 +108,13 @@ export async function check(seedHex, client, number, data) {
           const built = await rebuild(seedHex, client, data, record.cards.slice(0, dealt));
           if (event.burnt !== built.burnt) problems.push(`round ${round.id}: the record burns ${event.burnt} cards, the shoe ${built.burnt}`);
           expected = built.order.slice(built.burnt);
+          burnt = built.burnt;
           at = 0;
         } else if (expected !== null) {
           done = true;
           break;
         }
-      } else if (event.event === "card") {
+      } else if (event.event === "card" || event.event === "hand_card") {
         if (expected !== null) {
           used = true;
           const card = record.cards[dealt];

@@ -29,6 +29,7 @@ from cardroom.app.tables.live.base import (
     seated_names,
 )
 from cardroom.app.tables.live.link import LeaseLost
+from cardroom.app.tables.seeds import FairShoe
 from cardroom.core.money import format_amount
 from cardroom.games.base import Turn
 from cardroom.storage import StorageError
@@ -92,6 +93,12 @@ class Driver:
 
             def step() -> tuple[int, int]:
                 records, cashed = finish_table_coups(live.wallet, live.table_ref)
+                source = fresh.source
+                if isinstance(source, FairShoe):
+                    # the shoes the last owner dealt deal no more; the next one's
+                    # commitment is shown before its first card
+                    live.seeds.table_ended(live.table_ref)
+                    source.prepare()
                 live.table = fresh
                 live.game_number += 1
                 live.pending = None

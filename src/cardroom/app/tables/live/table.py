@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.tables.chemmy import GAME, ChemmyTable
 from cardroom.app.tables.live.acts import Acts
 from cardroom.app.tables.live.base import (
     ANSWER_SLACK,
@@ -52,6 +52,7 @@ from cardroom.app.tables.live.driver import Driver
 from cardroom.app.tables.live.inbox import Inbox
 from cardroom.app.tables.live.link import LeaseLost
 from cardroom.app.tables.live.steps import Steps
+from cardroom.app.tables.seeds import FairShoe, ShoeSeeds
 from cardroom.app.wallet import Account, Wallet
 from cardroom.core.money import format_amount
 from cardroom.core.shoe import Shoe, Shuffler
@@ -79,6 +80,7 @@ class LiveChemmy:
         wallet: Wallet,
         shuffler: Callable[[], Shuffler],
         *,
+        fair: bool = False,
         time_limit: float,
         pause: float,
         hub: ChemmyTables,
@@ -88,6 +90,10 @@ class LiveChemmy:
         self.rules = rules
         self.wallet = wallet
         self.shuffler = shuffler
+        #: live play: shoes anyone can verify (docs/fairness.md); an injected shuffler (a
+        #: seeded run, a test) keeps its own shuffles
+        self.fair = fair
+        self.seeds = ShoeSeeds(wallet.db)
         self.time_limit = time_limit
         self.pause = pause
         self.hub = hub
@@ -137,9 +143,14 @@ class LiveChemmy:
 
     def new_table(self) -> ChemmyTable:
         """The table as it starts: a new shoe, and the bots at their seats."""
+        source = (
+            FairShoe(self.rules.shoe, self.seeds, self.table_ref, GAME.id)
+            if self.fair
+            else Shoe(self.rules.shoe, self.shuffler())
+        )
         table = ChemmyTable(
             self.rules,
-            Shoe(self.rules.shoe, self.shuffler()),
+            source,
             self.wallet,
             np.random.default_rng(),
             seat_count=self.spec.seats,
@@ -174,6 +185,13 @@ class LiveChemmy:
     def buy_in_range(self) -> tuple[Fraction, Fraction]:
         table = self.rules.table
         return table.minimum, table.maximum * BUY_IN_MAXIMA
+
+    def shoe_json(self) -> dict[str, object] | None:
+        """The shoe as anyone at the table may see it: the commitment of the shoe dealing
+        and of the next, and the last shoe whose seed is revealed (None: not a shoe
+        anyone can verify)."""
+        source = self.table.source
+        return source.to_json() if isinstance(source, FairShoe) else None
 
     def table_json(self) -> dict[str, object]:
         """The table as everybody may see it (the presentation's view of it)."""
