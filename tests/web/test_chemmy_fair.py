@@ -24,7 +24,7 @@ from cardroom.games import seats_game
 from cardroom.storage.schema import shoe_seeds
 from cardroom.terminal.fairness import verify_shoe
 from tests.web.browser import Server
-from tests.web.chemmy_clients import Someone
+from tests.web.chemmy_clients import Socket, Someone
 from tests.web.test_chemmy_ws import play
 
 GAME = seats_game()
@@ -57,6 +57,17 @@ def table(person: Someone) -> dict[str, Any]:
     return found
 
 
+def play_through_a_shoe(ann: Someone) -> Socket:
+    """Ann sits down with the bot and plays until the first shoe ends and a coup of the
+    next has been played; her socket, with every message it got."""
+    ann.sit(1, "500")
+    sock = ann.socket(1)
+    play([sock], until=lambda: sock.messages and sock.messages[-1]["table"]["shoe"]["revealed"])
+    play([sock], coups=1)  # a coup from the next shoe
+    sock.close()
+    return sock
+
+
 def test_a_chemmy_shoe_is_committed_to_kept_secret_then_revealed_and_verified(
     server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -66,11 +77,7 @@ def test_a_chemmy_shoe_is_committed_to_kept_secret_then_revealed_and_verified(
     assert before["shoe"] is None and before["revealed"] is None
     promised = before["next_commitment"]
     assert len(promised) == 64 and before["client_seed"]
-    ann.sit(1, "500")
-    sock = ann.socket(1)
-    play([sock], until=lambda: sock.messages and sock.messages[-1]["table"]["shoe"]["revealed"])
-    play([sock], coups=1)  # a coup from the next shoe
-    sock.close()
+    sock = play_through_a_shoe(ann)
     messages = [json.dumps(m) for m in sock.messages]
     first = next(m["table"]["shoe"] for m in sock.messages if m["table"]["shoe"]["shoe"])
     assert (first["shoe"], first["commitment"]) == (1, promised)
