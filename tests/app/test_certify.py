@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from cardroom.app.certify.batteries import parse_dieharder, parse_ent
 from cardroom.app.certify.generators import GENERATORS, Generator, RandBelow
+from cardroom.app.certify.report import write_report
 from cardroom.app.certify.run import Certificate, certify
 from cardroom.app.certify.sampling import ShoeUnderTest
 from cardroom.app.certify.statistics import chi_square, family, proportion_bounds
@@ -133,7 +134,25 @@ def test_an_unwritable_out_is_one_line(tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_the_report_is_written_as_html_and_pdf(tmp_path: Path) -> None:
+    try:
+        from cardroom.app.par_page import check_report_deps
+
+        check_report_deps()
+    except ValueError as err:
+        pytest.skip(str(err))
+    from cardroom.app.certify.generators import generator
+
+    cert = _run(generator("system"), tmp_path)
+    html, pdf = write_report(cert, tmp_path)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    text = html.read_text("utf-8")
+    assert "10 cards" in text and ("Verdict: PASS" in text or "Verdict: FAIL" in text)
+
+
+@pytest.mark.long
 def test_the_command_writes_the_report(tmp_path: Path) -> None:
+    """The whole command on every game's shoe (about 15 s: make test-long)."""
     try:
         from cardroom.app.par_page import check_report_deps
 

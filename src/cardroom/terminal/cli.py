@@ -571,6 +571,8 @@ def certify_rng_command(
         int,
         typer.Option(
             "--shuffles",
+            min=1_000,
+            max=100_000_000,
             metavar="N",
             help="Shuffles of each game's shoe (a test lab's run: at least 1000000).",
         ),
@@ -592,7 +594,9 @@ def certify_rng_command(
     ] = False,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", metavar="N", help="Worker processes (default: every core)."),
+        typer.Option(
+            "--workers", min=1, max=256, metavar="N", help="Worker processes (default: every core)."
+        ),
     ] = None,
 ) -> None:
     """Certify the production shuffle: every game's shoe shuffled N times, position by
