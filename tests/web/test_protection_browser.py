@@ -9,7 +9,6 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import update
 
 from cardroom.storage.schema import accounts
-
 from tests.web.browser import Server
 from tests.web.test_browser import page, register, server
 from tests.web.test_records_browser import shots
