@@ -66,4 +66,4 @@ def test_limits_from_the_protection_page_and_a_reality_check_at_the_table(
     expect(dialog).to_be_hidden()
     page.get_by_role("button", name="Deal", exact=True).click()
     expect(page.locator("#table")).to_have_attribute("data-state", "finished")
-    expect(page.locator("#balance")).not_to_have_text("1000")
+    expect(page.locator("#table")).to_have_attribute("data-round", "1")  # (a tie pays 1000 back)
