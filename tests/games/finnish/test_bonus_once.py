@@ -90,6 +90,7 @@ def test_the_engine_settles_it(jj5: Finnish27Rules) -> None:
     assert plain.bonus_key is None and plain.net["player"] == 10
 
 
+@pytest.mark.long  # (the real shoe's count below stays in make test)
 def test_the_analysis_with_replacement_counts_it_as_the_engine_plays_it(
     jj5: Finnish27Rules,
 ) -> None:

@@ -402,7 +402,10 @@ def test_the_rules_page_says_each_option() -> None:
         pytest.param(VARIANTS[2], marks=pytest.mark.long),
         # the awards two by two: by the number of cards, and the poker award's bugs (with
         # a Jo Jo played as a total, so that hands hold two bugs from the start)
-        {**CARDS_27, **BUGS, "bonus": replace(CARDS_27["bonus"], poker_jokers="bug")},
+        pytest.param(
+            {**CARDS_27, **BUGS, "bonus": replace(CARDS_27["bonus"], poker_jokers="bug")},
+            marks=pytest.mark.long,
+        ),
         WILD,
         {**CHARLIE, "charlie": 9},
     ],
