@@ -9,6 +9,7 @@
 // or balance moves before the cards that decide it have been shown.
 import { api, csrfToken, showMoney, showSigned } from "./api.js";
 import { cardBack, cardImage } from "./cards.js";
+import { showShoes } from "./shoes.js";
 
 const table = document.getElementById("table");
 const tableId = table.dataset.table;
@@ -124,56 +125,13 @@ function tell(text) {
 const fair = document.getElementById("fair");
 let fairShown = "";
 
-function hashItem(label, full, copyName) {
-  const item = document.createElement("span");
-  item.className = "fair-item";
-  const code = document.createElement("code");
-  code.className = "hash";
-  code.title = full;
-  code.dataset.full = full;
-  code.textContent = `${full.slice(0, 10)}…`;
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.className = "copy";
-  copy.textContent = "copy";
-  copy.setAttribute("aria-label", `Copy ${copyName}`);
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(full);
-      copy.textContent = "copied";
-    } catch (err) {
-      code.textContent = full; // the whole value, to select by hand
-    }
-  });
-  item.append(`${label} `, code, " ", copy);
-  return item;
-}
-
 function showShoe(shoe) {
   if (!fair || !shoe) return;
   const key = JSON.stringify(shoe);
   if (key === fairShown) return; // (unchanged: the copy buttons stay as they are)
   fairShown = key;
-  const items = [];
-  if (shoe.commitment) items.push(hashItem(`Shoe ${shoe.shoe}'s commitment (SHA-256)`, shoe.commitment, `shoe ${shoe.shoe}'s commitment`));
-  if (shoe.next_commitment) items.push(hashItem(shoe.commitment ? "the next shoe's" : "The next shoe's commitment (SHA-256)", shoe.next_commitment, "the next shoe's commitment"));
-  const revealed = shoe.revealed;
-  if (revealed) {
-    const item = hashItem(`Shoe ${revealed.shoe}'s seed, revealed`, revealed.server_seed, `shoe ${revealed.shoe}'s seed`);
-    const link = document.createElement("a");
-    link.href = `/verify?shoe=${revealed.id}`;
-    link.id = "verify-last";
-    link.textContent = `verify shoe ${revealed.shoe}`;
-    item.append(" · ", link);
-    items.push(item);
-  }
-  const about = document.createElement("a");
-  about.href = "/verify";
-  about.textContent = "How to check";
-  fair.replaceChildren();
-  for (const item of items) fair.append(item, " ");
-  fair.append(about);
-  fair.hidden = false;
+  const dealing = shoe.commitment ? { shoe: shoe.shoe, commitment: shoe.commitment } : null;
+  showShoes(fair, dealing, shoe.next_commitment, shoe.revealed);
 }
 
 function showTable(data) {

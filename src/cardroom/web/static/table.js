@@ -10,6 +10,7 @@
 // storage (per person and game), with the last round's for Rebet.
 import { api, showMoney, showSigned } from "./api.js";
 import { cardImage } from "./cards.js";
+import { showShoes } from "./shoes.js";
 
 const $ = (id) => document.getElementById(id);
 const table = $("table");
@@ -683,31 +684,6 @@ if (decide) {
 const fair = $("fair");
 const tableKey = table.dataset.variant ? `${game}~${table.dataset.variant}` : game;
 
-function hashItem(label, full, copyName) {
-  const item = document.createElement("span");
-  item.className = "fair-item";
-  const code = document.createElement("code");
-  code.className = "hash";
-  code.title = full;
-  code.dataset.full = full;
-  code.textContent = `${full.slice(0, 10)}…`;
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.className = "copy";
-  copy.textContent = "copy";
-  copy.setAttribute("aria-label", `Copy ${copyName}`);
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(full);
-      copy.textContent = "copied";
-    } catch (err) {
-      code.textContent = full; // the whole value, to select by hand
-    }
-  });
-  item.append(`${label} `, code, " ", copy);
-  return item;
-}
-
 async function refreshShoes() {
   if (!fair) return;
   let data;
@@ -716,27 +692,8 @@ async function refreshShoes() {
   } catch (err) {
     return;
   }
-  const items = [];
   const dealing = data.shoes.find((s) => !s.revealed);
-  if (dealing) items.push(hashItem(`Shoe ${dealing.shoe}'s commitment (SHA-256)`, dealing.commitment, `shoe ${dealing.shoe}'s commitment`));
-  items.push(hashItem(dealing ? "the next shoe's" : "The next shoe's commitment (SHA-256)", data.next_commitment, "the next shoe's commitment"));
-  const revealed = data.shoes.find((s) => s.revealed);
-  if (revealed) {
-    const item = hashItem(`Shoe ${revealed.shoe}'s seed, revealed`, revealed.server_seed, `shoe ${revealed.shoe}'s seed`);
-    const link = document.createElement("a");
-    link.href = `/verify?shoe=${revealed.id}`;
-    link.id = "verify-last";
-    link.textContent = `verify shoe ${revealed.shoe}`;
-    item.append(" · ", link);
-    items.push(item);
-  }
-  const about = document.createElement("a");
-  about.href = "/verify";
-  about.textContent = "How to check";
-  fair.replaceChildren();
-  for (const item of items) fair.append(item, " ");
-  fair.append(about);
-  fair.hidden = false;
+  showShoes(fair, dealing, data.next_commitment, data.shoes.find((s) => s.revealed));
 }
 
 // -- the scoreboards, and the round in play ------------------------------------------------
