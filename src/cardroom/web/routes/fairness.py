@@ -23,13 +23,13 @@ from cardroom.web.deps import (
     ApiError,
     Person,
     changing,
-    csrf_ok,
     person_or_none,
     services,
     signed_in,
 )
 from cardroom.web.models import CHANGES, SIGNED_IN, answers
 from cardroom.web.routes.pages import _must_sign_in, _page
+from cardroom.web.routes.protection import form_person
 
 router = APIRouter(tags=["fairness"])
 
@@ -194,11 +194,9 @@ async def client_seed_form(
     csrf_token: Annotated[str, Form(max_length=200)] = "",
     client_seed: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
-    person = person_or_none(request)
-    if person is None:
-        return RedirectResponse("/login?next=/account/protection", status_code=303)
-    if not csrf_ok(csrf_token, person.session.csrf_token):
-        raise ApiError(403, "the form had expired: reload the page")
+    person = form_person(request, csrf_token)
+    if isinstance(person, Response):
+        return person
     await run_in_threadpool(_set, request, person, client_seed)
     return RedirectResponse("/account/protection#client-seed", status_code=303)
 

@@ -25,12 +25,11 @@ from cardroom.web.deps import (
     ApiError,
     Person,
     changing,
-    csrf_ok,
-    person_or_none,
     services,
     signed_in,
 )
 from cardroom.web.models import CHANGES, Amount, answers
+from cardroom.web.routes.protection import form_person
 
 router = APIRouter()
 
@@ -224,21 +223,12 @@ async def acknowledge(request: Request, person: Annotated[Person, Depends(changi
 
 
 # -- the protection page's forms ----------------------------------------------------------------
-def _person_with_form(request: Request, token: str) -> Person | Response:
-    person = person_or_none(request)
-    if person is None:
-        return RedirectResponse("/login?next=/account/protection", status_code=303)
-    if not csrf_ok(token, person.session.csrf_token):
-        raise ApiError(403, "the form had expired: reload the page")
-    return person
-
-
 @router.post("/account/protection/limits", include_in_schema=False)
 async def limits_form(request: Request) -> Response:
     """The limits form: a field per limit; an empty field removes the limit, a field
     left as it was changes nothing."""
     form = await request.form()
-    found = _person_with_form(request, str(form.get("csrf_token", ""))[:200])
+    found = form_person(request, str(form.get("csrf_token", ""))[:200])
     if isinstance(found, Response):
         return found
     changes: dict[str, str | int | None] = {}
@@ -269,7 +259,7 @@ async def reality_form(
     csrf_token: Annotated[str, Form(max_length=200)] = "",
     every: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
-    found = _person_with_form(request, csrf_token)
+    found = form_person(request, csrf_token)
     if isinstance(found, Response):
         return found
     minutes = None if every in ("", "off") else (int(every) if every.isdigit() else -1)

@@ -177,6 +177,17 @@ def protection_page(request: Request) -> Response:
     return _page(request, "protection.html", person, state=state, limits=kept, message=None)
 
 
+def form_person(request: Request, token: str) -> Person | Response:
+    """The person who sent a form of the protection page (its CSRF token checked: 403
+    otherwise), or the way to sign in first."""
+    person = person_or_none(request)
+    if person is None:
+        return RedirectResponse("/login?next=/account/protection", status_code=303)
+    if not csrf_ok(token, person.session.csrf_token):
+        raise ApiError(403, "the form had expired: reload the page")
+    return person
+
+
 @router.post("/account/protection/{which}", include_in_schema=False)
 async def protection_form(
     request: Request,
@@ -185,11 +196,9 @@ async def protection_form(
     length: Annotated[str, Form(max_length=40)] = "",
     confirm: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
-    person = person_or_none(request)
-    if person is None:
-        return RedirectResponse("/login?next=/account/protection", status_code=303)
-    if not csrf_ok(csrf_token, person.session.csrf_token):
-        raise ApiError(403, "the form had expired: reload the page")
+    person = form_person(request, csrf_token)
+    if isinstance(person, Response):
+        return person
     store = Protections(services(request).db)
     where = signin.address_of(request)
     if which == "self-exclusion" and confirm != "yes":
