@@ -32,9 +32,11 @@ from cardroom.app.wallet.limits import (
     in_force,
     period_end,
     period_start,
+    rolled_totals,
     session_notice,
     start_session,
     totals_from_ledger,
+    used_of,
 )
 from cardroom.app.wallet.money import lock_account
 from cardroom.app.wallet.values import money_text, not_negative, now
@@ -390,20 +392,15 @@ def _record(
 
 def _state(conn: Connection, account_id: int, when: datetime) -> LimitsState:
     limits = in_force(conn, account_id)
-    totals = conn.execute(select(play_totals).where(play_totals.c.account_id == account_id)).first()
+    totals = rolled_totals(conn, account_id, when)
     views = []
     for kind in LIMIT_KINDS:
         limit = limits.get(kind, Limit(kind, None))
         used = resets = None
         if kind in MONEY_LIMITS:
-            what, period = MONEY_LIMITS[kind]
-            start = period_start(period, when)
-            resets = period_end(period, start)
-            used = 0
-            if totals is not None and getattr(totals, f"{period}_start") == start:
-                used = getattr(totals, f"{period}_staked")
-                if what == "loss":
-                    used -= getattr(totals, f"{period}_returned")
+            period = MONEY_LIMITS[kind][1]
+            resets = period_end(period, period_start(period, when))
+            used = 0 if totals is None else used_of(totals, kind)
         pending = limit.pending(when)
         views.append(
             LimitView(

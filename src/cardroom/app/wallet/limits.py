@@ -42,9 +42,11 @@ __all__ = [
     "period_end",
     "period_start",
     "refuse_session",
+    "rolled_totals",
     "session_notice",
     "start_session",
     "totals_from_ledger",
+    "used_of",
 ]
 
 #: The money limits: their kind, what they count (``loss`` or ``stake``) and the period.
@@ -138,6 +140,23 @@ def _rolled(row: Mapping[str, Any], when: datetime) -> dict[str, Any]:
     return out
 
 
+def rolled_totals(conn: Connection, account_id: int, when: datetime) -> dict[str, Any] | None:
+    """The account's ``play_totals`` row as it stands at ``when`` (a period that has
+    ended begun again from nothing), or None when it keeps none."""
+    found = conn.execute(select(play_totals).where(play_totals.c.account_id == account_id)).first()
+    return None if found is None else _rolled(found._asdict(), when)
+
+
+def used_of(row: Mapping[str, Any], kind: str) -> int:
+    """What a money limit of ``kind`` has used of the period ``row`` holds: the stakes,
+    less what came back for a loss limit."""
+    what, period = MONEY_LIMITS[kind]
+    used = int(row[f"{period}_staked"])
+    if what == "loss":
+        used -= int(row[f"{period}_returned"])
+    return used
+
+
 def _words(kind: str) -> str:
     what, period = MONEY_LIMITS[kind]
     return f"{_PERIOD_WORDS[period]} {what} limit"
@@ -150,21 +169,15 @@ def count_play(
     locked by the caller's update of its balance); :class:`LimitReached` if the stake
     would pass a limit in force (the caller's transaction then writes nothing)."""
     when = when or now()
-    found = conn.execute(select(play_totals).where(play_totals.c.account_id == account_id)).first()
-    row = (
-        totals_from_ledger(conn, account_id, when)
-        if found is None
-        else _rolled(found._asdict(), when)
-    )
+    kept = rolled_totals(conn, account_id, when)
+    row = totals_from_ledger(conn, account_id, when) if kept is None else kept
     if staked:
         for kind, limit in sorted(in_force(conn, account_id).items()):
             amount = limit.at(when)
             if kind not in MONEY_LIMITS or amount is None:
                 continue
-            what, period = MONEY_LIMITS[kind]
-            used = row[f"{period}_staked"]
-            if what == "loss":
-                used -= row[f"{period}_returned"]
+            period = MONEY_LIMITS[kind][1]
+            used = used_of(row, kind)
             if used + staked > amount:
                 left = max(amount - used, 0)
                 resets = period_end(period, row[f"{period}_start"])
@@ -176,7 +189,7 @@ def count_play(
     for period in PERIODS:
         row[f"{period}_staked"] += staked
         row[f"{period}_returned"] += returned
-    if found is None:
+    if kept is None:
         conn.execute(insert(play_totals).values(row))
     else:
         conn.execute(update(play_totals).where(play_totals.c.account_id == account_id).values(row))
