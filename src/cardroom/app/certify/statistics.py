@@ -3,10 +3,13 @@ probabilities, and the NIST SP 800-22 reading of many p-values.
 
 No single p-value is a verdict.  Each family of tests gives many p-values (one per
 position of the shoe, per group of consecutive shoes, per slice of the raw file); a
-family passes when the proportion of its p-values at or above alpha = 0.01 lies within
-p ± 3·sqrt(p(1-p)/m), p = 0.99 (SP 800-22 rev 1a, section 4.2.1), and, with at least
-55 p-values, when they are spread evenly: a chi-square over ten bins whose P-value_T is
-at least 0.0001 (section 4.2.2).
+family passes when the number of its p-values at or above alpha = 0.01 lies within the
+range a true generator leaves with probability 0.00135 on each side (SP 800-22 rev 1a,
+section 4.2.1, whose p ± 3·sqrt(p(1-p)/m) is the normal approximation of that range; the
+exact binomial is used, since with p = 0.99 and m = 100 the approximation fails a true
+generator one time in 55 instead of one in 740), and, with at least 55 p-values, when
+they are spread evenly: a chi-square over ten bins whose P-value_T is at least 0.0001
+(section 4.2.2).
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ __all__ = [
 
 #: the level each p-value is read at
 ALPHA = 0.01
+#: the chance, on each side, that a true generator's count of p-values at or above alpha
+#: falls outside a family's bounds (the one-sided tail of three standard deviations)
+TAIL = 0.00135
 #: the least P-value_T of the p-values' spread over ten bins
 UNIFORMITY_LEVEL = 0.0001
 #: the fewest p-values whose spread is tested (SP 800-22: at least 55)
@@ -102,10 +108,15 @@ def normal_p(z: float) -> float:
 
 
 def proportion_bounds(m: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """The range the proportion of ``m`` p-values at or above ``alpha`` must lie in."""
-    p = 1 - alpha
-    spread = 3 * math.sqrt(p * (1 - p) / m)
-    return p - spread, min(1.0, p + spread)
+    """The range the proportion of ``m`` p-values at or above ``alpha`` must lie in: the
+    counts a true generator reaches with all but :data:`TAIL` of its chance on each side.
+
+    >>> proportion_bounds(100)
+    (0.95, 1.0)
+    """
+    low = float(stats.binom.ppf(TAIL, m, 1 - alpha))
+    high = float(stats.binom.isf(TAIL, m, 1 - alpha))
+    return low / m, min(1.0, high / m)
 
 
 def uniformity(p_values: Sequence[float]) -> float | None:
