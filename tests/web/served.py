@@ -29,9 +29,12 @@ def free_port() -> int:
 
 class Served:
     """``cardroom serve`` in a process of the test's, its output in files to read (so
-    that nothing blocks on a full pipe); ``name`` tells several apart in one folder."""
+    that nothing blocks on a full pipe); ``name`` tells several apart in one folder;
+    ``command`` starts another cardroom (an installed one's script)."""
 
-    def __init__(self, folder: Path, *args: str, name: str = "server") -> None:
+    def __init__(
+        self, folder: Path, *args: str, name: str = "server", command: list[str] = CARDROOM
+    ) -> None:
         self.name = name
         self.port = free_port()
         prefix = "" if name == "server" else f"{name}-"
@@ -39,7 +42,7 @@ class Served:
         self.err = folder / f"{prefix}err.log"
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.popen = subprocess.Popen(
-                [*CARDROOM, "serve", "--port", str(self.port), *args],
+                [*command, "serve", "--port", str(self.port), *args],
                 stdout=out,
                 stderr=err,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -22,7 +22,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from cardroom import __version__
+from cardroom import version_line
 from cardroom.app.wallet import Account, Wallet, WalletError
 from cardroom.core.cards import Card, CardError, parse_cards
 from cardroom.core.money import AmountError
@@ -94,7 +94,7 @@ def one_line(message: str) -> str:
 
 def version_callback(value: bool) -> None:
     if value:
-        print(f"cardroom {__version__}")
+        print(version_line())
         raise typer.Exit()
 
 
