@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from cardroom.app.frames import (
+    decisions_frame,
     effects_frame,
     lines_frame,
     outcomes_frame,
@@ -20,6 +21,7 @@ from cardroom.app.history import RoundRecord
 from cardroom.app.runner import run
 from cardroom.core.cards import RANKS
 from cardroom.games import GAMES
+from cardroom.games.chemin_de_fer.analysis import solve_infinite
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
 from cardroom.games.spec import AnalysisAsk
 
@@ -104,3 +106,20 @@ def test_a_strategy_and_a_history_as_frames() -> None:
     history = rounds_frame([record, record])
     assert list(history.columns) == ["game", "outcome", "staked", "net", "cards", "decisions"]
     assert list(history["net"]) == [0, 0] and len(history) == 2
+
+
+def test_chemin_de_fer_s_solved_coup_as_a_frame() -> None:
+    """Kemeny and Snell's game: the player draws at 5 with chance 9/11, and the banker
+    mixes only at 6 when the player stood, drawing with chance 859/2288."""
+    solution = solve_infinite()
+    frame = decisions_frame(solution)
+    assert len(frame) == 1 + len(solution.banker)
+    player = frame.iloc[0]
+    assert player["side"] == "player" and player["draw_exact"] == Fraction(9, 11)
+    banker_mixes = frame[(frame["side"] == "banker") & (frame["draw"] > 0) & (frame["draw"] < 1)]
+    assert banker_mixes[["banker_total", "player_third"]].values.tolist() == [[6, "stood"]]
+    assert list(banker_mixes["draw_exact"]) == [Fraction(859, 2288)]
+    banker = frame[frame["side"] == "banker"]
+    assert list(banker["draw_exact"]) == list(solution.banker.values())
+    assert str(banker["banker_total"].dtype) == "Int64"
+    assert frame.attrs["value"] == solution.value and frame.attrs["game"] == "chemin-de-fer"

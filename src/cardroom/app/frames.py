@@ -33,6 +33,7 @@ from cardroom.app.runner import RunResult
 from cardroom.core.cards import Rank
 
 __all__ = [
+    "decisions_frame",
     "effects_frame",
     "lines_frame",
     "outcomes_frame",
@@ -177,6 +178,29 @@ def strategy_frame(strategy: Any) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def decisions_frame(solution: Any) -> pd.DataFrame:
+    """A solved game's decisions (chemin de fer's equilibrium, ``ChemmySolution``):
+    the rows its ``decision_rows()`` gives, in order, each Fraction column as a float
+    with its ``_exact`` beside it; ``attrs`` hold its ``figures()`` (the values
+    exact)."""
+    rows = []
+    for row in solution.decision_rows():
+        flat: dict[str, Any] = {}
+        for name, value in row.items():
+            if isinstance(value, Fraction):
+                flat[name] = float(value)
+                flat[f"{name}_exact"] = value
+            else:
+                flat[name] = value
+        rows.append(flat)
+    frame = pd.DataFrame(rows)
+    for name in frame.columns:  # whole numbers with gaps: pandas' nullable integers
+        values = [row[name] for row in rows if row.get(name) is not None]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            frame[name] = frame[name].astype("Int64")
+    return _attrs(frame, **solution.figures())
 
 
 def rounds_frame(records: Iterable[RoundRecord], seat: int = 0) -> pd.DataFrame:

@@ -442,6 +442,43 @@ class ChemmySolution:
         """The solution in words and tables, as ``cardroom strategy`` prints it."""
         return solution_text(self)
 
+    def decision_rows(self) -> list[dict[str, Any]]:
+        """Every decision of the solved coup, one row each, exact: the player's at his
+        free total, then the banker's at each information set (``banker``: his total,
+        or his two cards' values; ``player_third``: the player's third card, or
+        "stood"), ``draw`` the chance to draw there."""
+        player = {
+            "side": "player",
+            "banker": None,
+            "banker_total": None,
+            "player_third": None,
+            "draw": self.player_draw_at_5,
+        }
+        banker = [
+            {
+                "side": "banker",
+                "banker": str(key) if isinstance(key, int) else " ".join(map(str, key)),
+                "banker_total": key if isinstance(key, int) else sum(key) % 10,
+                "player_third": "stood" if third is None else str(third),
+                "draw": draw,
+            }
+            for (key, third), draw in self.banker.items()
+        ]
+        return [player, *banker]
+
+    def figures(self) -> dict[str, Any]:
+        """What the solution is of and worth: its shoe, what the banker knows, the
+        commission, and the banker's and the player's values per unit staked (exact)."""
+        return {
+            "game": GAME_ID,
+            "shoe": self.shoe,
+            "banker_sees_cards": self.banker_sees_cards,
+            "free_total": self.free_total,
+            "commission": self.commission,
+            "value": self.value,
+            "player_value": self.player_value,
+        }
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": GAME_ID,
