@@ -29,7 +29,8 @@ from mkdocs.structure.pages import Page
 # -- the mkdocs hook ----------------------------------------------------------------------
 
 BACK_TO_README = re.compile(r"^\[Back to the README\]\(\.\./README\.md\)\n\n?", re.MULTILINE)
-README_LINK = re.compile(r"\]\(\.\./README\.md(#[^)]*)?\)")
+#: a link to the README (not one quoted in a code span, as contributing.md quotes one)
+README_LINK = re.compile(r"(?<!`)(\[[^\]]*\])\(\.\./README\.md(?:#[^)]*)?\)")
 
 
 TABLE_ROW = re.compile(r"^\|.*\|[ \t]*$", re.MULTILINE)
@@ -48,7 +49,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     and with GitHub's escaped pipes in a table's code spans as plain ones."""
     markdown = BACK_TO_README.sub("", markdown)
     markdown = TABLE_ROW.sub(_unescape_pipes, markdown)
-    return README_LINK.sub("](index.md)", markdown)
+    return README_LINK.sub(r"\1(index.md)", markdown)
 
 
 # -- the Griffe extension -----------------------------------------------------------------

@@ -174,10 +174,11 @@ def test_sphinx_docstrings_become_markdown(package: griffe.Module) -> None:
 def test_the_site_leaves_out_only_the_way_back_to_the_readme() -> None:
     page = (
         "# Page\n\n[Back to the README](../README.md)\n\n"
-        "See [the tools](../README.md#the-tools).\n\n"
+        "See [the tools](../README.md#the-tools), not `[it](../README.md)`.\n\n"
         "| a | b |\n|---|---|\n| `x \\| y` | x \\| y |\n"
     )
     shown = docs_site.on_page_markdown(page, None, None, None)
     assert shown == (
-        "# Page\n\nSee [the tools](index.md).\n\n| a | b |\n|---|---|\n| `x | y` | x \\| y |\n"
+        "# Page\n\nSee [the tools](index.md), not `[it](../README.md)`.\n\n"
+        "| a | b |\n|---|---|\n| `x | y` | x \\| y |\n"
     )
