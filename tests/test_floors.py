@@ -21,7 +21,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("machinery", ("cardroom.analysis", "cardroom.simulation")),
     ("games", ("cardroom.games",)),
     ("storage", ("cardroom.storage",)),
-    ("application", ("cardroom.app",)),
+    ("application", ("cardroom.app", "cardroom.gym")),
     ("presentation", ("cardroom.terminal", "cardroom.web")),
 )
 MIGRATIONS = "cardroom.storage.migrations.versions"
