@@ -74,8 +74,11 @@ def _candidates(obj: griffe.Object, target: str) -> list[str]:
     found = []
     while scope is not None:
         try:
-            resolved = scope.resolve(head)
-        except griffe.NameResolutionError:
+            if isinstance(scope, griffe.Class) and head in scope.all_members:
+                resolved = scope.all_members[head].path  # an inherited member too
+            else:
+                resolved = scope.resolve(head)
+        except (griffe.NameResolutionError, griffe.AliasResolutionError):
             scope = scope.parent
             continue
         found.append(f"{resolved}.{rest}" if rest else resolved)
