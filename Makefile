@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long lint typecheck pytest postgres chromium pango report bench bench-load wrk dieharder certify clean
+.PHONY: run test test-long test-deploy lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -80,6 +80,33 @@ chromium:
 			"install it with 'sudo apt-get install chromium' and run make test again"; \
 		exit 1; \
 	fi
+
+# The deployment's test runs Debian's nginx from deploy/nginx/cardroom.conf (a throwaway
+# instance of its own, on loopback): as root it is installed when missing (where systemd
+# runs, Debian also starts its own nginx service, which the test does not use); otherwise
+# make stops and says how to install it.
+NGINX ?= /usr/sbin/nginx
+
+nginx:
+	@if [ -x "$(NGINX)" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing nginx for the deployment's test (apt-get install nginx)"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -qq nginx >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 \
+			&& apt-get install -y -qq nginx >/dev/null 2>&1; } \
+		|| { echo "Could not install nginx: run 'apt-get install nginx'"; exit 1; }; \
+	else \
+		echo "The deployment's test needs Debian's nginx at $(NGINX):" \
+			"install it with 'sudo apt-get install nginx' and run make test-deploy again"; \
+		exit 1; \
+	fi
+
+# The files in deploy/ run for real (docs/web.md, "Deploying it"): nginx in front of two
+# `cardroom serve` instances on a throwaway PostgreSQL, one of them killed in play; its
+# long test with the quick checks of the unit and the site (about a minute)
+test-deploy: $(STAMP) postgres nginx
+	$(BIN)/pytest -q -n 0 -m "long or not long" tests/deploy
 
 # `cardroom report` lays its PDF out with WeasyPrint, which loads Debian's Pango libraries:
 # as root they are installed when missing; otherwise make says how (the PDF tests skip).
