@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pandas as pd
 import pytest
 
 from cardroom.app.frames import (
@@ -22,6 +23,8 @@ from cardroom.app.runner import run
 from cardroom.core.cards import RANKS
 from cardroom.games import GAMES
 from cardroom.games.chemin_de_fer.analysis import solve_infinite
+from cardroom.games.finnish.comparison import StrategyComparison, StrategyRow, summarise
+from cardroom.games.finnish.hands import Total
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
 from cardroom.games.spec import AnalysisAsk
 
@@ -123,3 +126,29 @@ def test_chemin_de_fer_s_solved_coup_as_a_frame() -> None:
     assert list(banker["draw_exact"]) == list(solution.banker.values())
     assert str(banker["banker_total"].dtype) == "Int64"
     assert frame.attrs["value"] == solution.value and frame.attrs["game"] == "chemin-de-fer"
+
+
+def test_a_table_beside_the_best_one_as_a_frame() -> None:
+    """The Finnish games' ``strategy`` gives the given table beside the best one: one
+    row per dealer total, the targets as nullable integers, and the edges exact."""
+    hard, soft = Total(10), Total(10, soft=True)
+    given = {Total(v): v < 22 for v in range(15, 28)}
+    best = {**given, Total(22): True}
+    comparison = StrategyComparison(
+        game="21-24-27",
+        given_name="the source's",
+        best_name="optimal",
+        rows=(
+            StrategyRow(hard, summarise(hard, given), summarise(hard, best), (Total(22),)),
+            StrategyRow(soft, summarise(soft, {}), summarise(soft, {}), ()),
+        ),
+        house_edges={"the source's": {"player": Fraction(1, 97)}},
+        notes=(),
+    )
+    frame = decisions_frame(comparison)
+    assert frame[["dealer", "given_hard", "best_hard", "differences"]].values.tolist() == [
+        ["hard 10", 22, 23, "hard 22"],
+        ["soft 10", pd.NA, pd.NA, ""],
+    ]
+    assert str(frame["best_hard"].dtype) == "Int64"
+    assert frame.attrs["house_edges"] == {"the source's": {"player": Fraction(1, 97)}}

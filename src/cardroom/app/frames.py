@@ -181,10 +181,11 @@ def strategy_frame(strategy: Any) -> pd.DataFrame:
 
 
 def decisions_frame(solution: Any) -> pd.DataFrame:
-    """A solved game's decisions (chemin de fer's equilibrium, ``ChemmySolution``):
-    the rows its ``decision_rows()`` gives, in order, each Fraction column as a float
-    with its ``_exact`` beside it; ``attrs`` hold its ``figures()`` (the values
-    exact)."""
+    """A game's best play as its ``strategy`` gives it (chemin de fer's equilibrium; the
+    Finnish games' best table beside the given one): the rows its ``decision_rows()``
+    gives, in order, each Fraction column as a float with its ``_exact`` beside it,
+    whole numbers with gaps as nullable integers; ``attrs`` hold its ``figures()``
+    (exact)."""
     rows = []
     for row in solution.decision_rows():
         flat: dict[str, Any] = {}

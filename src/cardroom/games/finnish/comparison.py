@@ -120,6 +120,34 @@ class StrategyComparison:
     #: what the edges are counted in: with replacement, or the real shoe (its words)
     model: str = MODEL
 
+    def decision_rows(self) -> list[dict[str, Any]]:
+        """One row per dealer total: the given table's targets and the best one's
+        (``None``: that kind of total is forced), each in words, and the player totals
+        where the two decide differently."""
+        return [
+            {
+                "dealer": str(r.dealer),
+                "given_hard": r.given.hard,
+                "given_soft": r.given.soft,
+                "given": r.given.label(),
+                "best_hard": r.best.hard,
+                "best_soft": r.best.soft,
+                "best": r.best.label(),
+                "differences": " ".join(str(t) for t in r.differences),
+            }
+            for r in self.rows
+        ]
+
+    def figures(self) -> dict[str, Any]:
+        """What the comparison is of, and each table's exact house edge by wager."""
+        return {
+            "game": self.game,
+            "model": self.model,
+            "given": self.given_name,
+            "best": self.best_name,
+            "house_edges": {name: dict(edges) for name, edges in self.house_edges.items()},
+        }
+
     def to_json(self) -> dict[str, Any]:
         def total(t: Total) -> str:
             return str(t)
