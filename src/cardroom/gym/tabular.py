@@ -8,13 +8,14 @@ visit, the plain average of its targets.  The behaviour explores: with chance
 ``explore`` it takes an allowed action at random, otherwise the greedy one.  Q-learning
 learns the greedy strategy's values whatever the behaviour, so the default explores
 always (``explore=1``: every allowed action as often, the most even spread of what is
-tried).  The greedy strategy takes, among the allowed actions, the one worth most; a tie
-(a state never visited) goes to the lowest action number.
+tried), drawing from a generator seeded by ``seed``.  The greedy strategy takes, among
+the allowed actions, the one worth most; a tie (a state never visited) goes to the
+lowest action number.
 
 >>> import gymnasium
 >>> import cardroom.gym
 >>> env = gymnasium.make("cardroom/TwentyOne2427-v0")
->>> learner = QLearner(2, key=lambda observation: tuple(observation["totals"].tolist()))
+>>> learner = QLearner(2, key=lambda observation: tuple(observation["totals"].tolist()), seed=1)
 >>> learner.train(env, episodes=200, seed=1)
 >>> len(learner.values) > 50
 True
@@ -40,6 +41,7 @@ class QLearner:
         actions: int,
         key: Callable[[Any], Hashable],
         explore: float = 1.0,
+        seed: int | None = None,
     ) -> None:
         if not 0 <= explore <= 1:
             raise ValueError(f"explore: a chance from 0 to 1, not {explore}")
@@ -51,6 +53,8 @@ class QLearner:
         self.visits: dict[Hashable, NDArray[np.int64]] = {}
         #: episodes learned from
         self.episodes = 0
+        #: the generator the exploration draws from
+        self.rng = np.random.default_rng(seed)
 
     def value(self, state: Hashable) -> NDArray[np.float64]:
         """The values of ``state``'s actions (0 where never tried)."""
@@ -93,31 +97,18 @@ class QLearner:
         visits[action] += 1
         values[action] += (target - values[action]) / visits[action]
 
-    def train(
-        self,
-        env: gymnasium.Env[Any, Any],
-        episodes: int,
-        seed: int | None = None,
-        every: int = 0,
-        report: Callable[[QLearner], None] | None = None,
-    ) -> None:
-        """Learn from ``episodes`` episodes of ``env`` (its first reset seeded by
-        ``seed``, the exploration drawn from a generator seeded by it too); with
-        ``report``, call it every ``every`` episodes."""
-        rng = np.random.default_rng(seed)
-        observation, info = env.reset(seed=seed)
-        for _ in range(episodes):
-            state, mask = self.key(observation), info["action_mask"]
-            done = False
-            while not done:
-                action = self.behave(state, mask, rng)
+    def train(self, env: gymnasium.Env[Any, Any], episodes: int, seed: int | None = None) -> None:
+        """Learn from ``episodes`` episodes of ``env``, the first reset with ``seed`` (None:
+        the environment goes on from where it is, as after an earlier call)."""
+        for done_before in range(episodes):
+            observation, info = env.reset(seed=seed if done_before == 0 else None)
+            state: Hashable | None = self.key(observation)
+            mask = info["action_mask"]
+            while state is not None:
+                action = self.behave(state, mask, self.rng)
                 observation, reward, terminated, truncated, info = env.step(action)
-                done = terminated or truncated
                 after = None if terminated else self.key(observation)
                 mask = info["action_mask"]
                 self.update(state, action, float(reward), after, None if after is None else mask)
-                state = after
+                state = None if terminated or truncated else after
             self.episodes += 1
-            if report is not None and every and self.episodes % every == 0:
-                report(self)
-            observation, info = env.reset()

@@ -166,7 +166,7 @@ class CheminDeFerSeatEnv(gymnasium.Env[Observation, np.int64]):
         self._session: ChemmySession | None = None
         self._coup_start = 0  # where this coup's entries start in the table's log
         self._dealt: dict[str, int] = {}  # the cards dealt to each hand this coup
-        self._seen_of: dict[str, set[int]] = {}  # which of them the seat has seen
+        self._seen_of: dict[str, dict[int, Card]] = {}  # those the seat saw, by place
         cards = spaces.Box(0, self._full, (len(RANKS),), np.int64)
         fields: dict[str, spaces.Space[Any]] = {
             "role": spaces.Discrete(len(ROLES)),
@@ -257,7 +257,7 @@ class CheminDeFerSeatEnv(gymnasium.Env[Observation, np.int64]):
             assert session is not None
         self._coup_start = len(session.game.log)
         self._dealt = dict.fromkeys(HANDS, 0)
-        self._seen_of = {hand: set() for hand in HANDS}
+        self._seen_of = {hand: {} for hand in HANDS}
         return self._play_on(session.game.coup)
 
     def _play_on(self, coup: int) -> bool:
@@ -291,9 +291,10 @@ class CheminDeFerSeatEnv(gymnasium.Env[Observation, np.int64]):
             event = entry.event
             if isinstance(event, Reshuffled):
                 self._unseen = self._full.copy()
-                for cards in self._session.game.hands.values():  # kept out of the new shoe
-                    for card in cards:
-                        self._seen(card)
+                if event.cause == "ran_out":  # in mid-coup: the cards on the table stay out
+                    for seen in self._seen_of.values():
+                        for card in seen.values():
+                            self._seen(card)
                 if event.first_card is not None:
                     self._seen(event.first_card)
             elif isinstance(event, DrawForBank):
@@ -303,12 +304,12 @@ class CheminDeFerSeatEnv(gymnasium.Env[Observation, np.int64]):
                 self._dealt[event.hand] += 1
                 if event.card is not None:
                     self._seen(event.card)
-                    self._seen_of[event.hand].add(index)
+                    self._seen_of[event.hand][index] = event.card
             elif isinstance(event, HandShown):
                 for index, card in enumerate(event.cards):
                     if index not in self._seen_of[event.hand]:
                         self._seen(card)
-                        self._seen_of[event.hand].add(index)
+                        self._seen_of[event.hand][index] = card
 
     def _seen(self, card: Card) -> None:
         self._unseen[RANKS.index(card.rank)] -= 1
