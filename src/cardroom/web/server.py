@@ -194,6 +194,11 @@ def log_config(workers: int) -> dict[str, Any]:
 #: upstream connection 60 s), so that they close first.
 KEEP_ALIVE = 75
 
+#: How long, in seconds, uvicorn's supervisor waits for a worker of ``--workers N`` to
+#: answer its health check before taking it for hung (uvicorn's own default, 5 s, is
+#: about what a worker takes to import cardroom).
+WORKER_HEALTHCHECK = 60
+
 
 def run(
     host: str,
@@ -245,6 +250,11 @@ def run(
             uvicorn.Server(uvicorn.Config(app, **settings)).run(sockets=[sock])
         else:
             db.close()  # each worker opens its own
+            # uvicorn's supervisor takes a worker that does not answer its ping within
+            # 5 s for hung and replaces it; a worker spends about 4 s importing cardroom
+            # before it can answer, more on a busy machine, so they were killed while
+            # starting, in a loop
+            settings["timeout_worker_healthcheck"] = WORKER_HEALTHCHECK
             config = uvicorn.Config(AppFactory(options), factory=True, workers=workers, **settings)
             Multiprocess(config, sockets=[sock]).run()
     finally:
