@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long test-deploy lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
+.PHONY: run test test-long test-deploy docs lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -32,18 +32,18 @@ test: lint
 	@$(MAKE) --no-print-directory -j2 typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts setup.py
+	$(BIN)/ruff format --check src tests benchmarks scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src scripts
 
-pytest: $(STAMP) postgres chromium pango
+pytest: $(STAMP) postgres chromium pango nginx
 	$(BIN)/pytest -q
 
 # The long runs make test leaves out (simulations held against the exact figures, a whole
 # shoe drawn with replacement, the Ray backend): some minutes more
-test-long: $(STAMP) postgres chromium pango
+test-long: $(STAMP) postgres chromium pango nginx
 	$(BIN)/pytest -q -m long
 
 # As root (CI, a fresh container) install PostgreSQL when it is missing; otherwise say how.
@@ -80,6 +80,11 @@ chromium:
 			"install it with 'sudo apt-get install chromium' and run make test again"; \
 		exit 1; \
 	fi
+
+# The documentation site in site/ (docs/contributing.md, "The documentation site"); without
+# -q, so that --strict fails on warnings; tests/test_docs_site.py builds it in make test
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The deployment's test runs Debian's nginx from deploy/nginx/cardroom.conf (a throwaway
 # instance of its own, on loopback): as root it is installed when missing (where systemd
@@ -187,6 +192,6 @@ bench-load: $(STAMP) postgres wrk
 	$(BIN)/python benchmarks/bench_load.py $(LOAD_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache tests/artifacts
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache tests/artifacts site build dist
 	# Numba's on-disk kernel cache (it does not notice edits to inlined helpers)
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
