@@ -92,10 +92,14 @@ def test_the_wheel_installed_alone_serves_and_plays(built: Path, tmp_path: Path)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
+    # nothing of the checkout's on the new environment's path
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+    env["HOME"] = str(tmp_path)  # its own bankroll and caches
     installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", *OFFLINE, str(wheel)],
         capture_output=True,
         text=True,
+        env=env,
     )
     assert installed.returncode == 0, installed.stderr
     purelib = subprocess.run(
@@ -105,8 +109,6 @@ def test_the_wheel_installed_alone_serves_and_plays(built: Path, tmp_path: Path)
         check=True,
     ).stdout.strip()
     (Path(purelib) / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    env["HOME"] = str(tmp_path)  # its own bankroll and caches
 
     def run(*args: str) -> str:
         done = subprocess.run(
@@ -156,6 +158,7 @@ def test_the_wheel_installed_alone_serves_and_plays(built: Path, tmp_path: Path)
         "--db",
         f"sqlite:///{tmp_path / 'room.sqlite3'}",
         command=[str(venv / "bin" / "cardroom")],
+        env=env,
     )
     try:
         server.ready()

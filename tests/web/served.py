@@ -30,10 +30,16 @@ def free_port() -> int:
 class Served:
     """``cardroom serve`` in a process of the test's, its output in files to read (so
     that nothing blocks on a full pipe); ``name`` tells several apart in one folder;
-    ``command`` starts another cardroom (an installed one's script)."""
+    ``command`` starts another cardroom (an installed one's script), ``env`` in another
+    environment than the test's."""
 
     def __init__(
-        self, folder: Path, *args: str, name: str = "server", command: list[str] = CARDROOM
+        self,
+        folder: Path,
+        *args: str,
+        name: str = "server",
+        command: list[str] = CARDROOM,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.port = free_port()
@@ -45,7 +51,7 @@ class Served:
                 [*command, "serve", "--port", str(self.port), *args],
                 stdout=out,
                 stderr=err,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"},
             )
 
     @property
