@@ -141,3 +141,14 @@ def test_refused_steps_and_settings() -> None:
         CheminDeFerSeatEnv(bots=8)
     with pytest.raises(ValueError, match="opponents"):
         CheminDeFerSeatEnv(opponents="nobody")
+
+
+def test_a_reset_before_the_coup_ends_plays_it_out() -> None:
+    """The table cannot leave a coup half played: the seat's draw is made as the bots
+    would, and the next observation is a new decision on two cards."""
+    env = CheminDeFerSeatEnv()
+    env.reset(seed=8)
+    for _ in range(5):
+        observation, info = env.reset()
+        assert info["coups_without_choice"] >= 1
+        assert ROLES[int(observation["role"])] is not None and observation["cards"].sum() == 2

@@ -15,7 +15,8 @@ the table starts again with every seat at ``stack``; the shoe goes on.
 **An episode** is one coup in which the agent decides a draw: holding the player's hand
 (for every punter, as the largest stake) at a total the rules leave free (5 by default),
 or holding the bank when the player has drawn or stood (the banker always chooses,
-unless the rules force him by the tableau).  Its money is decided for it by ``money``
+unless the rules force him by the tableau); a ``reset`` before its end plays the draw
+as the bots would.  Its money is decided for it by ``money``
 (by default :class:`~cardroom.games.chemin_de_fer.bots.SimpleMoney`, the bots' own: a bank
 of three minimums, "Banco" on a bank of at most a fifth of its stack, else a stake of two
 minimums).  Coups in which it has no draw to decide (another seat holds the hand, a
@@ -184,13 +185,23 @@ class CheminDeFerSeatEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Play on to the next coup in which the seat draws or stands (a new table and
-        shoe, shuffled from ``seed``, when one is given)."""
+        shoe, shuffled from ``seed``, when one is given).  A coup left before its end is
+        played out first, the seat drawing as the bots would (counted among the coups
+        without a choice)."""
         super().reset(seed=seed)
         if seed is not None or self._shoe is None:
             self._shoe = Shoe(self.rules.shoe, SeededShuffler(self.np_random))
             self._unseen = self._full.copy()
             self._session = None
         skipped, net = 0, 0.0
+        if self._session is not None and self._asked():
+            turn = self._session.game.to_act
+            assert turn is not None
+            coup = self._session.game.coup
+            self._session.bot_acts(self.money, turn)
+            self._look()
+            self._play_on(coup)
+            skipped, net = 1, self._reward()
         while not self._play_coup():
             skipped += 1
             net += self._reward()

@@ -12,7 +12,8 @@ dealt); ``reset(seed=...)`` starts a new shoe, ``reset()`` goes on with the same
 (:class:`~cardroom.games.finnish.twentyone_24_27.ForcedPlay`): the environment makes
 those itself, as the table does, so that every observation asks a free choice.  A round
 that asks none (an initial 27, or every play forced) is dealt and settled inside
-``reset``, which says how many there were and what they won in its info.  With
+``reset``, which says how many there were and what they won in its info; a ``reset``
+before a round's end leaves that round unfinished (its cards stay dealt).  With
 ``ask_forced=True`` the agent is asked at every play instead, and the action mask allows
 only the play the rules force.
 
