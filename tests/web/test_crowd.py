@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
@@ -84,9 +85,10 @@ def test_a_flood_of_sign_ins_does_not_hold_up_a_player(sqlite_server: Served) ->
     def flooding() -> bool:
         return any(thread.is_alive() for thread in crowd)
 
-    def watch_memory() -> None:
+    def watch_memory() -> None:  # a check takes about 0.2 s: every 10 ms sees each one
         while flooding():
             peak[0] = max(peak[0], server.memory())
+            time.sleep(0.01)
 
     crowd = [threading.Thread(target=sign_in, args=(n,)) for n in range(flood)]
     for thread in crowd:
@@ -98,6 +100,7 @@ def test_a_flood_of_sign_ins_does_not_hold_up_a_player(sqlite_server: Served) ->
     refusals: list[str] = []
     balance = Fraction(1000)
     while flooding():
+        time.sleep(0.02)  # a player betting briskly, not a loop taking the test's core
         if balance < 20:  # (a fast server deals thousands in a long flood) asks on
             asked = player.get("/api/me")
             bets.append(201 if asked.status_code == 200 else asked.status_code)

@@ -142,7 +142,9 @@ def poster(process: Served, cookie: str, csrf: str) -> Post:
     return post
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# the SQLite case runs in make test-long, for time: in production several processes
+# share a PostgreSQL (one process on SQLite deals from the same shoe rows, tested above)
+@pytest.fixture(params=[pytest.param("sqlite", marks=pytest.mark.long), "postgresql"])
 def two_processes(
     request: pytest.FixtureRequest,
     tmp_path: Path,
