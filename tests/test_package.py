@@ -1,6 +1,6 @@
 """The package as a user installs it: ``python -m build`` makes an sdist and a wheel
 (the wheel from the sdist, as the tool does), the wheel holds every file of the
-package, and installed alone in a new virtual environment it serves the web table, on
+package, and installed alone in a new virtual environment it analyses, serves the web table, on
 which a round is played, and answers ``--version`` with the commit it was built from.
 
 The new environment is offline: the wheel is installed with ``--no-index --no-deps``
@@ -152,6 +152,8 @@ def test_the_wheel_installed_alone_serves_and_plays(built: Path, tmp_path: Path)
         == f"cardroom {cardroom.__version__} (commit {cardroom.build_commit()})"
     )
     assert "punto-banco" in run("games")
+    analysed = json.loads(run("analyze", "punto-banco", "--json"))
+    assert analysed["wagers"]["banker"]["house_edge"] == "114753351728/10847218479825"
 
     server = Served(
         tmp_path,
