@@ -43,7 +43,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -72,7 +72,11 @@ BETS = {
 #: The targets (see the issue): rounds/s, p99, share of the ceiling, history ratio.
 TARGET_ROUNDS = 1000.0
 TARGET_P99_MS = 250.0
-TARGET_CEILING_SHARE = 0.30
+TARGET_CEILING_SHARE = 0.33
+#: The paced run (issue 37): this many rounds a second offered by all the connections
+#: together, each paced by rounds.lua's delay(), answered with a p99 at most this.
+PACED_RATE = 300.0
+TARGET_PACED_P99_MS = 100.0
 TARGET_HISTORY_RATIO = 1.10
 
 
@@ -554,6 +558,7 @@ class WrkAccount:
     last_round: int
     unparsed: int
     statuses: Counter[int]
+    late: int = 0  # paced: requests sent after their moment (the answer before came late)
 
 
 @dataclass
@@ -586,6 +591,10 @@ class WrkResult:
 
     def rate(self, status: int) -> float:
         return self.good(status) / self.duration if self.duration else 0.0
+
+    @property
+    def late(self) -> int:
+        return sum(a.late for a in self.accounts)
 
 
 def wrk_command() -> str:
@@ -620,6 +629,7 @@ def read_wrk_out(path: Path) -> tuple[list[WrkAccount], dict[str, Any]]:
                     int(values["last_round"]),
                     int(values["unparsed"]),
                     statuses,
+                    int(values.get("late", 0)),
                 )
             )
         else:
@@ -635,20 +645,26 @@ def run_wrk(
     timeout: int,
     folder: Path,
     on_start: Callable[[], None] | None = None,
+    rate: float = 0.0,
+    label: str | None = None,
 ) -> WrkResult:
-    """wrk with rounds.lua: as many threads as connections, one account each."""
-    listing = folder / f"wrk-{mode}-accounts.tsv"
+    """wrk with rounds.lua: as many threads as connections, one account each; ``rate``:
+    the requests a second each connection offers (paced by rounds.lua's ``delay()``),
+    0 for as fast as the answers come.  ``label`` names its files (``mode`` if None)."""
+    label = label or mode
+    listing = folder / f"wrk-{label}-accounts.tsv"
     lines = []
     for a in accounts:
         body = json.dumps({"bets": BETS.get(a.game, {})}, separators=(",", ":"))
         lines.append(f"{a.game}\t{a.cookie}\t{a.csrf}\t{body}\n")
     listing.write_text("".join(lines))
-    out = folder / f"wrk-{mode}.out"
+    out = folder / f"wrk-{label}.out"
     env = {
         **os.environ,
         "CARDROOM_WRK_ACCOUNTS": str(listing),
         "CARDROOM_WRK_MODE": mode,
         "CARDROOM_WRK_OUT": str(out),
+        "CARDROOM_WRK_RATE": f"{rate:.6f}",
     }
     count = len(accounts)
     command = [
@@ -661,7 +677,7 @@ def run_wrk(
         str(LUA),
         url + "/",
     ]
-    with open(folder / f"wrk-{mode}.stdout", "w+b") as log:
+    with open(folder / f"wrk-{label}.stdout", "w+b") as log:
         proc = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         if on_start is not None:
             on_start()
@@ -1015,31 +1031,7 @@ def books(
         negative = count_where(engine, "SELECT count(*) FROM accounts WHERE balance < 0")
         checks.append(Check("no balance below 0", negative == 0, f"{negative} below 0"))
 
-        # wrk's accounts: 1,000 + the nets rounds.lua saw + rounds still in flight at the end
-        wrong, in_flight, extra = [], 0, 0
-        for account, seen in zip(
-            wrk_accounts, sorted(wrk.accounts, key=lambda a: a.index), strict=True
-        ):
-            account_id, balance = found[account.name]
-            unseen = unseen_rounds(engine, account_id, seen.last_round)
-            pending = seen.sent - seen.answers
-            in_flight += len(unseen)
-            if len(unseen) > max(pending, 0):
-                extra += len(unseen) - max(pending, 0)
-            expected = START_CENTS + seen.net_cents + sum(net for _, _, net in unseen)
-            if balance != expected:
-                wrong.append(f"{account.name}: {money(balance)} != {money(expected)}")
-        detail = (
-            f"{len(wrk_accounts)} accounts; {in_flight} rounds in flight when wrk stopped "
-            "(booked from the ledger)"
-        )
-        if extra:
-            detail += f"; {extra} rounds the clients never sent or saw"
-        if wrong:
-            detail += "; " + "; ".join(wrong[:5])
-        checks.append(
-            Check("wrk accounts: balance = 1,000 + nets seen", not wrong and not extra, detail)
-        )
+        checks.append(wrk_check(engine, wrk_accounts, wrk, found))
 
         wrong = []
         for player in players:
@@ -1103,6 +1095,65 @@ def books(
     finally:
         engine.dispose()
     return checks
+
+
+def wrk_check(
+    engine: Any,
+    wrk_accounts: Sequence[Account],
+    wrk: WrkResult,
+    found: Mapping[str, tuple[int, int]],
+    start: Mapping[str, int] | None = None,
+    newest: Mapping[str, int] | None = None,
+    window: str = "",
+) -> Check:
+    """wrk's accounts: each balance is what it was before the window (1,000 unless
+    ``start`` says) + the nets rounds.lua saw + the rounds still in flight when wrk stopped
+    (booked from the ledger: those after the last round it saw, or after the account's
+    ``newest`` round before the window if it saw none)."""
+    wrong, in_flight, extra = [], 0, 0
+    for account, seen in zip(
+        wrk_accounts, sorted(wrk.accounts, key=lambda a: a.index), strict=True
+    ):
+        account_id, balance = found[account.name]
+        before = START_CENTS if start is None else start[account.name]
+        after = seen.last_round or (newest or {}).get(account.name, 0)
+        unseen = unseen_rounds(engine, account_id, after)
+        pending = seen.sent - seen.answers
+        in_flight += len(unseen)
+        if len(unseen) > max(pending, 0):
+            extra += len(unseen) - max(pending, 0)
+        expected = before + seen.net_cents + sum(net for _, _, net in unseen)
+        if balance != expected:
+            wrong.append(f"{account.name}: {money(balance)} != {money(expected)}")
+    detail = (
+        f"{len(wrk_accounts)} accounts; {in_flight} rounds in flight when wrk stopped "
+        "(booked from the ledger)"
+    )
+    if extra:
+        detail += f"; {extra} rounds the clients never sent or saw"
+    if wrong:
+        detail += "; " + "; ".join(wrong[:5])
+    base = "1,000" if start is None else "the balance before"
+    return Check(
+        f"wrk accounts{window}: balance = {base} + nets seen", not wrong and not extra, detail
+    )
+
+
+def last_rounds(engine: Any, account_ids: Sequence[int]) -> dict[int, int]:
+    """Each account's newest round id (0 for none)."""
+    from sqlalchemy import func, select
+
+    from cardroom.storage.schema import rounds
+
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(rounds.c.account_id, func.max(rounds.c.id))
+            .where(rounds.c.account_id.in_(list(account_ids)))
+            .group_by(rounds.c.account_id)
+        ).all()
+    found = {int(a): 0 for a in account_ids}
+    found.update({int(r[0]): int(r[1]) for r in rows})
+    return found
 
 
 def drain(pg: Postgres, seconds: float = 60) -> int:
@@ -1645,6 +1696,74 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 else:
                     profile = [f"py-spy wrote nothing: {err.decode(errors='replace').strip()}"]
 
+            # the paced run: the same connections each offering a share of --paced rounds
+            # a second on a schedule (rounds.lua's delay()); its books checked on their own
+            paced: WrkResult | None = None
+            paced_cpu = CpuWindow(roots)
+            if args.paced > 0:
+                engine = pg.engine()
+                try:
+                    found = balances(engine, [a.name for a in wrk_accounts])
+                    ids = {a.name: found[a.name][0] for a in wrk_accounts}
+                    newest = last_rounds(engine, list(ids.values()))
+                finally:
+                    engine.dispose()
+                start_balances = {a.name: found[a.name][1] for a in wrk_accounts}
+                say(
+                    f"paced rounds: wrk, {args.connections} connections offering "
+                    f"{args.paced:,.0f} rounds a second in all "
+                    f"({args.paced / args.connections:.2f} each), {args.seconds} s"
+                )
+                paced = run_wrk(
+                    "rounds",
+                    server.url,
+                    wrk_accounts,
+                    args.seconds,
+                    args.timeout,
+                    folder,
+                    on_start=paced_cpu.start,
+                    rate=args.paced / args.connections,
+                    label="paced",
+                )
+                paced_cpu.stop()
+                left = drain(pg)
+                if left:
+                    say(f"({left} rounds still in progress a minute after the paced window)")
+                engine = pg.engine()
+                try:
+                    found = balances(engine, [a.name for a in wrk_accounts])
+                    checks.append(
+                        wrk_check(
+                            engine,
+                            wrk_accounts,
+                            paced,
+                            found,
+                            start_balances,
+                            {name: newest[ids[name]] for name in ids},
+                            " (paced window)",
+                        )
+                    )
+                    negative = count_where(
+                        engine, "SELECT count(*) FROM accounts WHERE balance < 0"
+                    )
+                    in_progress = count_where(
+                        engine, "SELECT count(*) FROM rounds WHERE status = 'in_progress'"
+                    )
+                finally:
+                    engine.dispose()
+                checks.append(
+                    Check("no balance below 0 after the paced window", negative == 0, f"{negative}")
+                )
+                checks.append(
+                    Check(
+                        "no round left in progress after the paced window",
+                        in_progress == 0,
+                        f"{in_progress} in progress",
+                    )
+                )
+                final = audit(pg.url_text)
+                checks.append(Check(final.name + " after the paced window", final.ok, final.detail))
+
             say()
             say(f"== HTTP ceiling: GET /api/games (no database), {args.connections} connections")
             for line in wrk_lines(ceiling, 200):
@@ -1693,6 +1812,25 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 f"{(db_after[1] - db_before[1]) / house_rounds:.1f} commits and "
                 f"{(db_after[2] - db_before[2]) / house_rounds:.2f} rollbacks per house round"
             )
+
+            if paced is not None:
+                say()
+                say(
+                    f"== Paced rounds: {args.connections} connections offering "
+                    f"{args.paced:,.0f} rounds a second in all (wrk with delay())"
+                )
+                for line in wrk_lines(paced, 201):
+                    say(line)
+                paced_cost = server_cpu(paced_cpu, server) / max(paced.good(201), 1)
+                paced_pg = paced_cpu.tree_seconds("postgres") / max(paced.good(201), 1)
+                say(
+                    f"  {paced.late:,} requests sent late (the answer before them came after "
+                    f"their moment); server CPU {1000 * paced_cost:.2f} ms a round, "
+                    f"PostgreSQL {1000 * paced_pg:.2f} ms a round"
+                )
+                say("  CPU in the window:")
+                for line in cpu_lines(paced_cpu, server, paced.cpu_seconds, False):
+                    say("  " + line)
 
             say()
             say("== The Python clients in the same window")
@@ -1755,6 +1893,15 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                 f"  {met(share >= TARGET_CEILING_SHARE)}: >= {100 * TARGET_CEILING_SHARE:.0f}% "
                 f"of the HTTP ceiling (measured {100 * share:.1f}%)"
             )
+            if paced is not None:
+                plat = paced.latency_ms
+                say(
+                    f"  {met(plat['p99'] <= TARGET_PACED_P99_MS)}: paced p99 <= "
+                    f"{TARGET_PACED_P99_MS:.0f} ms at {args.paced:,.0f} rounds a second offered "
+                    f"(measured {ms(plat['p99'])}, p50 {ms(plat['p50'])}, "
+                    f"{paced.rate(201):,.0f} rounds/s answered)"
+                )
+                errors += paced.errors(201)
             say(f"  {met(errors == 0)}: 0 errors (measured {errors:,})")
             say(f"  {met(books_ok)}: the books exact")
             if args.keep:
@@ -1937,6 +2084,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         type=int,
         default=2,
         help="Python clients at the chemin de fer tables (default 2)",
+    )
+    parser.add_argument(
+        "--paced",
+        type=float,
+        default=PACED_RATE,
+        metavar="R",
+        help="the paced run after the saturated one: the connections together offer R "
+        f"rounds a second, each on its own schedule (default {PACED_RATE:.0f}; 0: none)",
     )
     parser.add_argument(
         "--timeout",

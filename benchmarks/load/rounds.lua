@@ -11,6 +11,13 @@
 --                          (GET /api/games, the same connections with no database)
 --   CARDROOM_WRK_OUT       the file done() writes: one line per account, then the
 --                          latency distribution
+--   CARDROOM_WRK_RATE      (optional) requests a second each connection offers: delay()
+--                          paces it to a fixed schedule, the first request at a random
+--                          moment of the first period (the connections out of step); a
+--                          request whose moment has passed (the answer before it came
+--                          late) goes at once, is counted "late", and the schedule starts
+--                          again from it, with no burst to catch up.  Unset or 0: as fast
+--                          as the answers come (the saturated run).
 --
 -- Each thread counts its answers by status, and for each 201 adds the round's
 -- "total_net" (an exact decimal string) to its account's net in integer cents; it keeps
@@ -50,7 +57,9 @@ end
 
 -- (in each thread's Lua state, with the globals setup() gave it)
 local req = nil
+local rate = tonumber(os.getenv("CARDROOM_WRK_RATE") or "") or 0
 sent = 0
+late = 0
 answers = 0
 net_cents = 0
 rounds = 0
@@ -74,6 +83,38 @@ end
 function request()
   sent = sent + 1
   return req
+end
+
+if rate > 0 then
+  -- wrk is built with LuaJIT: its FFI reads the monotonic clock (os.clock is CPU time)
+  local ffi = require("ffi")
+  ffi.cdef([[
+    typedef struct { long tv_sec; long tv_nsec; } cardroom_timespec;
+    int clock_gettime(int clock, cardroom_timespec *now);
+  ]])
+  local clock = ffi.new("cardroom_timespec")
+  local function now_ms()
+    ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
+    return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+  end
+  local period = 1000 / rate
+  local due = nil
+
+  -- (called by wrk before each request: how many ms to wait before sending it)
+  function delay()
+    local now = now_ms()
+    if due == nil then
+      math.randomseed(account_index * 7919 + os.time())
+      due = now + math.random() * period
+    else
+      due = due + period
+      if due < now then
+        late = late + 1
+        due = now
+      end
+    end
+    return math.floor(due - now)
+  end
 end
 
 -- "-0.03" -> -3, "19.5" -> 1950, "10" -> 1000: exact, in integer cents (or nil)
@@ -119,10 +160,10 @@ function done(summary, latency, requests)
       codes[#codes + 1] = string.format("%d:%d", status, count)
     end
     out:write(string.format(
-      "account %d sent %d answers %d rounds %d net_cents %d last_round %d unparsed %d statuses %s\n",
+      "account %d sent %d answers %d rounds %d net_cents %d last_round %d unparsed %d late %d statuses %s\n",
       thread:get("account_index"), thread:get("sent"), thread:get("answers"),
       thread:get("rounds"), thread:get("net_cents"), thread:get("last_round"),
-      thread:get("unparsed"), table.concat(codes, ",")))
+      thread:get("unparsed"), thread:get("late"), table.concat(codes, ",")))
   end
   out:write(string.format("summary duration_us %d requests %d bytes %d\n",
     summary.duration, summary.requests, summary.bytes))
