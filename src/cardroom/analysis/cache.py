@@ -9,7 +9,14 @@ is computed again.  The cache is an optimisation only: when it cannot be written
 nothing fails.
 
 The folder is ``$CARDROOM_CACHE_DIR`` if set, else cardroom's folder in the user's
-cache directory.
+cache directory; ``$CARDROOM_NO_CACHE`` set (to anything but the empty string) turns
+the cache off: every result is computed (the benchmarks time the count that way).
+
+Besides each wager's mean (:func:`cached_fractions`), the real shoe's counts of the
+Finnish games are kept here (:func:`cached_json`, from
+:mod:`cardroom.games.finnish.shoe_cache`): whole numbers of card sequences per result,
+from which every exact figure is made again the same way, so that a figure read from
+the cache is the very fraction the count gives.
 """
 
 from __future__ import annotations
@@ -18,11 +25,11 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 
@@ -31,6 +38,13 @@ from cardroom.core.rules import rules_to_toml
 
 #: Bumped when the layout of an entry changes.
 FORMAT = 1
+
+T = TypeVar("T")
+
+
+def enabled() -> bool:
+    """Whether results are kept and read (``$CARDROOM_NO_CACHE`` unset or empty)."""
+    return not os.environ.get("CARDROOM_NO_CACHE")
 
 
 def cache_dir() -> Path:
@@ -70,6 +84,8 @@ def cached_fractions(
     extra: str = "",
 ) -> dict[str, Fraction]:
     """``compute()``'s named fractions, from the cache when it has them."""
+    if not enabled():
+        return dict(compute())
     key = cache_key(kind, game_id, rules, extra)
     path = cache_dir() / f"{key}.json"
     try:
@@ -87,6 +103,34 @@ def cached_fractions(
     }
     _write(path, json.dumps(entry, indent=1))
     return values
+
+
+def cached_json(
+    kind: str,
+    parts: Sequence[str],
+    compute: Callable[[], T],
+    encode: Callable[[T], Any],
+    decode: Callable[[Any], T],
+) -> T:
+    """``compute()``, from the cache when it has it: the key is ``kind``, the code
+    (:func:`code_digest`) and ``parts`` (everything the result depends on, as text);
+    ``encode`` makes the result JSON (whole numbers of any size are kept exactly) and
+    ``decode`` makes it again.  An entry that cannot be read or decoded is computed
+    again."""
+    if not enabled():
+        return compute()
+    text = "\n".join([f"format {FORMAT}", kind, code_digest(), *parts])
+    key = hashlib.sha256(text.encode()).hexdigest()
+    path = cache_dir() / f"{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") == key:
+            return decode(data["value"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        pass
+    value = compute()
+    _write(path, json.dumps({"key": key, "kind": kind, "value": encode(value)}))
+    return value
 
 
 def _write(path: Path, text: str) -> None:

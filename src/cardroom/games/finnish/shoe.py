@@ -33,6 +33,7 @@ here too.  finnish27's count and its bonus are in
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -56,6 +57,7 @@ from cardroom.games.finnish.shoe_finnish27 import (
 )
 from cardroom.games.finnish.shoe_twentyone import (
     analyze_21_24_27_shoe,
+    composition_21_24_27_shoe,
     forced_codes,
     solve_21_24_27_shoe,
     twentyone_counts,
@@ -72,6 +74,7 @@ __all__ = [
     "ShoeStrategyComparison",
     "analyze_21_24_27_shoe",
     "analyze_finnish27_shoe",
+    "composition_21_24_27_shoe",
     "finnish27_comparison_shoe",
     "finnish27_effects_of_removal",
     "solve_21_24_27_shoe",
@@ -176,13 +179,11 @@ def _effects(
     card of that rank, of a suit unknown (each as likely as the shoe holds), leaves the
     shoe before the round.  An unseen card taken out changes nothing on average, so
     the effects weighed by the ranks' counts add up to 0: checked here, exactly."""
-    base = analyze(shoe, None)
-    effects: Effects = {wager: {} for wager in base.wagers}
+    asks: list[tuple[Rank, ShoeMakeup, SuitMixture | None]] = []
     for index, rank in enumerate(RANK_ORDER):
         count = shoe.counts[index]
         if not count:
             continue
-        fewer = shoe.without(rank)
         mixture: SuitMixture | None = None
         if rank is not Rank.JOKER:
             mixture = [
@@ -190,7 +191,15 @@ def _effects(
                 for suit, n in zip(SUITS, shoe.suits[index], strict=True)
                 if n
             ]
-        after = analyze(fewer, mixture)
+        asks.append((rank, shoe.without(rank), mixture))
+    # two analyses at a time: each leaves a core idle for part of its time (its
+    # Python, its longest pass), which the other fills
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [pool.submit(analyze, fewer, mixture) for _, fewer, mixture in asks]
+        base = analyze(shoe, None)
+        afters = [job.result() for job in jobs]
+    effects: Effects = {wager: {} for wager in base.wagers}
+    for (rank, _, _), after in zip(asks, afters, strict=True):
         for wager, report in base.wagers.items():
             effects[wager][rank] = after.wagers[wager].expected - report.expected
     for wager, per_rank in effects.items():

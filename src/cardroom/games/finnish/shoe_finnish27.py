@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from itertools import product
 from math import comb, prod
 
@@ -45,6 +45,7 @@ from cardroom.games.finnish.hands import (
 )
 from cardroom.games.finnish.poker import PokerCategory, makes_five
 from cardroom.games.finnish.replacement import Hits
+from cardroom.games.finnish.shoe_cache import cached_counts
 from cardroom.games.finnish.shoe_count import Counts, Pass, Sweep, count_rounds, finished_hands
 from cardroom.games.finnish.shoe_deal import (
     COUNTED_CARDS,
@@ -477,7 +478,20 @@ def count_finnish27(
     mixture: SuitMixture | None = None,
 ) -> Counts:
     """Every round of finnish27 dealt off the top of ``shoe``, counted exactly (bonus
-    keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`)."""
+    keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`).  Kept on disk
+    (:mod:`~cardroom.games.finnish.shoe_cache`): a count made before is read."""
+    return cached_counts(
+        "finnish27 counts", rules, shoe, hits, mixture,
+        partial(_count_finnish27, rules, shoe, hits, mixture),
+    )  # fmt: skip
+
+
+def _count_finnish27(
+    rules: Finnish27Rules,
+    shoe: ShoeMakeup,
+    hits: Hits | None,
+    mixture: SuitMixture | None,
+) -> Counts:
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     # the bonus's tables need only the finished hands: they are counted beside the sweep
     # (both release the interpreter for most of their time)

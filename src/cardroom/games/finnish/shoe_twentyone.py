@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ from cardroom.games.finnish.hands import (
     total_of,
 )
 from cardroom.games.finnish.replacement import Hits
+from cardroom.games.finnish.shoe_cache import cached_counts
 from cardroom.games.finnish.shoe_count import (
     Counts,
     DealerHands,
@@ -143,6 +144,14 @@ def _settle_deal2124(
 
 
 def twentyone_counts(rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> Counts:
+    """Every round of 21-24-27 under the table ``play`` dealt off the top of ``shoe``,
+    counted exactly; kept on disk (:mod:`~cardroom.games.finnish.shoe_cache`)."""
+    return cached_counts(
+        "21-24-27 counts", rules, shoe, play, None, partial(_twentyone_counts, rules, shoe, play)
+    )
+
+
+def _twentyone_counts(rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> Counts:
     prepared = prepare(twentyone_shape(rules, play), shoe)
     return count_rounds(Sweep.build(prepared))
 
@@ -239,6 +248,8 @@ class TwentyOneSolution:
     grids: dict[Total, tuple[np.ndarray, np.ndarray, np.ndarray]]
     decisions: dict[tuple[int, int], tuple[_Universe, np.ndarray]] = field(repr=False)
     tables: Any = field(repr=False)
+    #: the counts behind ``composition``
+    counted: Counts | None = field(default=None, repr=False)
 
     def composition_hits(self, dealer: Sequence[Card], player: Sequence[Card]) -> bool:
         """The composition-dependent choice on these cards (Jokers change nothing)."""
@@ -399,11 +410,31 @@ def solve_21_24_27_shoe(
             "needs a shoe no round can empty"
         )
     counted = Counts(counts, prepared.longest, prepared.denominator, {})
-    composition = twentyone_from_counts(
-        rules, shoe, counted, "composition-dependent play (the exact cards seen)"
-    )
+    composition = twentyone_from_counts(rules, shoe, counted, COMPOSITION)
     best = _best_table(rules, shoe, grids, given)
-    return TwentyOneSolution(best, composition, grids, decisions, prepared.tables)
+    return TwentyOneSolution(best, composition, grids, decisions, prepared.tables, counted)
+
+
+#: how composition-dependent play is named in its report
+COMPOSITION = "composition-dependent play (the exact cards seen)"
+
+
+def composition_21_24_27_shoe(
+    rules: TwentyOne2427Rules | None = None, shoe: ShoeMakeup | None = None
+) -> GameReport:
+    """The report of composition-dependent play (:func:`solve_21_24_27_shoe`'s
+    ``composition``), its counts kept on disk (:mod:`~cardroom.games.finnish.shoe_cache`):
+    what ``analyze --strategy optimal`` shows, without the solve when it was made before."""
+    rules = rules or TwentyOne2427Rules()
+    shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+
+    def solve() -> Counts:
+        counted = solve_21_24_27_shoe(rules, shoe).counted
+        assert counted is not None
+        return counted
+
+    counted = cached_counts("21-24-27 composition counts", rules, shoe, None, None, solve)
+    return twentyone_from_counts(rules, shoe, counted, COMPOSITION)
 
 
 def _always(total: Total, dealer: Total) -> bool:

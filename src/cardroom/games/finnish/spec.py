@@ -113,7 +113,7 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
     from cardroom.games.finnish.shoe import (  # lazy: Numba
         ShoeMakeup,
         analyze_21_24_27_shoe,
-        solve_21_24_27_shoe,
+        composition_21_24_27_shoe,
         twentyone_effects_of_removal,
     )
 
@@ -131,7 +131,7 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
                 "--eor keeps one table whatever card is out: give --strategy basic "
                 "(the best play on the cards seen changes with each card)"
             )
-        return Analysis(solve_21_24_27_shoe(rules, shoe).composition)
+        return Analysis(composition_21_24_27_shoe(rules, shoe))
 
     def twentyone() -> Run:
         hits = solve_21_24_27(rules).hits if ask.strategy == "optimal" else None
