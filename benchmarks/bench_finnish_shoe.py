@@ -40,6 +40,10 @@ from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.games.finnish.shoe_finnish27 import BONUS_KEYS, Finnish27Bonus, finnish27_shape
 from cardroom.games.finnish.shoe_hands import prepare
 
+# the counts are timed, not the disk cache's copies of them (the commands run from here
+# inherit it too)
+os.environ["CARDROOM_NO_CACHE"] = "1"
+
 
 def timed(label: str, job: Callable[[], object], repeat: int = 2) -> None:
     runs = []
