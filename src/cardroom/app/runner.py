@@ -13,6 +13,7 @@ then a multiple of the session length, and a last incomplete session is left out
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ __all__ = [
     "batches",
     "fresh_shoe",
     "kernel_for",
+    "load_compiled",
     "run",
 ]
 
@@ -55,6 +57,36 @@ def kernel_for(game_id: str, rules: GameRules, strategy: str = "basic") -> Kerne
         raise ValueError(f"game: these rules are not {game_id}'s")
     kernel: Kernel = game.kernel(rules, strategy)
     return kernel
+
+
+class _NoLinearAlgebra:
+    """An import finder that refuses SciPy's linear algebra (see :func:`load_compiled`)."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+            raise ImportError("not needed to load a simulation kernel")
+
+
+def load_compiled(kernel: Kernel) -> None:
+    """Load ``kernel``'s compiled code in this process now (from Numba's disk cache, or
+    compiled the first time), with a run of no rounds.
+
+    The local workers are forked from this process afterwards, so they start with the
+    code loaded instead of each loading it again (a second of processor time apiece).
+    Numba's first load imports its implementations of NumPy, which ask SciPy whether a
+    BLAS is there (half a second, for ``np.dot`` and ``np.linalg``, which no kernel uses):
+    where nothing has imported SciPy's linear algebra yet, it is refused for that first
+    load, and Numba goes on without BLAS in this process.
+    """
+    refuse = "scipy.linalg" not in sys.modules and "numba.np.arraymath" not in sys.modules
+    finder = _NoLinearAlgebra()
+    if refuse:
+        sys.meta_path.insert(0, finder)
+    try:
+        kernel.run(batch_state(0, 0), 0)
+    finally:
+        if refuse:
+            sys.meta_path.remove(finder)
 
 
 #: Sessions a run may report (each is kept: 8 bytes per wager).
@@ -205,6 +237,8 @@ def run(
     plan = batches(rounds, session)
     ShoeTables.of(rules.shoe)  # a shoe the kernels cannot take is refused before any work
     kernel = kernel_for(game_id, rules, strategy)
+    if backend == "local":
+        load_compiled(kernel)
     start = time.perf_counter()
     jobs = ((game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan))
     totals = _Totals(kernel)
