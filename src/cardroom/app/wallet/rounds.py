@@ -32,6 +32,7 @@ from cardroom.app.wallet.money import (
     payouts,
     row_values,
     take,
+    take_and_record,
 )
 from cardroom.app.wallet.values import (
     InsufficientFunds,
@@ -177,6 +178,10 @@ class Rounds:
                 round_id = int(round_id)
                 moves = [dataclasses.replace(m, round_id=round_id) for m in moves]
                 balance = move(db, conn, account_id, balance, moves)
+            elif balance is None:
+                # the balance, the round and its rows in one statement (the balance's
+                # update locks the account's row and refuses stakes it does not cover)
+                round_id, balance = take_and_record(db, conn, account_id, moves, new_round, when)
             else:
                 # the balance first (locking the account's row, and refusing stakes it
                 # does not cover), then the round and its rows in one statement
