@@ -1714,6 +1714,11 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                     f"{args.paced:,.0f} rounds a second in all "
                     f"({args.paced / args.connections:.2f} each), {args.seconds} s"
                 )
+
+                def begin_paced() -> None:
+                    paced_cpu.start()
+                    count_connections("paced")
+
                 paced = run_wrk(
                     "rounds",
                     server.url,
@@ -1721,7 +1726,7 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                     args.seconds,
                     args.timeout,
                     folder,
-                    on_start=paced_cpu.start,
+                    on_start=begin_paced,
                     rate=args.paced / args.connections,
                     label="paced",
                 )
@@ -1829,7 +1834,9 @@ def load_mode(args: argparse.Namespace, folder: Path) -> int:
                     f"PostgreSQL {1000 * paced_pg:.2f} ms a round"
                 )
                 say("  CPU in the window:")
-                for line in cpu_lines(paced_cpu, server, paced.cpu_seconds, False):
+                for line in cpu_lines(
+                    paced_cpu, server, paced.cpu_seconds, False, held.get("paced")
+                ):
                     say("  " + line)
 
             say()
