@@ -165,8 +165,15 @@ class Finnish27Kernel:
         return rows
 
     def cell_nets(self) -> np.ndarray:
+        return self._nets
+
+    @cached_property
+    def _nets(self) -> np.ndarray:
+        """The nets by cell, worked out once per kernel (each cell plays the engine's
+        settle: milliseconds that a batch would otherwise spend again)."""
         unit = self.unit
-        return np.array([[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64)
+        nets = np.array([[int(v * unit) for v in row] for row in self.cell_fractions()], np.int64)
+        return read_only(nets)
 
     def tables(self) -> dict[str, np.ndarray]:
         return _finnish27_tables(self.rules, self.bonus_keys)
@@ -497,8 +504,26 @@ class TwentyOne2427Kernel:
         return units([v for row in self.cell_fractions() for v in row])
 
     def cell_nets(self) -> np.ndarray:
+        return self._nets
+
+    @cached_property
+    def _nets(self) -> np.ndarray:
         unit = self.unit
-        return np.array([[int(v * unit) for v in self.cell_fractions()[0]]], np.int64)
+        return read_only(np.array([[int(v * unit) for v in self.cell_fractions()[0]]], np.int64))
+
+    @cached_property
+    def _tables(self) -> tuple[np.ndarray, ...]:
+        """The kernel's tables but the decisions, built once per kernel rather than per
+        batch."""
+        rules = self.rules
+        points, ranks = _card_tables()
+        tables = (
+            ShoeTables.of(rules.shoe).base, points, ranks, _total_table(),
+            _initial_table(rules.initial_27s, rules.joanca_joker_second),
+            _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
+            _settle_2124(rules),
+        )  # fmt: skip
+        return tuple(read_only(table) for table in tables)
 
     def cell_fractions(self) -> list[list[Fraction]]:
         stake = self.rules.table.minimum
@@ -517,15 +542,12 @@ class TwentyOne2427Kernel:
     ) -> tuple[BatchResult, np.ndarray]:
         rules = self.rules
         net = self.cell_nets()
-        points, ranks = _card_tables()
-        settle = _settle_2124(rules)
+        base, points, ranks, totals, initial, dealer_hits, settle = self._tables
         both27 = OUTCOMES.index(rules.both_initial_27s)
         shoe = rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         played, shoes = _play2124(
-            state, ShoeTables.of(shoe).base, points, ranks, _total_table(),
-            _initial_table(rules.initial_27s, rules.joanca_joker_second), self.decisions,
-            _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
+            state, base, points, ranks, totals, initial, self.decisions, dealer_hits,
             settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             shoe.reshuffle_after_rounds,
             rounds, session, net, cells, sessions, record, rec_cell,
