@@ -1,6 +1,7 @@
 """Whole ``cardroom simulate`` commands against plain C programs playing the same game.
 
-``python benchmarks/bench_vs_c.py [--rounds N] [--repeat R] [--seed S] [GAME ...]`` (run on
+``python benchmarks/bench_vs_c.py [--rounds N] [--repeat R] [--seed S] [--cardroom CMD]
+[GAME ...]`` (run on
 demand; prints figures, asserts nothing).  GAME is any of punto-banco, finnish27 and
 21-24-27 (default: all three).  For each game it:
 
@@ -143,6 +144,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cardroom", default=str(CARDROOM), help="the cardroom command to time")
     args = parser.parse_args()
     if not shutil.which("gcc"):
         raise SystemExit("gcc: not found")
@@ -154,7 +156,7 @@ def main() -> None:
             binary = build(game, out)
             c_cmd = [str(binary), str(args.rounds), str(args.seed)]
             c_cmd += write_tables(game, out / f"{game}.tables")
-            ours_cmd = [str(CARDROOM), "simulate", game, "--rounds", str(args.rounds),
+            ours_cmd = [args.cardroom, "simulate", game, "--rounds", str(args.rounds),
                         "--seed", str(args.seed), "--json"]  # fmt: skip
             timed([*c_cmd[:1], "1000", *c_cmd[2:]])
             timed([*ours_cmd[:4], "1000", *ours_cmd[5:]])  # fills the disk caches
