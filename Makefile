@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long test-deploy docs lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
+.PHONY: run test test-long test-deploy docs bench-vs-c lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -80,6 +80,11 @@ chromium:
 			"install it with 'sudo apt-get install chromium' and run make test again"; \
 		exit 1; \
 	fi
+
+# Whole `cardroom simulate` commands against plain-C baselines of the same games
+# (benchmarks/c/, docs/benchmarks.md "Against plain C"); needs gcc
+bench-vs-c: $(STAMP)
+	$(BIN)/python benchmarks/bench_vs_c.py
 
 # The documentation site in site/ (docs/contributing.md, "The documentation site"); without
 # -q, so that --strict fails on warnings; tests/test_docs_site.py builds it in make test
