@@ -15,10 +15,7 @@ PG_INITDB ?= /usr/lib/postgresql/*/bin/initdb
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# --no-compile: the packages' byte code is written as the tests first import them,
-	# not all of it up front (a third of the install's time, most of it for modules
-	# nothing here imports)
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # The web table on http://127.0.0.1:8000/ (HOST, PORT and DB=URL change it); the
