@@ -28,6 +28,10 @@ from packaging.requirements import Requirement
 import cardroom
 from tests.web.served import Served
 
+#: one worker builds once for both tests: two builds at once in one source tree share
+#: its release folder (cardroom-VERSION/) and break each other
+pytestmark = pytest.mark.xdist_group("package")
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "cardroom"
 #: files of the source tree a wheel leaves out
