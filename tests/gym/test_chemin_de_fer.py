@@ -3,20 +3,19 @@ rules file, what the seat is asked and what it sees, and refused steps."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import cardroom.gym  # noqa: F401  (registers the environments)
 from cardroom.core.cards import RANKS
 from cardroom.games.base import IllegalAction
 from cardroom.games.chemin_de_fer import ChemmyRules
 from cardroom.games.chemin_de_fer.gym import ROLES, CheminDeFerSeatEnv
+from tests.gym.checks import assert_gymnasium_checks
 
 ID = "cardroom/CheminDeFerSeat-v0"
 STAND, DRAW = 0, 1
@@ -44,12 +43,7 @@ def episodes(env: gymnasium.Env[Any, Any], seed: int | None, count: int) -> list
 
 @pytest.mark.parametrize("shoe", [False, True], ids=["cards", "with-shoe"])
 def test_gymnasium_checks_the_environment(shoe: bool) -> None:
-    """check_env passes, and says nothing (its warnings are made errors here)."""
-    env = gymnasium.make(ID, shoe_composition=shoe)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", UserWarning)
-        check_env(env.unwrapped)
-    assert ("shoe" in env.observation_space.spaces) is shoe
+    assert_gymnasium_checks(ID, shoe)
 
 
 def test_a_seed_replays_its_episodes_and_another_differs() -> None:

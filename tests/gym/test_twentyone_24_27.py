@@ -4,14 +4,12 @@ optimum."""
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import cardroom.gym  # noqa: F401  (registers the environments)
 from cardroom.core.rules import RulesError
@@ -28,6 +26,7 @@ from cardroom.games.finnish.gym import (
 from cardroom.games.finnish.hands import Total
 from cardroom.games.finnish.twentyone_24_27 import ForcedPlay, TwentyOne2427Rules
 from cardroom.gym.tabular import QLearner
+from tests.gym.checks import assert_gymnasium_checks
 
 ID = "cardroom/TwentyOne2427-v0"
 STAND, HIT = 0, 1
@@ -64,12 +63,7 @@ def episodes(env: gymnasium.Env[Any, Any], seed: int | None, count: int) -> list
 
 @pytest.mark.parametrize("shoe", [False, True], ids=["cards", "with-shoe"])
 def test_gymnasium_checks_the_environment(shoe: bool) -> None:
-    """check_env passes, and says nothing (its warnings are made errors here)."""
-    env = gymnasium.make(ID, shoe_composition=shoe)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", UserWarning)
-        check_env(env.unwrapped)
-    assert ("shoe" in env.observation_space.spaces) is shoe
+    assert_gymnasium_checks(ID, shoe)
 
 
 def test_a_seed_replays_its_episodes_and_another_differs() -> None:

@@ -458,7 +458,7 @@ class ChemmySolution:
             {
                 "side": "banker",
                 "banker": str(key) if isinstance(key, int) else " ".join(map(str, key)),
-                "banker_total": key if isinstance(key, int) else sum(key) % 10,
+                "banker_total": _total_of(key),
                 "player_third": "stood" if third is None else str(third),
                 "draw": draw,
             }
@@ -498,11 +498,16 @@ class ChemmySolution:
         }
 
 
+def _total_of(key: BankerKey) -> int:
+    """The banker's total of an information set's key (his total, or his cards' values)."""
+    return key if isinstance(key, int) else sum(key) % 10
+
+
 def _row(info: InfoSet, draw: Fraction) -> dict[str, Any]:
     key, third = info
     return {
         "banker": key if isinstance(key, int) else list(key),
-        "banker_total": key if isinstance(key, int) else sum(key) % 10,
+        "banker_total": _total_of(key),
         "player_third": "stood" if third is None else third,
         "draw": fraction_text(draw),
         "draw_decimal": decimal_text(draw),
