@@ -3,8 +3,10 @@ chemin de fer's solved coup: once per rules, however many requests ask at once."
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +44,37 @@ def test_a_failure_is_reported_not_raised() -> None:
         failed = edges.get("baccarat27", rules)
         assert failed.status == "failed" and "no figures for you" in failed.message
         assert failed.to_json() == {"status": "failed", "error": failed.message}
+    finally:
+        edges.close()
+
+
+def whose(game_id: str, rules: Any) -> dict[str, Fraction]:
+    """The process that computed the figures, and a way to make it stop."""
+    if rules.table.minimum == 7:
+        os._exit(3)  # the analyser dies in the middle of its work
+    return {"pid": Fraction(os.getpid())}
+
+
+def test_one_analyser_process_serves_one_computation_after_another() -> None:
+    game = get_game("punto-banco")
+    first, second, dying = (
+        replace(game.default_rules(), table=replace(game.default_rules().table, minimum=m))
+        for m in (5, 6, 7)
+    )
+    edges = HouseEdges(whose)
+    try:
+        for rules in (first, second, dying):
+            edges.get("punto-banco", rules)
+        edges.wait(timeout=120)
+        a, b, c = (edges.get("punto-banco", r) for r in (first, second, dying))
+        assert a.means is not None and b.means is not None
+        assert a.means["pid"] == b.means["pid"] != os.getpid()  # started once, kept
+        assert c.status == "failed" and c.message == "the analyser stopped before it finished"
+        again = replace(first, table=replace(first.table, minimum=8))
+        edges.get("punto-banco", again)  # a new analyser takes over
+        edges.wait(timeout=120)
+        d = edges.get("punto-banco", again)
+        assert d.means is not None and d.means["pid"] not in (a.means["pid"], os.getpid())
     finally:
         edges.close()
 

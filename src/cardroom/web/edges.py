@@ -6,14 +6,15 @@ The figures come from the analyser (:func:`cardroom.app.runner.exact_means`,
 cached on disk by the rules).  Some take many seconds the first time (finnish27), so
 they are never computed while a page waits or the server starts: the first request
 for a game's figures starts their computation in the background (one at a time, in a
-child process so that the server's threads keep their share of the interpreter), and
-answers "computing" until they are known; after that they are kept for the life of
-the process.
+child process kept for the purpose, so that the server's threads keep their share of
+the interpreter), and answers "computing" until they are known; after that they are
+kept for the life of the process.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 import multiprocessing
 import queue
@@ -47,6 +48,8 @@ MAX_KNOWN = 512
 #: the most PAR sheets the lab keeps in a process (a page is some hundreds of kB; one
 #: dropped is worked out again when asked)
 MAX_SHEETS = 16
+#: the most computations one analyser process makes before a new one takes over
+MAX_JOBS = 64
 
 
 def analyser_means(game_id: str, rules: GameRules) -> dict[str, Fraction]:
@@ -101,14 +104,74 @@ def _said(err: Exception) -> str:
     return str(err) if type(err) is ValueError else f"{type(err).__name__}: {err}"
 
 
-def _child(conn: Any, compute: Compute, game_id: str, rules: GameRules) -> None:
-    """In the child process: compute and send the figures (or the error) back."""
-    try:
-        result: Any = ("ok", dict(compute(game_id, rules)))
-    except Exception as err:  # the message goes back to the page
-        result = ("error", _said(err))
-    conn.send(result)
-    conn.close()
+def _serve(conn: Any) -> None:
+    """In the analyser's process: compute each (compute, game id, rules) asked for and
+    send back the figures (or the error), until the pipe closes."""
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        compute, game_id, rules = job
+        try:
+            result: Any = ("ok", dict(compute(game_id, rules)))
+        except Exception as err:  # the message goes back to the page
+            result = ("error", _said(err))
+        conn.send(result)
+
+
+class _Analyser:
+    """One child process kept for a store's computations: it imports the analyser and
+    loads its compiled kernels once, not once per rules, so that a lab's one-rule change
+    waits for its count alone.  It is started on the first computation (never while
+    the server starts), started again if it died, and replaced after
+    :data:`MAX_JOBS` computations (what its caches hold stays bounded)."""
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._conn: Any = None
+        self._jobs = 0
+
+    def run(self, compute: Compute, game_id: str, rules: GameRules) -> tuple[str, Any]:
+        """``compute(game_id, rules)`` in the child: ``("ok", figures)`` or
+        ``("error", message)``; OSError or EOFError when the child stopped."""
+        if self._process is None or not self._process.is_alive() or self._jobs >= MAX_JOBS:
+            self.stop()
+            self._start()
+        self._jobs += 1
+        try:
+            self._conn.send((compute, game_id, rules))
+            answer: tuple[str, Any] = self._conn.recv()
+        except (OSError, EOFError):
+            self.stop()
+            raise
+        return answer
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        mine, theirs = context.Pipe(duplex=True)
+        process = context.Process(
+            target=_serve, args=(theirs,), name="cardroom-analyser", daemon=True
+        )
+        process.start()
+        theirs.close()
+        self._process, self._conn, self._jobs = process, mine, 0
+
+    def stop(self) -> None:
+        """Let the child go (it ends when its pipe closes; killed if it does not)."""
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            conn.close()
+        if process is not None:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=5)
 
 
 class HouseEdges:
@@ -129,6 +192,7 @@ class HouseEdges:
         self._queue: queue.Queue[tuple[str, Any, tuple[str, str]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._waiting = 0
+        self._analyser = _Analyser()
 
     def get(self, game_id: str, rules: GameRules, *, capped: bool = False) -> Edges:
         """The figures if known, else ``computing`` (and their computation started); with
@@ -167,6 +231,7 @@ class HouseEdges:
             item = self._queue.get()
             try:
                 if item is None:
+                    self._analyser.stop()
                     return
                 game_id, rules, key = item
                 edges = self._run(game_id, rules)
@@ -183,20 +248,11 @@ class HouseEdges:
             except Exception as err:
                 log.exception("the house edges of %s could not be computed", game_id)
                 return Edges("failed", message=_said(err))
-        context = multiprocessing.get_context("spawn")
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(
-            target=_child, args=(send, self.compute, game_id, rules), daemon=True
-        )
         try:
-            child.start()
-            send.close()
-            status, value = receive.recv()
+            status, value = self._analyser.run(self.compute, game_id, rules)
         except (OSError, EOFError) as err:
             log.warning("the house edges of %s could not be computed: %s", game_id, err)
             return Edges("failed", message="the analyser stopped before it finished")
-        finally:
-            child.join(timeout=5)
         if status != "ok":
             log.warning("the house edges of %s could not be computed: %s", game_id, value)
             return Edges("failed", message=str(value))
