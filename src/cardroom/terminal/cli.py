@@ -33,6 +33,7 @@ from cardroom.terminal.common import (
     JsonOpt,
     PersonOpt,
     RulesOpt,
+    end,
     fail,
     load_game,
     make_console,
@@ -922,7 +923,11 @@ def serve(
 
 def main() -> None:
     """The ``cardroom`` console script."""
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        end(done.code)
+        raise
 
 
 if __name__ == "__main__":
