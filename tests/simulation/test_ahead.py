@@ -3,6 +3,8 @@ the JIT for arguments of its signature, and the JIT is called for any other."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -62,3 +64,15 @@ def test_a_build_is_called_in_place_of_the_jit(
     finally:
         ahead._BUILT.pop(name, None)
         ahead._key.cache_clear()
+
+
+def test_the_kernels_and_the_runner_import_without_numba() -> None:
+    """Their compiled functions are made when first needed (cardroom.simulation.jit): a
+    run that calls builds never imports Numba."""
+    script = (
+        "import sys, cardroom.app.runner, cardroom.games.baccarat.kernel, "
+        "cardroom.games.finnish.kernel, cardroom.games.chemin_de_fer.kernel; "
+        "print('numba' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr

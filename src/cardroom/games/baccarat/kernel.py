@@ -16,7 +16,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from cardroom.games.baccarat.engine import BaccaratRules, card_value, card_with_value
 from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
@@ -31,6 +30,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 
 __all__ = ["CELL_FACTS", "BaccaratKernel"]
 

@@ -31,7 +31,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules
@@ -47,6 +46,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 from cardroom.simulation.prng import jumped, next_u64
 
 __all__ = ["SEATS", "ChemmyKernel", "threshold"]

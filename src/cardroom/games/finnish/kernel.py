@@ -29,7 +29,6 @@ from functools import cached_property, lru_cache
 from itertools import product
 
 import numpy as np
-from numba import njit
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action
@@ -70,6 +69,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 
 __all__ = ["Finnish27Kernel", "TwentyOne2427Kernel"]
 
