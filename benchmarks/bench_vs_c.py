@@ -1,6 +1,6 @@
 """Whole ``cardroom simulate`` commands against plain C programs playing the same game.
 
-``python benchmarks/bench_vs_c.py [--rounds N] [--repeat R] [--seed S] [--cardroom CMD]
+``python benchmarks/bench_vs_c.py [--rounds N] [--repeat R] [--seed S] [--cardroom CMD] [--jit]
 [GAME ...]`` (run on
 demand; prints figures, asserts nothing).  GAME is any of punto-banco, finnish27 and
 21-24-27 (default: all three).  For each game it:
@@ -9,6 +9,8 @@ demand; prints figures, asserts nothing).  GAME is any of punto-banco, finnish27
   xoshiro256**, Fisher-Yates with Lemire's unbiased bounded integers, the game's shoe, cut
   card and rules, no I/O in the loop; the Finnish games' rule tables are written here from
   cardroom's engine, as its kernels take them);
+- builds the kernels ahead of time (:mod:`cardroom.app.runner_ahead`) unless ``--jit``
+  is given, so that the command calls them instead of loading the kernels into Numba;
 - runs the C program and ``cardroom simulate GAME --rounds N --seed S --json`` back to back,
   R times (after one unmeasured run of each that fills Numba's and the exact column's disk
   caches), and prints each one's median wall and processor seconds, and their ratios:
@@ -40,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from cardroom.app.runner import exact_means, kernel_for
+from cardroom.app.runner_ahead import build_kernels
 from cardroom.games import get_game
 from cardroom.games.finnish.kernel import (
     Finnish27Kernel,
@@ -145,9 +148,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cardroom", default=str(CARDROOM), help="the cardroom command to time")
+    parser.add_argument(
+        "--jit",
+        action="store_true",
+        help="do not build the kernels ahead of time first (runs use the builds there are)",
+    )
     args = parser.parse_args()
     if not shutil.which("gcc"):
         raise SystemExit("gcc: not found")
+    if not args.jit:
+        start = time.perf_counter()
+        built = build_kernels()
+        print(f"kernels built ahead of time: {len(built)} in {time.perf_counter() - start:.0f} s")
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{args.rounds:,} rounds, seed {args.seed}, {args.repeat} pairs after a warm-up")
     with tempfile.TemporaryDirectory() as tmp:

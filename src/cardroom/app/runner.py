@@ -59,11 +59,18 @@ def kernel_for(game_id: str, rules: GameRules, strategy: str = "basic") -> Kerne
     return kernel
 
 
-class _NoLinearAlgebra:
-    """An import finder that refuses SciPy's linear algebra (see :func:`load_compiled`)."""
+#: what Numba's first load imports and no kernel uses (see :func:`load_compiled`)
+UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
+
+
+class _NotForKernels:
+    """An import finder that refuses the packages of :data:`UNUSED_BY_KERNELS`."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+        if any(name == refused or name.startswith(refused + ".") for refused in self.names):
             raise ImportError("not needed to load a simulation kernel")
 
 
@@ -74,18 +81,21 @@ def load_compiled(kernel: Kernel) -> None:
     The local workers are forked from this process afterwards, so they start with the
     code loaded instead of each loading it again (a second of processor time apiece).
     Numba's first load imports its implementations of NumPy, which ask SciPy whether a
-    BLAS is there (half a second, for ``np.dot`` and ``np.linalg``, which no kernel uses):
-    where nothing has imported SciPy's linear algebra yet, it is refused for that first
-    load, and Numba goes on without BLAS in this process.
+    BLAS is there (half a second, for ``np.dot`` and ``np.linalg``, which no kernel uses),
+    and its typing of C functions, which imports cffi and its C parser (a few hundredths
+    of a second, for cffi functions, which no kernel calls): where nothing has imported
+    them yet, they are refused for that first load, and Numba goes on without BLAS and
+    without cffi in this process.
     """
-    refuse = "scipy.linalg" not in sys.modules and "numba.np.arraymath" not in sys.modules
-    finder = _NoLinearAlgebra()
-    if refuse:
+    first = "numba.np.arraymath" not in sys.modules
+    refused = tuple(name for name in UNUSED_BY_KERNELS if first and name not in sys.modules)
+    finder = _NotForKernels(refused)
+    if refused:
         sys.meta_path.insert(0, finder)
     try:
         kernel.run(batch_state(0, 0), 0)
     finally:
-        if refuse:
+        if refused:
             sys.meta_path.remove(finder)
 
 

@@ -15,10 +15,10 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from numba import njit
 
 from cardroom.core.cards import JOKER, RANK_ORDER, Card, Rank, Suit
 from cardroom.core.shoe import ShoeRules
+from cardroom.simulation.jit import njit
 from cardroom.simulation.prng import shuffle_in_place
 
 __all__ = [

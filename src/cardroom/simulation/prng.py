@@ -12,7 +12,8 @@ uniformity statistically.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from cardroom.simulation.jit import njit
 
 __all__ = [
     "batch_state",

@@ -69,7 +69,6 @@ BOT_STACK = Fraction(1000)
 #: A bot calls "Banco" only on a bank of at most this share of its stack, so that a
 #: person further round the table still gets to play hands.
 BOT_BANCO_SHARE = Fraction(1, 20)
-DEFAULT_SEATS = 4
 
 
 def parse_people(text: str | None, seats: int) -> list[str]:

@@ -12,20 +12,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
+from typer.core import TyperCommand, TyperOption
 
-from cardroom.app.wallet import START_BALANCE, Wallet
 from cardroom.core.money import CENT, format_amount, in_units, parse_amount
-from cardroom.core.rules import rules_to_toml
-from cardroom.core.shoe import CardSource, SecureShuffler, SeededShuffler, Shoe, StackedShoe
-from cardroom.games import GAMES
-from cardroom.storage import default_path
-from cardroom.terminal import export, lab, operators, records, render, report, tools
-from cardroom.terminal.chemmy import DEFAULT_SEATS, ChemmyPlay, parse_people
 from cardroom.terminal.common import (
+    DEFAULT_SEATS,
     MAX_DECKS,
     MAX_DELAY,
     MAX_LIMIT,
@@ -39,6 +33,7 @@ from cardroom.terminal.common import (
     JsonOpt,
     PersonOpt,
     RulesOpt,
+    end,
     fail,
     load_game,
     make_console,
@@ -48,8 +43,14 @@ from cardroom.terminal.common import (
     read_stack,
     version_callback,
 )
-from cardroom.terminal.house import PlaySession, TableSession
-from cardroom.terminal.prompts import enable_line_editing
+
+if TYPE_CHECKING:
+    from cardroom.core.shoe import CardSource
+    from cardroom.terminal.house import TableSession
+
+# Each command imports what it uses when it runs (each such import marked "lazy"), so that
+# `cardroom --version`, `simulate` or `analyze` do not import the wallet's database, the
+# signatures of the audit export, the screens of play or the web.
 
 app = typer.Typer(
     name="cardroom",
@@ -78,6 +79,9 @@ def _root(
 @app.command()
 def games() -> None:
     """List the games: id, name and what they are."""
+    from cardroom.games import GAMES  # lazy: the games (NumPy)
+    from cardroom.terminal import render  # lazy: Rich
+
     make_console().print(render.games_table(GAMES.values()))
 
 
@@ -95,6 +99,9 @@ def rules_command(
     ] = False,
 ) -> None:
     """Print a game's rules as a TOML file: edit a copy and load it with --rules."""
+    from cardroom.core.rules import rules_to_toml  # lazy: the rules' TOML
+    from cardroom.terminal import render  # lazy: Rich
+
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         source = f"the variant {rules}" if rules is not None else "the defaults"
@@ -178,6 +185,15 @@ def play(
     person: PersonOpt = None,
 ) -> None:
     """Play a game at the table with your saved bankroll."""
+    import numpy as np  # lazy: NumPy
+
+    from cardroom.app.wallet import Wallet  # lazy: SQLAlchemy
+    from cardroom.core.shoe import SecureShuffler, SeededShuffler, Shoe, StackedShoe  # lazy: NumPy
+    from cardroom.storage import default_path  # lazy: SQLAlchemy
+    from cardroom.terminal.chemmy import ChemmyPlay, parse_people  # lazy: the table's screens
+    from cardroom.terminal.house import PlaySession  # lazy: the table's screens
+    from cardroom.terminal.prompts import enable_line_editing  # lazy: the table's screens
+
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if seed is not None and stack is not None:
@@ -232,6 +248,24 @@ def play(
 
 
 # -- history and bankroll -------------------------------------------------------------
+#: where an option's help names the balance a new account starts with
+START_BALANCE_MARK = "{start balance}"
+
+
+class StartBalanceHelp(TyperCommand):
+    """A command whose options' help names the balance a new account starts with
+    (:data:`START_BALANCE_MARK`): the wallet's own figure, looked up (with the wallet and
+    SQLAlchemy) only when the help is shown."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from cardroom.app.wallet import START_BALANCE  # lazy: SQLAlchemy
+
+        for param in self.params:
+            if isinstance(param, TyperOption) and param.help:
+                param.help = param.help.replace(START_BALANCE_MARK, format_amount(START_BALANCE))
+        super().format_help(ctx, formatter)
+
+
 @app.command()
 def history(
     bankroll_file: BankrollOpt = None,
@@ -263,15 +297,17 @@ def history(
     others' until the hands were shown, and their net. --replay ID runs one round's record
     through the engine again, as a check that does not trust the stored result.
     """
+    from cardroom.terminal import records  # lazy: SQLAlchemy
+
     records.history(bankroll_file, limit, game_id, as_json, person, replay_id)
 
 
-@app.command()
+@app.command(cls=StartBalanceHelp)
 def bankroll(
     bankroll_file: BankrollOpt = None,
     reset: Annotated[
         bool,
-        typer.Option("--reset", help=f"Start again with {format_amount(START_BALANCE)}."),
+        typer.Option("--reset", help=f"Start again with {START_BALANCE_MARK}."),
     ] = False,
     set_to: Annotated[
         str | None, typer.Option("--set", metavar="AMOUNT", help="Put the bankroll at AMOUNT.")
@@ -290,6 +326,8 @@ def bankroll(
 ) -> None:
     """Show the bankroll (and its ledger), or set or reset it: every change is a movement
     of the ledger, so the history always adds up."""
+    from cardroom.terminal import records  # lazy: SQLAlchemy
+
     records.bankroll(bankroll_file, reset, set_to, person, ledger_rows)
 
 
@@ -307,6 +345,8 @@ def audit(
 ) -> None:
     """Check every account's books and every round in progress; exit 1 naming each
     problem (the first wrong ledger row, a round that waits for nothing)."""
+    from cardroom.terminal import records  # lazy: SQLAlchemy
+
     records.audit(bankroll_file, db)
 
 
@@ -341,6 +381,8 @@ def rounds(
     minimum unless --stakes says otherwise; the player's decisions follow the game's
     basic strategy. One compact JSON object a line.
     """
+    from cardroom.terminal import lab  # lazy: the games (NumPy)
+
     lab.rounds(game_id, rules, stakes_text, keep_going)
 
 
@@ -391,6 +433,8 @@ def analyze(
     finnish27 and 21-24-27 are counted exactly from the rules' real shoe (a few
     seconds to a minute); --infinite gives the model with cards drawn with replacement.
     """
+    from cardroom.terminal import tools  # lazy: the games (NumPy)
+
     tools.analyze(game_id, rules, decks, as_json, eor, table_min, stake, strategy_name, infinite)
 
 
@@ -418,6 +462,8 @@ def strategy(
     21-24-27 is solved in the real shoe (--decks N for another, --infinite with cards
     drawn with replacement); finnish27's best table is worked out with replacement.
     """
+    from cardroom.terminal import tools  # lazy: the games (NumPy)
+
     tools.strategy(game_id, rules, decks, infinite, total_only, as_json)
 
 
@@ -489,6 +535,7 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
+    from cardroom.terminal import tools  # lazy: the games (NumPy)
 
     tools.simulate(
         game_id, rounds_wanted, seed, workers, rules, as_json, strategy_name,
@@ -557,11 +604,15 @@ def report_command(
     Needs the report extra: pip install 'cardroom[report]'.
     """
     if game_id == "floor":
+        from cardroom.terminal import operators  # lazy: SQLAlchemy
+
         with person_errors():
             operators.floor_report(db, since, until, game, out)
         return
     if since is not None or until is not None or game is not None or db is not None:
         fail("--from, --to, --game and --db are for `cardroom report floor`")
+    from cardroom.terminal import report  # lazy: the games and the sheets
+
     report.report(game_id, rules, out, eor)
 
 
@@ -633,6 +684,8 @@ def operator_add(
     ] = None,
 ) -> None:
     """Add an operator: asks for their password, shows their TOTP secret once."""
+    from cardroom.terminal import operators  # lazy: SQLAlchemy
+
     with person_errors():
         operators.add(name, admin, db, password_stdin, qr)
 
@@ -646,6 +699,8 @@ def operator_remove(
     ] = "removed",
 ) -> None:
     """Remove an operator: they cannot sign in again (the log keeps their name)."""
+    from cardroom.terminal import operators  # lazy: SQLAlchemy
+
     with person_errors():
         operators.remove(name, db, reason)
 
@@ -656,6 +711,8 @@ def operator_list(
     removed: Annotated[bool, typer.Option("--removed", help="The removed ones too.")] = False,
 ) -> None:
     """List the operators."""
+    from cardroom.terminal import operators  # lazy: SQLAlchemy
+
     with person_errors():
         operators.list_operators(db, removed)
 
@@ -673,6 +730,8 @@ def operator_log(
     as_json: Annotated[bool, typer.Option("--json", help="A JSON array of the rows.")] = False,
 ) -> None:
     """Export the operator log: every action, who, when, from where, before and after."""
+    from cardroom.terminal import operators  # lazy: SQLAlchemy
+
     with person_errors():
         operators.log(db, since, until, as_json)
 
@@ -713,6 +772,8 @@ def export_command(
         if any(v is not None for v in (since, until, out, key, db)):
             fail(f"--from, --to, --out, --key and --db are for the export itself, not {command}")
         return
+    from cardroom.terminal import export  # lazy: SQLAlchemy and cryptography
+
     export.write_export(db, since, until, out, key)
 
 
@@ -726,6 +787,8 @@ def export_keygen(
     ],
 ) -> None:
     """Make an Ed25519 key pair for signing exports (the private key readable by you only)."""
+    from cardroom.terminal import export  # lazy: SQLAlchemy and cryptography
+
     export.keygen(out)
 
 
@@ -738,6 +801,8 @@ def export_verify(
 ) -> None:
     """Check an export: each line's chain, order and period, the signature, the count,
     and every round replayed through its engine; exit 1 naming the first bad line."""
+    from cardroom.terminal import export  # lazy: SQLAlchemy and cryptography
+
     export.verify_file(file, key)
 
 
@@ -858,7 +923,11 @@ def serve(
 
 def main() -> None:
     """The ``cardroom`` console script."""
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        end(done.code)
+        raise
 
 
 if __name__ == "__main__":

@@ -8,29 +8,31 @@ error, ``error: ...``, and the command exits with status 2, without a traceback.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from cardroom import version_line
-from cardroom.app.wallet import Account, Wallet, WalletError
 from cardroom.core.cards import Card, CardError, parse_cards
-from cardroom.core.money import AmountError
-from cardroom.core.rules import RulesError
-from cardroom.core.textfile import TextInputError, read_text_file
-from cardroom.games import GameInfo, UnknownGame, get_game
-from cardroom.games.base import IllegalAction, WagerError
-from cardroom.storage import Database, StorageError
+from cardroom.core.textfile import read_text_file
+
+if TYPE_CHECKING:  # (the types only: every command imports just what it needs)
+    from rich.console import Console
+    from rich.text import Text
+
+    from cardroom.app.wallet import Account, Wallet
+    from cardroom.games import GameInfo
+    from cardroom.storage import Database
 
 #: Exit status of every error a person can cause.
 EXIT_ERROR = 2
@@ -52,6 +54,8 @@ MAX_WORKERS = 1024
 
 #: The person of a terminal who gives no name: their account is called "You".
 DEFAULT_PERSON = "You"
+#: The seats at a chemin de fer table at the terminal, unless --seats says otherwise.
+DEFAULT_SEATS = 4
 
 
 class CardroomGroup(TyperGroup):
@@ -98,23 +102,66 @@ def version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
+class Teardown:
+    """Whether the process may end without the interpreter's teardown, once the command
+    has returned.
+
+    Tearing down an interpreter that loaded Numba and a compiled kernel (every module's
+    objects, LLVM's among them, freed one by one) costs a quarter of a second of processor
+    time after a simulation's figures are written, and nothing in it is needed. A command
+    whose work is done and written says so (:meth:`skip`); :func:`end` then flushes the
+    output, runs the exit handlers and ends the process at once."""
+
+    skippable = False
+
+    @classmethod
+    def skip(cls) -> None:
+        cls.skippable = True
+
+
+def end(code: object) -> None:
+    """End the process now with status 0 where the command succeeded, said that the
+    teardown may be skipped (:class:`Teardown`) and left no other thread running;
+    otherwise return, and the process ends as usual."""
+    if code not in (None, 0) or not Teardown.skippable or threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # (a closed pipe: Python reports it as usual)
+        return
+    atexit._run_exitfuncs()
+    os._exit(0)
+
+
 class CliError(Exception):
     """A problem with what the person asked for; shown as one line, exit status 2."""
 
 
-#: Errors that are the person's, not the program's: one line, exit 2.
-PERSON_ERRORS: tuple[type[BaseException], ...] = (
-    CliError,
-    UnknownGame,
-    RulesError,
-    CardError,
-    AmountError,
-    WagerError,
-    IllegalAction,
-    StorageError,
-    WalletError,
-    TextInputError,
+#: Errors that are the person's, not the program's: one line, exit 2.  Each is named by
+#: the module that defines it and looked up only where that module has been imported (an
+#: error of a module nobody imported cannot have been raised), so that a command imports
+#: the wallet, the database or the games only when it uses them.
+PERSON_ERRORS: tuple[tuple[str, str], ...] = (
+    ("cardroom.games.spec", "UnknownGame"),
+    ("cardroom.core.rules", "RulesError"),
+    ("cardroom.core.cards", "CardError"),
+    ("cardroom.core.money", "AmountError"),
+    ("cardroom.games.base", "WagerError"),
+    ("cardroom.games.base", "IllegalAction"),
+    ("cardroom.storage.errors", "StorageError"),
+    ("cardroom.app.wallet.values", "WalletError"),
+    ("cardroom.core.textfile", "TextInputError"),
 )
+
+
+def person_error_types() -> tuple[type[BaseException], ...]:
+    """:class:`CliError` and the types of :data:`PERSON_ERRORS` imported so far."""
+    found: list[type[BaseException]] = [CliError]
+    for module, name in PERSON_ERRORS:
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], name))
+    return tuple(found)
 
 
 def fail(message: str) -> NoReturn:
@@ -128,7 +175,9 @@ def person_errors(*more: type[BaseException]) -> Iterator[None]:
     """Turn the errors in :data:`PERSON_ERRORS` (and ``more``) into :func:`fail`."""
     try:
         yield
-    except (*PERSON_ERRORS, *more) as err:
+    except BaseException as err:
+        if not isinstance(err, (*person_error_types(), *more)):
+            raise
         fail(str(err).strip() or type(err).__name__)
 
 
@@ -155,6 +204,8 @@ def read_line(console: Console, prompt: Text | str) -> str:
 
 def make_console() -> Console:
     """Standard output through Rich: word-wrapped on a terminal, never wrapped when piped."""
+    from rich.console import Console  # lazy: Rich (--version and --json print without it)
+
     return Console(soft_wrap=not sys.stdout.isatty(), highlight=False)
 
 
@@ -188,6 +239,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object, exact fr
 
 def open_database(path: Path | None, *, create: bool = True) -> Database:
     """The bankroll file (a path, or the default one), opened and brought up to date."""
+    from cardroom.storage import Database  # lazy: SQLAlchemy
+
     return Database.open(path=path, create=create)
 
 
@@ -198,6 +251,8 @@ def person_account(wallet: Wallet, name: str | None) -> Account:
 
 
 def load_game(game_id: str, rules_file: Path | None) -> tuple[GameInfo, Any]:
+    from cardroom.games import get_game  # lazy: the games (NumPy)
+
     game = get_game(game_id)
     return game, game.load_rules(rules_file)
 

@@ -25,6 +25,7 @@ from cardroom.games.spec import AnalysisAsk, StrategyAsk
 from cardroom.terminal import analysis_view
 from cardroom.terminal.common import (
     CliError,
+    Teardown,
     check_output_file,
     load_game,
     make_console,
@@ -236,11 +237,12 @@ def simulate(
         if plot is not None:
             data["plot"] = str(plot)
         sys.stdout.write(json.dumps(data) + "\n")
-        return
-    console = make_console()
-    console.print(simulation_view.run_view(result, means, note))
-    if plot is not None:
-        console.print(f"plot written to {plot}")
+    else:
+        console = make_console()
+        console.print(simulation_view.run_view(result, means, note))
+        if plot is not None:
+            console.print(f"plot written to {plot}")
+    Teardown.skip()  # the figures are written: nothing is left for the teardown to do
 
 
 def _simulate(

@@ -16,10 +16,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from cardroom.games.baccarat.engine import BaccaratRules, card_value, card_with_value
 from cardroom.games.baccarat.wagers import WAGERS, CoupFacts
+from cardroom.simulation import ahead
 from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
@@ -30,6 +30,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 
 __all__ = ["CELL_FACTS", "BaccaratKernel"]
 
@@ -80,7 +81,8 @@ class BaccaratKernel:
         base, value, naturals, player_draws, banker_draws, net = self.tables()
         shoe = self.rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
-        played, shoes = _play(
+        played, shoes = ahead.call(
+            _play,
             state, base, value, naturals, player_draws, banker_draws, net,
             shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             shoe.reshuffle_after_rounds, rounds, session,

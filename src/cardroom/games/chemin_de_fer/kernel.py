@@ -31,11 +31,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from cardroom.games.baccarat import card_value, card_with_value
 from cardroom.games.chemin_de_fer import ChemmyAction, ChemmyRules
 from cardroom.games.chemin_de_fer.analysis import equilibrium_bot
+from cardroom.simulation import ahead
 from cardroom.simulation.common import (
     BatchResult,
     ShoeTables,
@@ -46,6 +46,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 from cardroom.simulation.prng import jumped, next_u64
 
 __all__ = ["SEATS", "ChemmyKernel", "threshold"]
@@ -110,7 +111,8 @@ class ChemmyKernel:
         value, draw_rank, naturals, player, banker, net = self.tables()
         shoe = ShoeTables.of(self.rules.shoe)
         cells, sessions, rec_cell = counters(net, rounds, session, record)
-        played, shoes = _play(
+        played, shoes = ahead.call(
+            _play,
             state, jumped(state), shoe.base, value, draw_rank, self.seats, naturals, player,
             banker, net, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             self.rules.shoe.reshuffle_after_rounds, rounds, session, cells, sessions, record,

@@ -29,7 +29,6 @@ from functools import cached_property, lru_cache
 from itertools import product
 
 import numpy as np
-from numba import njit
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games.base import Action
@@ -58,6 +57,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
+from cardroom.simulation import ahead
 from cardroom.simulation.common import (
     JOKER_CODE,
     BatchResult,
@@ -69,6 +69,7 @@ from cardroom.simulation.common import (
     read_only,
     units,
 )
+from cardroom.simulation.jit import njit
 
 __all__ = ["Finnish27Kernel", "TwentyOne2427Kernel"]
 
@@ -261,7 +262,8 @@ class Finnish27Kernel:
         shoe = rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
         equal27 = OUTCOMES.index(rules.equal_initial_27s)
-        played, shoes = _play27(
+        played, shoes = ahead.call(
+            _play27,
             state, t["base"], t["points"], t["ranks"], t["totals"], t["initial"], t["hits"],
             t["dealer_hits"], t["settle"], t["poker"], t["place"], rules.bonus.poker_margin,
             t["poker_ok"], t["card27"], t["bonus2"], t["bonus3"], self.bonuses, equal27,
@@ -546,7 +548,8 @@ class TwentyOne2427Kernel:
         both27 = OUTCOMES.index(rules.both_initial_27s)
         shoe = rules.shoe
         cells, sessions, rec_cell = counters(net, rounds, session, record)
-        played, shoes = _play2124(
+        played, shoes = ahead.call(
+            _play2124,
             state, base, points, ranks, totals, initial, self.decisions, dealer_hits,
             settle, both27, shoe.burn, shoe.burn_by_first_card, shoe.reshuffle_after,
             shoe.reshuffle_after_rounds,
