@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-long test-deploy docs bench-vs-c lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
+.PHONY: run test test-long test-deploy docs kernels bench-vs-c lint typecheck pytest postgres chromium pango nginx report bench bench-load wrk dieharder certify clean
 
 # The storage tests also run on PostgreSQL: a throwaway server started from the installed
 # server binaries, or the server CARDROOM_TEST_PG names (see docs/storage.md).
@@ -26,6 +26,11 @@ DB ?=
 
 run: $(STAMP)
 	$(BIN)/cardroom serve --host $(HOST) --port $(PORT) $(if $(DB),--db $(DB))
+
+# The simulation kernels built ahead of time (Numba's AOT compiler; a minute or two):
+# cardroom simulate then starts without loading them into Numba (docs/simulation.md)
+kernels: $(STAMP)
+	$(BIN)/python -m cardroom.app.runner_ahead
 
 # ruff first (seconds); then mypy beside the tests, which leave a core idle at times
 test: lint
