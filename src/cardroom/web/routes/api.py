@@ -371,8 +371,9 @@ _SLOW = "cardroom.slow_bet"
 
 class QuickBet(Route):
     """``POST /api/games/GAME/rounds`` for a well-formed bet, without FastAPI's work on
-    each request (its dependencies, its telemetry, two exit stacks), which cost about as
-    much as a ceiling page's whole framework: the body is the JSON the game's model takes
+    each request (its dependencies, its telemetry, two exit stacks, the content type
+    read as an email header), about a quarter of a millisecond of a round's CPU, an
+    eighth of it in process: the body is the JSON the game's model takes
     (checked by the model, as FastAPI would), any ``Idempotency-Key`` is in the
     schema's form, and the round is :func:`place_bets`, as it is from the FastAPI
     route.  Anything else (another content type, a body the model refuses, a key
