@@ -322,6 +322,48 @@ def test_the_same_idempotency_key_gives_the_same_round_and_takes_nothing_again(w
         assert bad.status_code == 422 and rounds_of(web, "Ann") == 1
 
 
+def test_a_bet_the_quick_way_and_through_the_schemas_route_answer_alike(web: Web) -> None:
+    """A well-formed bet skips FastAPI's work on each request (api.QuickBet); another
+    content type, a repeated header or a body the model refuses go on to the FastAPI
+    route: the answers are the same but for the round itself."""
+    ann = web.person("Ann")
+    body = b'{"bets": {"player": "10"}}'
+    headers = {"X-CSRF-Token": ann.csrf}
+    answers = []
+    for kind in ("application/json", "application/json; charset=utf-8"):
+        sent = {**headers, "Content-Type": kind}
+        answers.append(ann.http.post("/api/games/punto-banco/rounds", content=body, headers=sent))
+    quick, slow = answers
+    assert quick.status_code == slow.status_code == 201
+    assert quick.headers["content-type"] == slow.headers["content-type"]
+    assert list(quick.json()) == list(slow.json())
+    assert slow.json()["id"] == quick.json()["id"] + 1
+    # the same key: the first round given back, either way
+    keyed = {**headers, "Content-Type": "application/json", "Idempotency-Key": "k-1"}
+    first = ann.http.post("/api/games/punto-banco/rounds", content=body, headers=keyed)
+    again = ann.http.post(
+        "/api/games/punto-banco/rounds",
+        content=body,
+        headers={**keyed, "Content-Type": "application/json; charset=utf-8"},
+    )
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert (again.json()["id"], again.json()["net"]) == (first.json()["id"], first.json()["net"])
+    # a key sent twice, a body the model refuses: the FastAPI route's refusals
+    twice = ann.http.post(
+        "/api/games/punto-banco/rounds",
+        content=body,
+        headers=[*keyed.items(), ("Idempotency-Key", "k-2")],
+    )
+    assert twice.status_code in (201, 422)
+    refused = ann.http.post(
+        "/api/games/punto-banco/rounds",
+        content=b'{"bets": {"player": 10}}',
+        headers={**headers, "Content-Type": "application/json"},
+    )
+    assert refused.status_code == 422 and "decimal strings" in refused.json()["error"]
+
+
 def test_decisions_only_where_the_rules_ask(web: Web) -> None:
     ann = web.person("Ann")
     waiting = play_until(ann, "21-24-27", "awaiting_action", {"player": "10"})

@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import create_engine, make_url, text
 
 from cardroom.storage import Database
-from cardroom.web.server import ServerError, listen, load_rules_dir
+from cardroom.web.server import BALANCES, ServerError, listen, listen_each, load_rules_dir
 from tests.databases import (  # noqa: F401
     pg_migrated_url,
     pg_server,
@@ -89,6 +89,30 @@ def test_a_port_in_use_is_one_line(tmp_path: Path, workers: int) -> None:
     assert done.stderr.strip().splitlines() == [
         f"error: cannot listen on 127.0.0.1:{port}: the port is in use"
     ]
+
+
+@pytest.mark.skipif(not BALANCES, reason="SO_REUSEPORT shares connections out on Linux")
+def test_each_worker_listens_on_a_socket_of_its_own() -> None:
+    sockets = listen_each("127.0.0.1", 0, 2)
+    try:
+        ports = {sock.getsockname()[1] for sock in sockets}
+        assert len(sockets) == 2 and len(ports) == 1
+        port = ports.pop()
+        # another server cannot take a share of the port: it is in use
+        with pytest.raises(ServerError, match="the port is in use"):
+            listen_each("127.0.0.1", port, 2)
+        # and the connections go to both sockets
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(32)]
+        try:
+            for sock in sockets:
+                sock.settimeout(5)
+                sock.accept()[0].close()
+        finally:
+            for client in clients:
+                client.close()
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def test_a_bad_rules_folder_is_one_clear_line(tmp_path: Path) -> None:

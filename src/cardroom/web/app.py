@@ -171,6 +171,10 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(WEB.joinpath("static"))), name="static")
     # each house game's bets and each table's seats first: their bodies are their own
     app.include_router(api.game_routes(rules_by_game))
+    # a well-formed bet the quick way, ahead of every route (the rest goes on to them)
+    app.router.routes[:0] = [
+        api.QuickBet(game, body) for game, body in api.bet_bodies(rules_by_game)
+    ]
     app.include_router(api.router)
     app.include_router(chemmy.seat_routes(tables))
     app.include_router(chemmy.router)

@@ -4,11 +4,13 @@
 can write to it, takes the port and serves; anything that stops it from starting is a
 :class:`ServerError` of one line.  Uvicorn's access log writes one line per request.
 
-With ``workers`` above one, uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``)
-starts that many worker processes on the port taken here, each building the app with
-:class:`AppFactory` from the same options (the database URL, the rules folder, the time
-limit); it restarts a worker that dies, and Ctrl-C (or SIGTERM) stops them all.  Each
-access log line then names the process that served it.
+With ``workers`` above one, uvicorn's own supervisor (``uvicorn.supervisors.Multiprocess``,
+as :class:`Balanced`) starts that many worker processes on the port taken here, each
+building the app with :class:`AppFactory` from the same options (the database URL, the
+rules folder, the time limit); it restarts a worker that dies, and Ctrl-C (or SIGTERM)
+stops them all.  On Linux each worker listens on a socket of its own on the port
+(``SO_REUSEPORT``), so that the kernel shares the connections out evenly
+(:func:`listen_each`).  Each access log line then names the process that served it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from fastapi import FastAPI
 from sqlalchemy import false, update
 from uvicorn.config import LOGGING_CONFIG, STARTUP_FAILURE
 from uvicorn.supervisors import Multiprocess
+from uvicorn.supervisors.multiprocess import Process
 
 from cardroom.core.rules import RulesError
 from cardroom.core.textfile import TextInputError
@@ -39,6 +42,8 @@ from cardroom.web.app import create_app
 from cardroom.web.passwords import MAX_WAITING, PARAMETERS, shared_pool
 
 log = logging.getLogger("cardroom.web")
+#: uvicorn's own log, where its supervisor says what it does with the workers
+uvicorn_log = logging.getLogger("uvicorn.error")
 
 
 class ServerError(ValueError):
@@ -70,8 +75,14 @@ def load_rules_dir(folder: Path) -> dict[str, Any]:
     return rules
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host``:``port`` (a :class:`ServerError` if it cannot)."""
+#: The connections waiting to be accepted on a listening socket.
+BACKLOG = 2048
+
+
+def listen(host: str, port: int, *, share: bool = False) -> socket.socket:
+    """A socket listening on ``host``:``port`` (a :class:`ServerError` if it cannot);
+    ``share``: with ``SO_REUSEPORT``, so that other such sockets of this user may listen
+    on the same port (the kernel then shares the new connections out among them)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
@@ -80,14 +91,46 @@ def listen(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if share:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(BACKLOG)
     except OSError as err:
         sock.close()
         reason = "the port is in use" if err.errno == 98 else err.strerror
         raise ServerError(f"cannot listen on {host}:{port}: {reason}") from None
     sock.set_inheritable(True)
     return sock
+
+
+#: Whether the kernel shares connections out among sockets listening on one port with
+#: ``SO_REUSEPORT`` (Linux does; elsewhere the option means something else).
+BALANCES = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+def listen_each(host: str, port: int, count: int) -> list[socket.socket]:
+    """``count`` sockets listening on ``host``:``port``, one for each worker process,
+    that the kernel shares the new connections out among (``SO_REUSEPORT``).
+
+    One socket shared by the workers shares them out badly: every worker wakes up for
+    a connection and uvloop accepts all that are waiting at once, so under a crowd one
+    worker took 162 of 208 connections and its requests waited while the other idled.
+    The port must be free (another server's sockets with the option would otherwise
+    take a share): a plain socket is bound to it first.
+    """
+    probe = listen(host, port)
+    if port == 0:
+        port = probe.getsockname()[1]
+    probe.close()
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sockets.append(listen(host, port, share=True))
+    except ServerError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
 
 
 def address(host: str, port: int) -> str:
@@ -176,6 +219,91 @@ class AppFactory:
             sys.exit(STARTUP_FAILURE)
 
 
+class Balanced(Multiprocess):
+    """uvicorn's supervisor (``uvicorn.supervisors.Multiprocess``: it starts the workers,
+    replaces one that dies or hangs, and stops them all on Ctrl-C or SIGTERM) with a
+    listening socket of each worker's own: worker ``i`` serves ``sockets[i]`` (see
+    :func:`listen_each`), and its replacement the same socket, which holds the
+    connections that come meanwhile.  SIGTTIN adds a worker on a new socket, SIGTTOU
+    stops the last one and closes its socket."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        super().__init__(config, sockets)
+        self.own = list(sockets)
+        self.where = sockets[0].getsockname()
+
+    def _start(self, index: int) -> Process:
+        process = Process(self.config, [self.own[index]])
+        process.start()
+        return process
+
+    def init_processes(self) -> None:
+        for index in range(self.processes_num):
+            self.processes.append(self._start(index))
+
+    def keep_subprocess_alive(self) -> None:
+        if self.should_exit.is_set():
+            return
+        for index, process in enumerate(self.processes):
+            if process.is_alive(timeout=self.config.timeout_worker_healthcheck):
+                continue
+            process.kill()  # hung
+            process.join()
+            if process.exitcode == STARTUP_FAILURE:
+                # it failed before serving (the app, the database): so would the next
+                uvicorn_log.error(
+                    f"Child process [{process.pid}] failed to start, stopping the parent process."
+                )
+                self.should_exit.set()
+                return
+            if self.should_exit.is_set():
+                return
+            uvicorn_log.info(f"Child process [{process.pid}] died")
+            self.processes[index] = self._start(index)
+
+    def restart_all(self) -> None:
+        """SIGHUP: each worker replaced in turn, its replacement serving first."""
+        for index, old in enumerate(self.processes):
+            if self.should_exit.is_set():
+                return
+            new = self._start(index)
+            if not new.wait_until_ready(self.config.timeout_worker_healthcheck, self.should_exit):
+                new.kill()
+                new.join()
+                if not self.should_exit.is_set():
+                    uvicorn_log.error(
+                        f"New child process [{new.pid}] was not ready in time; "
+                        f"keeping worker [{old.pid}] and aborting the restart."
+                    )
+                return
+            old.terminate()
+            old.join()
+            self.processes[index] = new
+
+    def handle_ttin(self) -> None:
+        uvicorn_log.info("Received SIGTTIN, increasing the number of processes.")
+        try:
+            self.own.append(listen(self.where[0], self.where[1], share=True))
+        except ServerError as err:
+            uvicorn_log.error(f"{err}; the processes stay as they are")
+            return
+        self.processes_num += 1
+        self.processes.append(self._start(len(self.own) - 1))
+
+    def handle_ttou(self) -> None:
+        uvicorn_log.info("Received SIGTTOU, decreasing number of processes.")
+        if self.processes_num <= 1:
+            uvicorn_log.info(
+                "Already reached one process, cannot decrease the number of processes anymore."
+            )
+            return
+        self.processes_num -= 1
+        process = self.processes.pop()
+        process.terminate()
+        process.join()
+        self.own.pop().close()
+
+
 def log_config(workers: int) -> dict[str, Any]:
     """uvicorn's logging, with cardroom's own log lines (and with several workers, each
     access line saying which process served it)."""
@@ -226,7 +354,8 @@ def run(
         raise ServerError(str(err)) from None
     try:
         check_writable(db)
-        sock = listen(host, port)
+        sockets = listen_each(host, port, workers) if workers > 1 and BALANCES else []
+        sock = sockets[0] if sockets else listen(host, port)
         settings: dict[str, Any] = {
             "log_level": "info",
             "log_config": log_config(workers),
@@ -256,6 +385,9 @@ def run(
             # starting, in a loop
             settings["timeout_worker_healthcheck"] = WORKER_HEALTHCHECK
             config = uvicorn.Config(AppFactory(options), factory=True, workers=workers, **settings)
-            Multiprocess(config, sockets=[sock]).run()
+            if sockets:
+                Balanced(config, sockets).run()
+            else:
+                Multiprocess(config, sockets=[sock]).run()
     finally:
         db.close()
