@@ -392,5 +392,7 @@ def test_a_seat_whose_page_closed_waits_once_for_the_time_limit_not_turn_after_t
             return bool(waiting) and waiting["name"] == "Ann"
 
         waited = b.until(for_ann, timeout=60)["waiting_for"]
-        assert waited["seconds_left"] <= 17  # not a fresh 20: her time away runs on
+        # not a fresh 20: her time away runs on (3 s, less by however late the server
+        # saw her page close on a busy machine)
+        assert waited["seconds_left"] <= 19
         b.close()
