@@ -51,6 +51,7 @@ from cardroom.games.finnish.hands import total_of
 from cardroom.games.finnish.replacement import Hits
 from cardroom.games.finnish.shoe_deal import SUITS, ShoeMakeup, total_indices
 from cardroom.games.finnish.shoe_finnish27 import (
+    FullShoe,
     SuitMixture,
     analyze_finnish27_shoe,
     finnish27_shoe_report,
@@ -222,9 +223,10 @@ def finnish27_effects_of_removal(
     fifteen analyses, one per rank (a few minutes)."""
     rules = rules or Finnish27Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    full = FullShoe(rules, shoe)  # the counts share the full shoe's tables
 
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
-        return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture)
+        return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture, full)
 
     return _effects(shoe, analyze)
 

@@ -299,14 +299,21 @@ class Sweep:
     _drawn: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, prepared: Prepared) -> Sweep:
+    def build(cls, prepared: Prepared, like: Sweep | None = None) -> Sweep:
+        """The sweep of ``prepared``; the hands and their sub-multisets are ``like``'s
+        where its hands are the same (another shoe's sweep of the same rules: the full
+        shoe's, for the effects of removal), which depend on the shoe only through the
+        hands it can deal."""
         modulus = prepared.modulus
-        dealer = DealerHands.build(prepared)
-        player, places = PlayerHands.build(prepared, dealer)
-        runs = [
-            ClassRun.build(prepared, hands, at, player, len(dealer.universe))
-            for hands, at in zip(prepared.hands, places, strict=True)
-        ]
+        if like is not None and _same_hands(like.prepared, prepared):
+            dealer, player, runs = like.dealer, like.player, like.runs
+        else:
+            dealer = DealerHands.build(prepared)
+            player, places = PlayerHands.build(prepared, dealer)
+            runs = [
+                ClassRun.build(prepared, hands, at, player, len(dealer.universe))
+                for hands, at in zip(prepared.hands, places, strict=True)
+            ]
         ints, inverses = mont_tables(modulus, prepared.shoe.cards)
         cap = int(prepared.tables.caps.max())
         shoe = np.array(prepared.shoe.counts[:13], np.int64)
@@ -426,6 +433,41 @@ class Sweep:
             ranks, counts, modulus.table(weights).reshape(n, modulus.lanes),
             np.array(weights, np.float64),
         )  # fmt: skip
+
+
+def _same_hands(one: Prepared, other: Prepared) -> bool:
+    """Do two prepared counts of the same rules and play have the same hands, the same
+    dealer starts and draws, and the same finals, so that their :class:`DealerHands`,
+    :class:`PlayerHands` and :class:`ClassRun` are the same?  Each is made from these
+    alone, but for the dealer's whole hands that a shoe cannot deal, which are left out:
+    every one must fit in both shoes."""
+    if (
+        one.shape.labels != other.shape.labels
+        or (one.shape.ordered, one.shape.jokers_wild, one.shape.charlie)
+        != (other.shape.ordered, other.shape.jokers_wild, other.shape.charlie)
+        or one.check != other.check
+        or one.joker_final != other.joker_final
+        or one.finals != other.finals
+        or one.class_of != other.class_of
+        or one.draw_starts != other.draw_starts
+        or len(one.hands) != len(other.hands)
+        or not np.array_equal(one.tables.caps, other.tables.caps)
+        or [(d.pair, d.counts, d.jokers, d.orders, d.total, d.draws) for d in one.dealers]
+        != [(d.pair, d.counts, d.jokers, d.orders, d.total, d.draws) for d in other.dealers]
+    ):
+        return False
+    tables = [*zip(one.hands, other.hands, strict=True), *zip(one.draws, other.draws, strict=True)]
+    for a, b in tables:
+        pairs = ((a.keys, b.keys), (a.counts, b.counts), (a.ways, b.ways), (a.draws, b.draws))
+        if not all(np.array_equal(x, y) for x, y in pairs):
+            return False
+    most = [t.counts.max(axis=0, initial=0).astype(np.int64) for t in one.draws]
+    for prepared in (one, other):
+        shoe = np.array(prepared.shoe.counts[:13], np.int64)
+        for d in prepared.dealers:
+            if np.any(most[d.draws] + np.array(d.counts, np.int64) > shoe):
+                return False
+    return True
 
 
 # -- counting ------------------------------------------------------------------------------------
