@@ -57,6 +57,7 @@ from cardroom.games.finnish.shoe_finnish27 import (
     finnish27_shoe_report,
 )
 from cardroom.games.finnish.shoe_twentyone import (
+    FullSweep,
     analyze_21_24_27_shoe,
     composition_21_24_27_shoe,
     forced_codes,
@@ -241,8 +242,10 @@ def twentyone_effects_of_removal(
     rules = rules or TwentyOne2427Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
+    full = FullSweep(rules, shoe, play)  # the counts share the full shoe's hands
 
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
-        return twentyone_from_counts(rules, fewer, twentyone_counts(rules, fewer, play), "")
+        counted = twentyone_counts(rules, fewer, play, full)
+        return twentyone_from_counts(rules, fewer, counted, "")
 
     return _effects(shoe, analyze)
