@@ -546,6 +546,7 @@ class FullShoe:
         with self._lock:
             if self._made is None:
                 self._made = _tables(self.rules, self.shoe, None, None, None)
+                self._made[0].keep_tables()
             return self._made
 
 

@@ -182,6 +182,7 @@ class FullSweep:
         with self._lock:
             if self._made is None:
                 self._made = Sweep.build(prepare(twentyone_shape(self.rules, self.play), self.shoe))
+                self._made.keep_tables()
             return self._made
 
 
