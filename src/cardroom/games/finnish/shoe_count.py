@@ -532,7 +532,7 @@ def _same_hands(one: Prepared, other: Prepared) -> bool:
     dealer starts and draws, and the same finals, so that their :class:`DealerHands`,
     :class:`PlayerHands` and :class:`ClassRun` are the same?  Each is made from these
     alone, but for the dealer's whole hands that a shoe cannot deal, which are left out:
-    every one must fit in both shoes."""
+    the same must be left out of both shoes."""
     if (
         one.shape.labels != other.shape.labels
         or (one.shape.ordered, one.shape.jokers_wild, one.shape.charlie)
@@ -553,12 +553,11 @@ def _same_hands(one: Prepared, other: Prepared) -> bool:
         pairs = ((a.keys, b.keys), (a.counts, b.counts), (a.ways, b.ways), (a.draws, b.draws))
         if not all(np.array_equal(x, y) for x, y in pairs):
             return False
-    most = [t.counts.max(axis=0, initial=0).astype(np.int64) for t in one.draws]
-    for prepared in (one, other):
-        shoe = np.array(prepared.shoe.counts[:13], np.int64)
-        for d in prepared.dealers:
-            if np.any(most[d.draws] + np.array(d.counts, np.int64) > shoe):
-                return False
+    shoes = [np.array(p.shoe.counts[:13], np.int64) for p in (one, other)]
+    for d in one.dealers:
+        hands = one.draws[d.draws].counts.astype(np.int64) + np.array(d.counts, np.int64)
+        if not np.array_equal(*(np.all(hands <= shoe, axis=1) for shoe in shoes)):
+            return False
     return True
 
 
