@@ -221,7 +221,8 @@ def finnish27_effects_of_removal(
     stake: Fraction | None = None,
 ) -> Effects:
     """finnish27's exact effects of removal in the real shoe (see :func:`_effects`):
-    fifteen analyses, one per rank (a few minutes)."""
+    fifteen analyses, one per rank, sharing the full shoe's tables
+    (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`)."""
     rules = rules or Finnish27Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
     full = FullShoe(rules, shoe)  # the counts share the full shoe's tables

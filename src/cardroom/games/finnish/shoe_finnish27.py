@@ -533,8 +533,9 @@ class FullShoe:
     """The full shoe's sweep and bonus tables, made once (on first use, by whichever
     thread asks first) for its own count and as the pattern of the counts of the shoes
     with a card taken out (the effects of removal): those share its hands and
-    sub-multisets, and the poker chances of the hands that hold no card of the rank
-    taken out (:meth:`Sweep.build`, :class:`Finnish27Bonus`'s ``like``)."""
+    sub-multisets, its dealer tables G (plus a difference), and the poker chances of the
+    hands that hold no card of the rank taken out (:meth:`Sweep.build`,
+    :meth:`Sweep.dealer_table`, :class:`Finnish27Bonus`'s ``like``)."""
 
     def __init__(self, rules: Finnish27Rules, shoe: ShoeMakeup) -> None:
         self.rules = rules

@@ -170,8 +170,8 @@ def _twentyone_counts(
 class FullSweep:
     """The full shoe's sweep of 21-24-27 under one table, made once (by whichever thread
     asks first) for its own count and as the pattern of the counts of the shoes with a
-    card taken out (the effects of removal), which share its hands
-    (:meth:`Sweep.build`)."""
+    card taken out (the effects of removal), which share its hands and its dealer tables
+    G (:meth:`Sweep.build`, :meth:`Sweep.dealer_table`)."""
 
     def __init__(self, rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> None:
         self.rules, self.shoe, self.play = rules, shoe, play
