@@ -51,11 +51,13 @@ from cardroom.games.finnish.hands import total_of
 from cardroom.games.finnish.replacement import Hits
 from cardroom.games.finnish.shoe_deal import SUITS, ShoeMakeup, total_indices
 from cardroom.games.finnish.shoe_finnish27 import (
+    FullShoe,
     SuitMixture,
     analyze_finnish27_shoe,
     finnish27_shoe_report,
 )
 from cardroom.games.finnish.shoe_twentyone import (
+    FullSweep,
     analyze_21_24_27_shoe,
     composition_21_24_27_shoe,
     forced_codes,
@@ -219,12 +221,14 @@ def finnish27_effects_of_removal(
     stake: Fraction | None = None,
 ) -> Effects:
     """finnish27's exact effects of removal in the real shoe (see :func:`_effects`):
-    fifteen analyses, one per rank (a few minutes)."""
+    fifteen analyses, one per rank, sharing the full shoe's tables
+    (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`)."""
     rules = rules or Finnish27Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
+    full = FullShoe(rules, shoe)  # the counts share the full shoe's tables
 
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
-        return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture)
+        return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture, full)
 
     return _effects(shoe, analyze)
 
@@ -239,8 +243,10 @@ def twentyone_effects_of_removal(
     rules = rules or TwentyOne2427Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
+    full = FullSweep(rules, shoe, play)  # the counts share the full shoe's hands
 
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
-        return twentyone_from_counts(rules, fewer, twentyone_counts(rules, fewer, play), "")
+        counted = twentyone_counts(rules, fewer, play, full)
+        return twentyone_from_counts(rules, fewer, counted, "")
 
     return _effects(shoe, analyze)

@@ -68,6 +68,7 @@ the Chinese remainder theorem (:mod:`cardroom.analysis.modular`).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -296,17 +297,31 @@ class Sweep:
     tab_f: np.ndarray
     kmax: int
     mmax: int
+    #: the sweep whose hands this one shares (:meth:`build`'s ``like``), if any
+    base: Sweep | None = None
     _drawn: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    #: per pass, its dealer hands and G (where :meth:`keep_tables` asked for them)
+    _kept: dict[Pass, tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] | None = None
+    _pass_locks: dict[Pass, threading.Lock] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def build(cls, prepared: Prepared) -> Sweep:
+    def build(cls, prepared: Prepared, like: Sweep | None = None) -> Sweep:
+        """The sweep of ``prepared``; the hands and their sub-multisets are ``like``'s
+        where its hands are the same (another shoe's sweep of the same rules: the full
+        shoe's, for the effects of removal), which depend on the shoe only through the
+        hands it can deal."""
         modulus = prepared.modulus
-        dealer = DealerHands.build(prepared)
-        player, places = PlayerHands.build(prepared, dealer)
-        runs = [
-            ClassRun.build(prepared, hands, at, player, len(dealer.universe))
-            for hands, at in zip(prepared.hands, places, strict=True)
-        ]
+        base = like if like is not None and _same_hands(like.prepared, prepared) else None
+        if base is not None:
+            dealer, player, runs = base.dealer, base.player, base.runs
+        else:
+            dealer = DealerHands.build(prepared)
+            player, places = PlayerHands.build(prepared, dealer)
+            runs = [
+                ClassRun.build(prepared, hands, at, player, len(dealer.universe))
+                for hands, at in zip(prepared.hands, places, strict=True)
+            ]
         ints, inverses = mont_tables(modulus, prepared.shoe.cards)
         cap = int(prepared.tables.caps.max())
         shoe = np.array(prepared.shoe.counts[:13], np.int64)
@@ -317,7 +332,7 @@ class Sweep:
         mmax = max((int(h.max()) for h in dealer.hits if len(h)), default=0)
         return cls(
             prepared, dealer, player, runs, ints, inverses, fall, fall_f, tab, tab_f, kmax,
-            mmax,
+            mmax, base,
         )  # fmt: skip
 
     @cached_property
@@ -371,10 +386,71 @@ class Sweep:
         self._drawn[dealer_jokers] = (jpk, jpk_f, jpk_ok)
         return jpk, jpk_f, jpk_ok
 
+    def keep_tables(self) -> None:
+        """Keep each pass's dealer hands and table G once made (the full shoe's, which the
+        counts of the shoes with a card out start from: :meth:`dealer_table`)."""
+        self._kept = {}
+
     def dealer_table(self, chosen: Pass) -> tuple[np.ndarray, ...]:
-        """G of a pass: its starts' whole hands expanded over the sub-multisets."""
+        """G of a pass: its starts' whole hands expanded over the sub-multisets.
+
+        Where this sweep shares the hands of a :attr:`base` that keeps its tables (the
+        full shoe's) and the shoes differ in the cards of one ordinary rank alone, G is
+        the base's G plus the difference: only the terms of the whole hands holding that
+        rank change (``tab`` of that rank), so only those hands are expanded, over the
+        difference of the two shoes' ``tab`` of that rank (exact: the residues add)."""
+        if self._kept is not None:
+            with self._lock:
+                lock = self._pass_locks.setdefault(chosen, threading.Lock())
+            with lock:  # (passes run on several threads; each table is made once)
+                known = self._kept.get(chosen)
+                if known is None:
+                    hands = self._dealer_hands(chosen)
+                    known = self._kept[chosen] = (hands, self._terms(chosen, hands))
+            return known[1]
+        rank = self._rank_out()
+        if self.base is None or self.base._kept is None or rank is None:
+            return self._terms(chosen, self._dealer_hands(chosen))
+        base = self.base.dealer_table(chosen)
+        hands = self.base._kept[chosen][0]
+        holding = hands[0][:, rank] > 0
+        modulus = self.prepared.modulus
+        tab, tab_f = self.base.tab.copy(), self.base.tab_f.copy()
+        tab[rank] = _sub_mod(self.tab[rank], self.base.tab[rank], modulus.p)
+        tab_f[rank] = self.tab_f[rank] - self.base.tab_f[rank]
+        d_ids, d_ptr, d_final, d_m, d_vals, d_f = self._terms(
+            chosen, tuple(np.ascontiguousarray(a[holding]) for a in hands), tab, tab_f
+        )
+        g_ids, g_ptr, g_final, g_m, g_vals, g_f = base
+        nf = len(self.prepared.finals)
+        at_base = (np.repeat(g_ids, np.diff(g_ptr)) * nf + g_final) * 64 + g_m
+        at = (np.repeat(d_ids, np.diff(d_ptr)) * nf + d_final) * 64 + d_m
+        found = np.searchsorted(at_base, at)
+        if len(at) and (found.max() >= len(at_base) or np.any(at_base[found] != at)):
+            raise AssertionError("a term of the difference is not among the base's")
+        vals, vals_f = g_vals.copy(), g_f.copy()
+        vals[found] = _add_mod(vals[found], d_vals, modulus.p)
+        vals_f[found] += d_f
+        return g_ids, g_ptr, g_final, g_m, vals, vals_f
+
+    def _rank_out(self) -> int | None:
+        """The one ordinary rank whose cards this shoe and :attr:`base`'s differ in (the
+        same primes, the same Jokers), else None."""
+        if self.base is None:
+            return None
+        mine, theirs = self.prepared, self.base.prepared
+        if mine.modulus.primes != theirs.modulus.primes:
+            return None
+        differ = [r for r in range(14) if mine.shoe.counts[r] != theirs.shoe.counts[r]]
+        if len(differ) != 1 or differ[0] >= 13:
+            return None
+        return differ[0]
+
+    def _dealer_hands(self, chosen: Pass) -> tuple[np.ndarray, ...]:
+        """A pass's dealer whole hands, each (hand, final, draws) once with its ways added
+        over the starts (5-6 drawing a 2 and 2-6 drawing a 5): counts, ways, finals,
+        draws."""
         prepared = self.prepared
-        modulus = prepared.modulus
         counts, ways, finals, hits = [], [], [], []
         for i in chosen.dealers:
             d = prepared.dealers[i]
@@ -384,8 +460,6 @@ class Sweep:
             ways.append(w)
             finals.append(self.dealer.finals[i])
             hits.append(self.dealer.hits[i])
-        # the same whole hand, final and number of draws from several starts of the
-        # pass (5-6 drawing a 2 and 2-6 drawing a 5) is expanded once, its ways added
         all_counts = np.concatenate(counts)
         keyed = np.stack(
             [all_counts.astype(np.int64) @ prepared.tables.radix, np.concatenate(finals),
@@ -396,12 +470,24 @@ class Sweep:
         np.add.at(summed, inverse.reshape(-1), np.concatenate(ways))
         if len(summed) and max(summed) >= 1 << 62:
             raise OverflowError("a dealer hand's count of card orders passes 62 bits")
-        return kernel.dealer_terms(  # type: ignore[no-any-return, unused-ignore]
+        return (
             np.ascontiguousarray(all_counts[first]), summed.astype(np.int64),
             np.ascontiguousarray(unique[:, 1]), np.ascontiguousarray(unique[:, 2]),
-            prepared.tables.radix, self.dealer.index_keys, self.dealer.index_vals,
-            self.runs[chosen.table].wanted, self.tab, self.tab_f, modulus.p, modulus.q,
-            modulus.r2, len(prepared.finals),
+        )  # fmt: skip
+
+    def _terms(
+        self, chosen: Pass, hands: tuple[np.ndarray, ...], tab: np.ndarray | None = None,
+        tab_f: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, ...]:  # fmt: skip
+        """G of these dealer hands (:meth:`_dealer_hands`), over ``tab`` (the shoe's)."""
+        prepared = self.prepared
+        modulus = prepared.modulus
+        counts, ways, finals, hits = hands
+        return kernel.dealer_terms(  # type: ignore[no-any-return, unused-ignore]
+            counts, ways, finals, hits, prepared.tables.radix, self.dealer.index_keys,
+            self.dealer.index_vals, self.runs[chosen.table].wanted,
+            self.tab if tab is None else tab, self.tab_f if tab_f is None else tab_f,
+            modulus.p, modulus.q, modulus.r2, len(prepared.finals),
         )  # fmt: skip
 
     def start_arrays(self, chosen: Pass) -> tuple[np.ndarray, ...]:
@@ -426,6 +512,53 @@ class Sweep:
             ranks, counts, modulus.table(weights).reshape(n, modulus.lanes),
             np.array(weights, np.float64),
         )  # fmt: skip
+
+
+def _sub_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a - b`` modulo ``p`` (residues, the primes on the last axis)."""
+    out: np.ndarray = np.where(a >= b, a - b, a + (p - b))
+    return out
+
+
+def _add_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a + b`` modulo ``p`` (residues below primes under 2**63: no overflow)."""
+    total = a + b
+    out: np.ndarray = np.where(total >= p, total - p, total)
+    return out
+
+
+def _same_hands(one: Prepared, other: Prepared) -> bool:
+    """Do two prepared counts of the same rules and play have the same hands, the same
+    dealer starts and draws, and the same finals, so that their :class:`DealerHands`,
+    :class:`PlayerHands` and :class:`ClassRun` are the same?  Each is made from these
+    alone, but for the dealer's whole hands that a shoe cannot deal, which are left out:
+    the same must be left out of both shoes."""
+    if (
+        one.shape.labels != other.shape.labels
+        or (one.shape.ordered, one.shape.jokers_wild, one.shape.charlie)
+        != (other.shape.ordered, other.shape.jokers_wild, other.shape.charlie)
+        or one.check != other.check
+        or one.joker_final != other.joker_final
+        or one.finals != other.finals
+        or one.class_of != other.class_of
+        or one.draw_starts != other.draw_starts
+        or len(one.hands) != len(other.hands)
+        or not np.array_equal(one.tables.caps, other.tables.caps)
+        or [(d.pair, d.counts, d.jokers, d.orders, d.total, d.draws) for d in one.dealers]
+        != [(d.pair, d.counts, d.jokers, d.orders, d.total, d.draws) for d in other.dealers]
+    ):
+        return False
+    tables = [*zip(one.hands, other.hands, strict=True), *zip(one.draws, other.draws, strict=True)]
+    for a, b in tables:
+        pairs = ((a.keys, b.keys), (a.counts, b.counts), (a.ways, b.ways), (a.draws, b.draws))
+        if not all(np.array_equal(x, y) for x, y in pairs):
+            return False
+    shoes = [np.array(p.shoe.counts[:13], np.int64) for p in (one, other)]
+    for d in one.dealers:
+        hands = one.draws[d.draws].counts.astype(np.int64) + np.array(d.counts, np.int64)
+        if not np.array_equal(*(np.all(hands <= shoe, axis=1) for shoe in shoes)):
+            return False
+    return True
 
 
 # -- counting ------------------------------------------------------------------------------------

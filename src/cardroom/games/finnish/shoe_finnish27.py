@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -62,6 +63,7 @@ from cardroom.games.finnish.shoe_hands import DealerStart, Prepared, prepare
 
 __all__ = [
     "Finnish27Bonus",
+    "FullShoe",
     "SuitMixture",
     "analyze_finnish27_shoe",
     "bonus_keys",
@@ -145,7 +147,10 @@ class Finnish27Bonus:
 
     ``mixture`` weighs several splits of the shoe's cards into suits (the shoe with a
     card of unknown suit taken out, for the effects of removal); they must be alike
-    but for the names of the suits, which poker does not read.
+    but for the names of the suits, which poker does not read.  ``like``, a bonus of
+    the same rules and hands from another shoe (the full one, for the effects of
+    removal), gives the chances of the hands that hold none of the ranks whose suits
+    differ: only the others are counted.
     """
 
     def __init__(
@@ -154,15 +159,16 @@ class Finnish27Bonus:
         mixture: SuitMixture | None = None,
         nines_by_suit: bool = False,
         poker: BonusTable | None = None,
+        like: Finnish27Bonus | None = None,
     ) -> None:
         #: the finished player hands, in the order of the sweep's (its ``player.counts``)
         self.hands = hands = finished_hands(prepared)
+        #: the poker awards: the least category paid, and the hands that qualify
+        self.poker = poker = poker or BonusTable()
         #: the most ordinary cards a finished hand holds (the sweep's ``kmax``)
         self.kmax = int(hands.sum(axis=1).max(initial=2))
         #: three Nines of one suit against the dealer's 9-9 have their own award
         self.nines_by_suit = nines_by_suit
-        #: the poker awards: the least category paid, and the hands that qualify
-        poker = poker or BonusTable()
         #: every award's key, in the order of the bonus columns
         self.keys = bonus_keys()
         #: the added awards the table pays
@@ -201,6 +207,9 @@ class Finnish27Bonus:
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
         self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
+        #: ``like``, where its counts can stand for this shoe's, and the hands (rows of
+        #: :attr:`hands`) whose chances it cannot give
+        self._like, self._redo = self._reuse(like)
         # splits alike but for the suits' names have the same poker counts: each kind of
         # split is counted once, and the kinds' chances are added by their weights (the
         # categories of a hand, and so the keys, depend on its ranks alone)
@@ -211,7 +220,7 @@ class Finnish27Bonus:
             kinds[kind] = (weight, split) if known is None else (known[0] + weight, known[1])
         cat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         for weight, split in kinds.values():
-            keys, vals, vals_f = self._categories(hands, np.array(split, np.int64))
+            keys, vals, vals_f = self._categories_of(np.array(split, np.int64))
             if len(kinds) == 1:
                 cat = keys, vals, vals_f
                 break
@@ -228,8 +237,42 @@ class Finnish27Bonus:
         self._groups: list[bool] = []
         self._dealer_of_group: list[list[Card]] = []
         self._short: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._short_of: dict[tuple[Card, ...], tuple[np.ndarray, ...]] = {}
+        self._short_lock = threading.Lock()
         #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
         self._jokers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _reuse(self, like: Finnish27Bonus | None) -> tuple[Finnish27Bonus | None, np.ndarray]:
+        """Can ``like`` (the same rules and hands, another shoe's suits: the full shoe of
+        the effects of removal) give this bonus's chances?  A hand's chances depend on
+        the suits of the ranks it holds alone, so those of the hands holding no rank
+        whose suits differ in some split of :attr:`mixture` are ``like``'s.  Returns
+        ``like`` (None where it cannot stand) and which hands need counting."""
+        everything = np.ones(len(self.hands), np.bool_)
+        if (
+            like is None
+            or len(like.mixture) != 1
+            or like.poker != self.poker
+            or like.nines_by_suit != self.nines_by_suit
+            or like.modulus.primes != self.modulus.primes
+            or not np.array_equal(like.hands, self.hands)
+        ):
+            return None, everything
+        known = np.array(like.mixture[0][1], np.int64)
+        moved = np.zeros(13, np.bool_)
+        for _, split in self.mixture:
+            moved |= np.any(np.array(split, np.int64) != known, axis=1)
+        return like, np.any(self.hands[:, moved] > 0, axis=1)
+
+    def _categories_of(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_categories` of every hand, those :attr:`_like` gives copied from it."""
+        if self._like is None:
+            return self._categories(self.hands, suits)
+        keys, vals, vals_f = (a.copy() for a in self._like.cat)
+        rows = np.flatnonzero(self._redo)
+        if len(rows):
+            keys[rows], vals[rows], vals_f[rows] = self._categories(self.hands[rows], suits)
+        return keys, vals, vals_f
 
     def _categories(
         self, hands: np.ndarray, suits: np.ndarray
@@ -383,18 +426,33 @@ class Finnish27Bonus:
 
     def short(self, dealer: list[Card]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Bonuses of hands of two to four cards (``short_row`` per hand, -1 for longer
-        ones), against a dealer start with these two cards."""
+        ones), against a dealer start with these two cards (made once per pair of
+        cards; the hands :attr:`_like` gives are copied from it)."""
+        with self._short_lock:  # (the passes ask from several threads)
+            known = self._short_of.get(tuple(dealer))
+            if known is None:
+                known = self._short_of[tuple(dealer)] = self._make_short(dealer)
+        return known[0], known[1], known[2], known[3]
+
+    def _make_short(
+        self, dealer: list[Card]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         hands = self.hands
         sizes = hands.sum(axis=1)
         rows = np.nonzero(sizes <= 4)[0]
         lanes = self.modulus.lanes
-        short_row = np.full(len(hands), -1, np.int64)
-        width = self.width
-        keys = np.full((len(rows), 4, width), -1, np.int64)
-        vals = np.zeros((len(rows), 4, width, lanes), np.uint64)
-        vals_f = np.zeros((len(rows), 4, width))
+        if self._like is not None:
+            short_row, keys, vals, vals_f = (a.copy() for a in self._like.short(dealer))
+        else:
+            short_row = np.full(len(hands), -1, np.int64)
+            keys = np.full((len(rows), 4, self.width), -1, np.int64)
+            vals = np.zeros((len(rows), 4, self.width, lanes), np.uint64)
+            vals_f = np.zeros((len(rows), 4, self.width))
         for at, row in enumerate(rows.tolist()):
             short_row[row] = at
+            if self._like is not None and not self._redo[row]:
+                continue
+            keys[at], vals[at], vals_f[at] = -1, 0, 0.0
             counts = hands[row].tolist()
             for jokers in range(4):
                 if not 2 <= sizes[row] + jokers <= 4:
@@ -404,7 +462,7 @@ class Finnish27Bonus:
                     part = self._short_split(tuple(counts), jokers, tuple(dealer), suits)
                     for key, p in part.items():
                         split[key] = split.get(key, Fraction(0)) + weight * p
-                if len(split) > width:
+                if len(split) > self.width:
                     raise AssertionError("more bonuses for one short hand than awards of a shape")
                 for e, (key, p) in enumerate(split.items()):
                     keys[at, jokers, e] = self.keys.index(key)
@@ -471,18 +529,42 @@ def _suit_splits(suits: Sequence[int], x: int) -> list[tuple[tuple[int, ...], in
 
 
 # -- the count and the report ------------------------------------------------------------
+class FullShoe:
+    """The full shoe's sweep and bonus tables, made once (on first use, by whichever
+    thread asks first) for its own count and as the pattern of the counts of the shoes
+    with a card taken out (the effects of removal): those share its hands and
+    sub-multisets, its dealer tables G (plus a difference), and the poker chances of the
+    hands that hold no card of the rank taken out (:meth:`Sweep.build`,
+    :meth:`Sweep.dealer_table`, :class:`Finnish27Bonus`'s ``like``)."""
+
+    def __init__(self, rules: Finnish27Rules, shoe: ShoeMakeup) -> None:
+        self.rules = rules
+        self.shoe = shoe
+        self._lock = threading.Lock()
+        self._made: tuple[Sweep, Finnish27Bonus] | None = None
+
+    def tables(self) -> tuple[Sweep, Finnish27Bonus]:
+        with self._lock:
+            if self._made is None:
+                self._made = _tables(self.rules, self.shoe, None, None, None)
+                self._made[0].keep_tables()
+            return self._made
+
+
 def count_finnish27(
     rules: Finnish27Rules,
     shoe: ShoeMakeup,
     hits: Hits | None = None,
     mixture: SuitMixture | None = None,
+    like: FullShoe | None = None,
 ) -> Counts:
     """Every round of finnish27 dealt off the top of ``shoe``, counted exactly (bonus
-    keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`).  Kept on disk
+    keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`; ``like``, with the
+    rules' own play: the full shoe, whose tables the count shares).  Kept on disk
     (:mod:`~cardroom.games.finnish.shoe_cache`): a count made before is read."""
     return cached_counts(
         "finnish27 counts", rules, shoe, hits, mixture,
-        partial(_count_finnish27, rules, shoe, hits, mixture),
+        partial(_count_finnish27, rules, shoe, hits, mixture, like),
     )  # fmt: skip
 
 
@@ -491,16 +573,35 @@ def _count_finnish27(
     shoe: ShoeMakeup,
     hits: Hits | None,
     mixture: SuitMixture | None,
+    like: FullShoe | None = None,
 ) -> Counts:
+    if like is not None and hits is None and like.rules == rules:
+        if shoe == like.shoe and mixture is None:
+            sweep, bonus = like.tables()
+        else:
+            sweep, bonus = _tables(rules, shoe, None, mixture, like.tables())
+    else:
+        sweep, bonus = _tables(rules, shoe, hits, mixture, None)
+    return count_rounds(sweep, bonus, bonus.keys)
+
+
+def _tables(
+    rules: Finnish27Rules,
+    shoe: ShoeMakeup,
+    hits: Hits | None,
+    mixture: SuitMixture | None,
+    like: tuple[Sweep, Finnish27Bonus] | None,
+) -> tuple[Sweep, Finnish27Bonus]:
+    """The sweep and the bonus's tables of a count (sharing ``like``'s where they can)."""
     prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     # the bonus's tables need only the finished hands: they are counted beside the sweep
     # (both release the interpreter for most of their time)
     by_suit = rules.bonus.nines_vs_dealer_by_suit
     with ThreadPoolExecutor(max_workers=1) as side:
-        job = side.submit(Finnish27Bonus, prepared, mixture, by_suit, rules.bonus)
-        sweep = Sweep.build(prepared)
+        job = side.submit(Finnish27Bonus, prepared, mixture, by_suit, rules.bonus, like and like[1])
+        sweep = Sweep.build(prepared, like and like[0])
         bonus = job.result()
-    return count_rounds(sweep, bonus, bonus.keys)
+    return sweep, bonus
 
 
 def analyze_finnish27_shoe(
@@ -541,12 +642,13 @@ def finnish27_shoe_report(
     hits: Hits | None,
     label: str,
     mixture: SuitMixture | None = None,
+    like: FullShoe | None = None,
 ) -> GameReport:
     minimum = Fraction(table_minimum if table_minimum is not None else rules.table.minimum)
     stake = Fraction(stake if stake is not None else minimum)
     if minimum <= 0 or stake <= 0:
         raise ValueError("stake: the table minimum and the stake must be positive")
-    counted = count_finnish27(rules, shoe, hits, mixture)
+    counted = count_finnish27(rules, shoe, hits, mixture, like)
     report = finnish27_report(rules, counted.chances(), minimum, stake, label)
     return replace(
         report,

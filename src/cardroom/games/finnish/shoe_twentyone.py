@@ -11,6 +11,7 @@ total), and composition-dependent play, each free decision made on the cards see
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -68,6 +69,7 @@ from cardroom.games.finnish.twentyone_analysis import twentyone_report
 
 __all__ = [
     "TWENTYONE_LABELS",
+    "FullSweep",
     "TwentyOneSolution",
     "analyze_21_24_27_shoe",
     "forced_codes",
@@ -143,17 +145,45 @@ def _settle_deal2124(
     return "player's initial 27" if kinds[0] else "dealer's initial 27"
 
 
-def twentyone_counts(rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> Counts:
+def twentyone_counts(
+    rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits, like: FullSweep | None = None
+) -> Counts:
     """Every round of 21-24-27 under the table ``play`` dealt off the top of ``shoe``,
-    counted exactly; kept on disk (:mod:`~cardroom.games.finnish.shoe_cache`)."""
+    counted exactly (``like``: the full shoe's sweep under the same rules and play,
+    whose hands the count shares); kept on disk
+    (:mod:`~cardroom.games.finnish.shoe_cache`)."""
     return cached_counts(
-        "21-24-27 counts", rules, shoe, play, None, partial(_twentyone_counts, rules, shoe, play)
-    )
+        "21-24-27 counts", rules, shoe, play, None,
+        partial(_twentyone_counts, rules, shoe, play, like),
+    )  # fmt: skip
 
 
-def _twentyone_counts(rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> Counts:
+def _twentyone_counts(
+    rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits, like: FullSweep | None = None
+) -> Counts:
+    if like is not None and shoe == like.shoe:
+        return count_rounds(like.sweep())
     prepared = prepare(twentyone_shape(rules, play), shoe)
-    return count_rounds(Sweep.build(prepared))
+    return count_rounds(Sweep.build(prepared, None if like is None else like.sweep()))
+
+
+class FullSweep:
+    """The full shoe's sweep of 21-24-27 under one table, made once (by whichever thread
+    asks first) for its own count and as the pattern of the counts of the shoes with a
+    card taken out (the effects of removal), which share its hands and its dealer tables
+    G (:meth:`Sweep.build`, :meth:`Sweep.dealer_table`)."""
+
+    def __init__(self, rules: TwentyOne2427Rules, shoe: ShoeMakeup, play: Hits) -> None:
+        self.rules, self.shoe, self.play = rules, shoe, play
+        self._lock = threading.Lock()
+        self._made: Sweep | None = None
+
+    def sweep(self) -> Sweep:
+        with self._lock:
+            if self._made is None:
+                self._made = Sweep.build(prepare(twentyone_shape(self.rules, self.play), self.shoe))
+                self._made.keep_tables()
+            return self._made
 
 
 def twentyone_from_counts(
