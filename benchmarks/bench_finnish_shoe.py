@@ -37,7 +37,7 @@ from cardroom.games.finnish.shoe import (
 )
 from cardroom.games.finnish.shoe_count import Sweep, count_rounds, passes
 from cardroom.games.finnish.shoe_deal import ShoeMakeup
-from cardroom.games.finnish.shoe_finnish27 import BONUS_KEYS, Finnish27Bonus, finnish27_shape
+from cardroom.games.finnish.shoe_finnish27 import Finnish27Bonus, finnish27_shape
 from cardroom.games.finnish.shoe_hands import prepare
 
 # the counts are timed, not the disk cache's copies of them (the commands run from here
@@ -78,9 +78,9 @@ def phases(rules: Finnish27Rules | None = None) -> None:
     lap(f"dealer's tables G ({len(chosen)} passes, one core)")
     terms = sum(len(t[2]) for t in tables)
     print(f"  {'':56s} {terms:,} entries of G")
-    count_rounds(sweep, bonus, BONUS_KEYS, workers=1)
+    count_rounds(sweep, bonus, bonus.keys, workers=1)
     lap("every pass, G and the sweep of the player's hands (one core)")
-    count_rounds(sweep, bonus, BONUS_KEYS)
+    count_rounds(sweep, bonus, bonus.keys)
     lap(f"the same on {os.cpu_count()} threads")
     hands = len(sweep.player.counts)
     subs = len(sweep.player.sub_id)
