@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from math import comb
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
@@ -233,18 +233,3 @@ def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
 _SPREAD = np.array(
     [[_spread(m, most) for most in range(5)] for m in range(_MOST_CARDS + 1)], np.int64
 )
-
-
-#: the compiled steps :mod:`cardroom.games.finnish.poker_shoe` builds on, now kept in
-#: :mod:`cardroom.games.finnish.poker_counts` so that importing this module (as the games'
-#: registry does, through the analysis) does not import Numba
-_COMPILED = frozenset({"ace_start", "multiset_index", "sorted_codes", "suit_step"})
-
-
-def __getattr__(name: str) -> Any:
-    """The compiled steps of :data:`_COMPILED`, imported (and Numba with them) when asked."""
-    if name in _COMPILED:
-        from cardroom.games.finnish import poker_counts  # lazy: Numba
-
-        return getattr(poker_counts, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -46,7 +46,7 @@ from numba import njit
 from cardroom.analysis.modular import add_mod, mont_mul, sub_mod
 from cardroom.games.finnish.kernel import five_of_a_kind, poker_held
 from cardroom.games.finnish.poker import PokerCategory
-from cardroom.games.finnish.poker_odds import ace_start, multiset_index, suit_step
+from cardroom.games.finnish.poker_counts import ace_start, multiset_index, suit_step
 
 __all__ = ["FIVE", "FLUSH", "STRAIGHT_FLUSH", "add_weighted", "no_flush_count", "poker_batch"]
 
