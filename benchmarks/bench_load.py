@@ -492,21 +492,23 @@ class Server:
 
     def processes(self) -> list[tuple[str, int]]:
         """The server's processes by role: the serve process alone, or the supervisor and
-        its workers (children that are not multiprocessing's helpers)."""
-        children = [
+        its workers (its children that are not multiprocessing's helpers); and the
+        analyser processes a process keeps for the exact figures (``spawn_main``)."""
+        below = [
             p
             for p in descendants(self.pid)
             if p != self.pid and "resource_tracker" not in cmdline(p)
         ]
+        analysers = [p for p in below if "spawn_main" in cmdline(p)]
+        children = [p for p in below if p not in analysers]
+        kept = [(f"analyser {n}", pid) for n, pid in enumerate(sorted(analysers), 1)]
         if not children:
-            return [("serve process", self.pid)]
-        return [("supervisor", self.pid)] + [
-            (f"worker {n}", pid) for n, pid in enumerate(sorted(children), 1)
-        ]
+            return [("serve process", self.pid), *kept]
+        workers = [(f"worker {n}", pid) for n, pid in enumerate(sorted(children), 1)]
+        return [("supervisor", self.pid), *workers, *kept]
 
     def workers(self) -> list[int]:
-        found = [pid for role, pid in self.processes() if role != "supervisor"]
-        return found
+        return [pid for role, pid in self.processes() if role.startswith(("worker", "serve"))]
 
     def tail(self, lines: int = 30) -> str:
         try:
