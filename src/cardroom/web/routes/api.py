@@ -291,11 +291,15 @@ def _refusal(err: Exception) -> ApiError:
 
 
 #: An ``Idempotency-Key``: up to 100 printable ASCII characters, not all spaces.
+#: The form of an ``Idempotency-Key``: printable ASCII, not only spaces, at most
+#: :data:`_KEY_LONGEST` characters.
+_KEY_FORM = re.compile(r"[ -~]*[!-~][ -~]*")
+_KEY_LONGEST = 100
 IDEMPOTENCY_KEY = Header(
     description="the same key sent again gives the same round back and takes nothing again",
     min_length=1,
-    max_length=100,
-    pattern=r"^[ -~]*[!-~][ -~]*$",
+    max_length=_KEY_LONGEST,
+    pattern=f"^{_KEY_FORM.pattern}$",
 )
 _REPLAYED = {
     "Idempotent-Replayed": {
@@ -363,8 +367,6 @@ def _bets_at(game: GameInfo, body: type[BaseModel]) -> PlaceBets:
     return bet
 
 
-#: The form of an ``Idempotency-Key`` (:data:`IDEMPOTENCY_KEY`'s).
-_KEY_FORM = re.compile(r"[ -~]*[!-~][ -~]*")
 #: The scope's mark of a bet the quick way gave to the FastAPI route.
 _SLOW = "cardroom.slow_bet"
 
@@ -425,7 +427,7 @@ class QuickBet(Route):
             elif name == b"idempotency-key":
                 keys += 1
                 key = value.decode("latin-1")
-                if len(key) > 100 or not _KEY_FORM.fullmatch(key):
+                if len(key) > _KEY_LONGEST or not _KEY_FORM.fullmatch(key):
                     return {}, None, False
         if kinds != 1 or keys > 1:
             return {}, None, False
