@@ -104,9 +104,9 @@ def _said(err: Exception) -> str:
     return str(err) if type(err) is ValueError else f"{type(err).__name__}: {err}"
 
 
-def _serve(conn: Any) -> None:
-    """In the analyser's process: compute each (compute, game id, rules) asked for and
-    send back the figures (or the error), until the pipe closes."""
+def _serve(conn: Any, compute: Compute) -> None:
+    """In the analyser's process: ``compute`` each (game id, rules) asked for and send
+    back the figures (or the error), until the pipe closes."""
     while True:
         try:
             job = conn.recv()
@@ -114,7 +114,7 @@ def _serve(conn: Any) -> None:
             return
         if job is None:
             return
-        compute, game_id, rules = job
+        game_id, rules = job
         try:
             result: Any = ("ok", dict(compute(game_id, rules)))
         except Exception as err:  # the message goes back to the page
@@ -123,18 +123,19 @@ def _serve(conn: Any) -> None:
 
 
 class _Analyser:
-    """One child process kept for a store's computations: it imports the analyser and
+    """One child process kept for a store's computations (``compute``): it imports the analyser and
     loads its compiled kernels once, not once per rules, so that a lab's one-rule change
     waits for its count alone.  It is started on the first computation (never while
     the server starts), started again if it died, and replaced after
     :data:`MAX_JOBS` computations (what its caches hold stays bounded)."""
 
-    def __init__(self) -> None:
+    def __init__(self, compute: Compute) -> None:
+        self.compute = compute
         self._process: Any = None
         self._conn: Any = None
         self._jobs = 0
 
-    def run(self, compute: Compute, game_id: str, rules: GameRules) -> tuple[str, Any]:
+    def run(self, game_id: str, rules: GameRules) -> tuple[str, Any]:
         """``compute(game_id, rules)`` in the child: ``("ok", figures)`` or
         ``("error", message)``; OSError or EOFError when the child stopped."""
         if self._process is None or not self._process.is_alive() or self._jobs >= MAX_JOBS:
@@ -142,7 +143,7 @@ class _Analyser:
             self._start()
         self._jobs += 1
         try:
-            self._conn.send((compute, game_id, rules))
+            self._conn.send((game_id, rules))
             answer: tuple[str, Any] = self._conn.recv()
         except (OSError, EOFError):
             self.stop()
@@ -153,7 +154,7 @@ class _Analyser:
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe(duplex=True)
         process = context.Process(
-            target=_serve, args=(theirs,), name="cardroom-analyser", daemon=True
+            target=_serve, args=(theirs, self.compute), name="cardroom-analyser", daemon=True
         )
         process.start()
         theirs.close()
@@ -192,7 +193,7 @@ class HouseEdges:
         self._queue: queue.Queue[tuple[str, Any, tuple[str, str]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._waiting = 0
-        self._analyser = _Analyser()
+        self._analyser = _Analyser(compute)
 
     def get(self, game_id: str, rules: GameRules, *, capped: bool = False) -> Edges:
         """The figures if known, else ``computing`` (and their computation started); with
@@ -249,7 +250,7 @@ class HouseEdges:
                 log.exception("the house edges of %s could not be computed", game_id)
                 return Edges("failed", message=_said(err))
         try:
-            status, value = self._analyser.run(self.compute, game_id, rules)
+            status, value = self._analyser.run(game_id, rules)
         except (OSError, EOFError) as err:
             log.warning("the house edges of %s could not be computed: %s", game_id, err)
             return Edges("failed", message="the analyser stopped before it finished")
