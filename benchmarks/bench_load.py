@@ -450,6 +450,7 @@ class Server:
         command = [cardroom_command(), "serve", "--db", db_url, "--port", str(self.port)]
         if workers:
             command += ["--workers", str(processes)]
+        self.has_workers = workers
         self.command = command
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -492,19 +493,21 @@ class Server:
 
     def processes(self) -> list[tuple[str, int]]:
         """The server's processes by role: the serve process alone, or the supervisor and
-        its workers (its children that are not multiprocessing's helpers); and the
-        analyser processes a process keeps for the exact figures (``spawn_main``)."""
-        below = [
-            p
-            for p in descendants(self.pid)
-            if p != self.pid and "resource_tracker" not in cmdline(p)
-        ]
-        analysers = [p for p in below if "spawn_main" in cmdline(p)]
-        children = [p for p in below if p not in analysers]
-        kept = [(f"analyser {n}", pid) for n, pid in enumerate(sorted(analysers), 1)]
-        if not children:
+        its workers (its own children, multiprocessing's helpers aside); and the analyser
+        processes a serving process keeps for the exact figures (its children).  Both
+        kinds are started by multiprocessing's spawn, so they are told apart by parent."""
+        parents = {}
+        for pid in descendants(self.pid):
+            stat = proc_stat(pid)
+            if pid != self.pid and stat is not None and "resource_tracker" not in cmdline(pid):
+                parents[pid] = stat.ppid
+        children = sorted(p for p, parent in parents.items() if parent == self.pid)
+        if not self.has_workers:
+            kept = [(f"analyser {n}", pid) for n, pid in enumerate(children, 1)]
             return [("serve process", self.pid), *kept]
-        workers = [(f"worker {n}", pid) for n, pid in enumerate(sorted(children), 1)]
+        below = sorted(p for p, parent in parents.items() if parent != self.pid)
+        workers = [(f"worker {n}", pid) for n, pid in enumerate(children, 1)]
+        kept = [(f"analyser {n}", pid) for n, pid in enumerate(below, 1)]
         return [("supervisor", self.pid), *workers, *kept]
 
     def workers(self) -> list[int]:
