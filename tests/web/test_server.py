@@ -4,6 +4,7 @@ database it cannot write, a bad rules folder), and several worker processes on o
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -16,10 +17,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
 
 from cardroom.storage import Database
-from cardroom.web.server import BALANCES, ServerError, listen, listen_each, load_rules_dir
+from cardroom.web.server import (
+    BALANCES,
+    Options,
+    ServerError,
+    build_app,
+    listen,
+    listen_each,
+    load_rules_dir,
+)
 from tests.databases import (  # noqa: F401
     pg_migrated_url,
     pg_server,
@@ -277,3 +287,21 @@ def test_an_idle_connection_is_kept_for_its_next_request(tmp_path: Path) -> None
             assert _ask(sock, "/api/games").startswith(b"HTTP/1.1 200")
     finally:
         server.stop()
+
+
+def test_a_served_process_puts_what_it_started_with_beyond_the_collector(
+    tmp_path: Path,
+) -> None:
+    """A server process freezes what it holds once started (gc.freeze), so a full
+    collection walks what came later alone and stops no answer for 50-100 ms."""
+    db = Database.open(f"sqlite:///{tmp_path / 'room.db'}")
+    app = build_app(Options(db_url=None, rules_dir=None), db=db)
+    gc.unfreeze()
+    try:
+        with TestClient(app) as client:
+            frozen = gc.get_freeze_count()
+            assert frozen > 10_000  # the modules, the games, the app
+            assert client.get("/api/games").status_code == 200
+    finally:
+        gc.unfreeze()
+        db.close()
