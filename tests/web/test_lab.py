@@ -108,6 +108,24 @@ def test_a_value_that_cannot_be_used_is_refused_in_one_line(
     assert message in error and "\n" not in error
 
 
+def test_opening_the_lab_works_out_the_rules_own_figures(web: Web) -> None:
+    """The page starts the figures of the rules as they are (variant A until changed)
+    while the person picks a change: the first question finds them known."""
+    ann = web.person("Ann")
+    ask: dict[str, Any] = {"a": {}, "b": {}}
+    first = ann.post(f"/api/lab/{GAME}", ask).json()
+    assert first["ready"] is False  # nothing asked before: computing
+    web.edges.wait(timeout=120)
+    game = "baccarat27"
+    assert ann.http.get(f"/lab?game={game}").status_code == 200
+    web.edges.wait(timeout=120)
+    opened = ann.post(f"/api/lab/{game}", ask).json()
+    assert opened["ready"] is True and opened["a"]["status"] == "ready"
+    assert {row["wager"] for row in opened["rows"]} == set(
+        analyser_means(game, get_game(game).default_rules())
+    )
+
+
 def test_the_lab_is_for_people_signed_in_with_their_token(web: Web) -> None:
     anonymous = web.client()
     page = anonymous.get("/lab", follow_redirects=False)

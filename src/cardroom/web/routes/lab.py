@@ -148,6 +148,10 @@ def lab_page(
     games = _lab_games(request)
     chosen = _lab_game(request, game) if game is not None else games[0]
     rules = _lab_rules(request, chosen)
+    # the rules' own figures (variant A until it is changed), worked out while the
+    # person picks a change: the first question then waits for its variant alone, not
+    # for the analyser's process to start and load the game's analysis as well
+    services(request).edges.get(chosen.id, rules, capped=True)
     return _page(
         request,
         "lab.html",
