@@ -40,11 +40,14 @@ def _fold_floats(
     g_f: np.ndarray, invfall_f: np.ndarray, hcum_f: np.ndarray,
 ) -> None:  # fmt: skip
     """Row ``loc`` of the dealer's cumulative finals in floats for a player hand of
-    ``size`` cards (as ``shoe_kernel._fold`` makes it, without a wild Joker)."""
+    ``size`` cards (as ``shoe_kernel._fold`` makes it, without a wild Joker), up to
+    the last final a result is read at (``hcum_f``'s columns; the finals past it are
+    the dealer's busts, which the chance of his start stands for)."""
     nv = hcum_f.shape[1]
     hcum_f[loc] = 0.0
     for e in range(g_ptr[loc], g_ptr[loc + 1]):
-        hcum_f[loc, g_final[e]] += g_f[e] * invfall_f[size, g_m[e]] * 1.0
+        if g_final[e] < nv:
+            hcum_f[loc, g_final[e]] += g_f[e] * invfall_f[size, g_m[e]] * 1.0
     for v in range(1, nv):
         hcum_f[loc, v] += hcum_f[loc, v - 1]
 
@@ -61,12 +64,25 @@ def _fold_exact(
     for e in range(g_ptr[loc], g_ptr[loc + 1]):
         m = g_m[e]
         v = g_final[e]
+        if v >= nv:
+            continue
         for lane in range(lanes):
             term = mont_mul(g_vals[e, lane], invfall[size, m, lane], p[lane], q[lane])
             hcum[loc, v, lane] = add_mod(hcum[loc, v, lane], term, p[lane])
     for v in range(1, nv):
         for lane in range(lanes):
             hcum[loc, v, lane] = add_mod(hcum[loc, v, lane], hcum[loc, v - 1, lane], p[lane])
+
+
+@njit(inline="always")
+def _read_finals(nb: np.ndarray, bp: np.ndarray, nf: int) -> int:
+    """How many of the dealer's finals (in order) a result is read at: up to the last
+    breakpoint of any total (at least one)."""
+    top = 1
+    for ti in range(nb.shape[0]):
+        for j in range(nb[ti]):
+            top = max(top, bp[ti, j] + 1)
+    return min(top, nf)
 
 
 @njit(cache=True, nogil=True)
@@ -99,8 +115,9 @@ def composition_pass(
     for loc in range(nloc):
         where[g_ids[loc]] = loc
     nbmax = bp.shape[1]
+    top = _read_finals(nb, bp, nf)
     # 1. the value of standing, in floats, as decide_pass adds it up
-    hcum_f = np.empty((nloc, nf), np.float64)
+    hcum_f = np.empty((nloc, top), np.float64)
     stamp_f = np.full(nloc, -1, np.int64)
     cum_f = np.zeros(nbmax, np.float64)
     res_f = np.zeros(channels, np.float64)
@@ -241,22 +258,26 @@ def composition_pass(
     standing = np.zeros(n, np.int64)
     nstanding = 0
     one = _U64(1)
+    busts = np.zeros(lanes, np.uint64)  # the chance of going over 27 (Montgomery)
+    value = np.zeros(lanes, np.uint64)
     for x in range(n):
         if not reached[x]:
             continue
         code = forced[u_total[x]]
         if code in (OVER, MUST_STAND) or (code == FREE and decision[x] == 0):
+            # (the lanes side by side: each a chain of products)
             for lane in range(lanes):
-                value = mont_mul(ways[x, lane], inv_fall[u_size[x], lane], p[lane], q[lane])
-                for r in range(RANKS):
-                    if u_counts[x, r]:
-                        value = mont_mul(value, fall[r, u_counts[x, r], lane], p[lane], q[lane])
-                reach[x, lane] = value
+                value[lane] = mont_mul(ways[x, lane], inv_fall[u_size[x], lane], p[lane], q[lane])
+            for r in range(RANKS):
+                held = u_counts[x, r]
+                if held:
+                    for lane in range(lanes):
+                        value[lane] = mont_mul(value[lane], fall[r, held, lane], p[lane], q[lane])
             if code == OVER:
                 for lane in range(lanes):
-                    term = mont_mul(one, reach[x, lane], p[lane], q[lane])
-                    lines[over, lane] = add_mod(lines[over, lane], term, p[lane])
+                    busts[lane] = add_mod(busts[lane], value[lane], p[lane])
             else:
+                reach[x] = value
                 standing[nstanding] = x
                 nstanding += 1
             continue
@@ -277,7 +298,7 @@ def composition_pass(
         x = standing[i]
         group_of[i] = u_size[x] * (forced.shape[0] + 1) + u_total[x]
     order = np.argsort(group_of, kind="mergesort")
-    hcum = np.empty((nloc, nf, lanes), np.uint64)
+    hcum = np.empty((nloc, _read_finals(nb, bp, nf), lanes), np.uint64)
     stamp = np.full(nloc, -1, np.int64)
     w_low = np.zeros((nloc, lanes), np.uint64)
     w_high = np.zeros((nloc, lanes), np.uint64)
@@ -351,6 +372,8 @@ def composition_pass(
                     elif a == -1:
                         acc[o, lane] = sub_mod(acc[o, lane], cum[j, lane], p[lane])
         begin = end
+    for lane in range(lanes):
+        lines[over, lane] = mont_mul(one, busts[lane], p[lane], q[lane])
     # the last row says the dealer finished; what the channels leave of it is the rest
     for lane in range(lanes):
         rest = acc[channels - 1, lane]
@@ -402,7 +425,7 @@ def flagged_values(
             c = u_child[x, r]
             if c >= 0 and shoe[r] - u_counts[x, r] > 0:
                 needed[c] = True
-    hcum = np.empty((nloc, nf, lanes), np.uint64)
+    hcum = np.empty((nloc, _read_finals(nb, bp, nf), lanes), np.uint64)
     stamp = np.full(nloc, -1, np.int64)
     nbmax = bp.shape[1]
     cum = np.zeros((nbmax, lanes), np.uint64)

@@ -332,16 +332,15 @@ class _Solver:
             {} if pool is None else {i: pool.submit(self.dealer_part, i) for i in self.order}
         )
         size = int(total_indices().max()) + 1
-        codes_of = self.codes_of = {
-            d.total: forced_codes(rules, d.total, size) for d in prepared.dealers
-        }
+        dealer_totals = {d.total: None for d in prepared.dealers}
+        codes_of = self.codes_of = {t: forced_codes(rules, t, size) for t in dealer_totals}
         standable = []
         for c, hands in enumerate(prepared.hands):
             totals = totals_of(hands.lows(), hands.counts[:, 0] > 0)
             mine = [codes_of[t] for t, k in prepared.class_of.items() if k == c]
             can = np.zeros(len(hands.counts), np.bool_)
-            for codes in mine:
-                can |= codes[totals] != kernel.MUST_HIT
+            for codes in mine:  # (a hand over 27 reads nothing of the dealer's)
+                can |= (codes[totals] != kernel.MUST_HIT) & (codes[totals] != kernel.OVER)
             standable.append(can)
         player, places = PlayerHands.build(prepared, dealer, standable)
         self.player = player
@@ -357,7 +356,9 @@ class _Solver:
         ]
         self.pays_mont = modulus.table(pays)
         self.pays_f = np.array([float(v) for v in pays])
-        spec_totals = sorted({int(t) for u in self.universes for t in u.totals.tolist()})
+        spec_totals = sorted(
+            set(np.unique(np.concatenate([u.totals for u in self.universes])).tolist())
+        )
         self.spec = OutcomeSpec.build(spec_totals, prepared.finals, prepared.shape, prepared.check)
         self.starts, self.deal_count = _start_weights(prepared)
 
@@ -613,7 +614,7 @@ class _Universe:
     counts: np.ndarray
     sizes: np.ndarray
     totals: np.ndarray
-    rows: np.ndarray  # place among PlayerHands (states one may stand on), else -1
+    rows: np.ndarray  # place among PlayerHands (states that stand short of 27), else -1
     children: np.ndarray
     order: np.ndarray = field(repr=False)  # the states by key
 
