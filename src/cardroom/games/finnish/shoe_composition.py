@@ -91,15 +91,17 @@ def composition_pass(
     u_child: np.ndarray, sub_ptr: np.ndarray, sub_id: np.ndarray, sub_c: np.ndarray,
     big_c: np.ndarray, big_f: np.ndarray, nu: int, nb: np.ndarray, bp: np.ndarray,
     coef: np.ndarray, g_ids: np.ndarray, g_ptr: np.ndarray, g_final: np.ndarray,
-    g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int, invfall: np.ndarray,
-    invfall_f: np.ndarray, shoe: np.ndarray, left0: int, forced: np.ndarray, over: int,
-    pays_f: np.ndarray, st_x: np.ndarray, st_w: np.ndarray, st_wf: np.ndarray,
-    override: np.ndarray, eps: float, mont_int: np.ndarray, inv_int: np.ndarray,
-    p: np.ndarray, q: np.ndarray,
+    g_m: np.ndarray, g_vals: np.ndarray, g_f: np.ndarray, nf: int, kind: np.ndarray,
+    invfall: np.ndarray, invfall_f: np.ndarray, shoe: np.ndarray, left0: int,
+    forced: np.ndarray, over: int, pays_f: np.ndarray, st_x: np.ndarray, st_w: np.ndarray,
+    st_wf: np.ndarray, override: np.ndarray, eps: float, mont_int: np.ndarray,
+    inv_int: np.ndarray, p: np.ndarray, q: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """21-24-27 against one dealer start, composition-dependent play: the arguments
     are ``decide_pass``'s (less those of the tables of thresholds and of the exact
-    values of close decisions).
+    values of close decisions), and ``kind[ti]``, the same number for totals that read
+    the dealer's finals alike (the same breakpoints and coefficients), whose standing
+    states are taken together.
 
     Returns the channels' chances (plain lanes, as ``decide_pass``'s first result),
     each state's decision (1 hit) and the flagged states (within ``eps`` and not
@@ -290,13 +292,13 @@ def composition_pass(
             reached[c] = True
             for lane in range(lanes):
                 ways[c, lane] = add_mod(ways[c, lane], ways[x, lane], p[lane])
-    # 4. the standing states by (size, total): per group, W(I) = sum_x reach(x) c(X, I)
+    # 4. the standing states by size and kind of total: per group, W(I) = sum_x reach(x) c(X, I)
     # (128 bits, reduced once), then read against the dealer's cumulative finals
     standing = standing[:nstanding]
     group_of = np.empty(nstanding, np.int64)
     for i in range(nstanding):
         x = standing[i]
-        group_of[i] = u_size[x] * (forced.shape[0] + 1) + u_total[x]
+        group_of[i] = u_size[x] * (forced.shape[0] + 1) + kind[u_total[x]]
     order = np.argsort(group_of, kind="mergesort")
     hcum = np.empty((nloc, _read_finals(nb, bp, nf), lanes), np.uint64)
     stamp = np.full(nloc, -1, np.int64)

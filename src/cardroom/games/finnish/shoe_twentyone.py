@@ -360,6 +360,15 @@ class _Solver:
             set(np.unique(np.concatenate([u.totals for u in self.universes])).tolist())
         )
         self.spec = OutcomeSpec.build(spec_totals, prepared.finals, prepared.shape, prepared.check)
+        # the totals that read the dealer's finals alike, numbered
+        kinds: dict[tuple[int, bytes, bytes], int] = {}
+        self.kind = np.array(
+            [
+                kinds.setdefault((int(nb), bp[:nb].tobytes(), coef.tobytes()), len(kinds))
+                for nb, bp, coef in zip(self.spec.nb, self.spec.bp, self.spec.coef, strict=True)
+            ],
+            np.int64,
+        )
         self.starts, self.deal_count = _start_weights(prepared)
 
     def dealer_part(self, i: int) -> dict[str, Any]:
@@ -469,10 +478,10 @@ class _Solver:
                 u.counts, u.sizes, u.totals, u.rows, u.children, player.sub_ptr,
                 player.sub_id, player.sub_c, self.big_c, self.big_f,
                 len(self.dealer.universe), spec.nb, spec.bp, spec.coef, g_ids, g_ptr,
-                g_final, g_m, g_vals, g_f, len(self.prepared.finals), at["invfall"],
-                at["invfall_f"], at["left"], at["left0"], at["codes"], over, self.pays_f,
-                at["states"], at["st_w"], at["st_wf"], override, self.eps, self.ints,
-                self.inverses, modulus.p, modulus.q,
+                g_final, g_m, g_vals, g_f, len(self.prepared.finals), self.kind,
+                at["invfall"], at["invfall_f"], at["left"], at["left0"], at["codes"], over,
+                self.pays_f, at["states"], at["st_w"], at["st_wf"], override, self.eps,
+                self.ints, self.inverses, modulus.p, modulus.q,
             )  # fmt: skip
             if not len(flagged):
                 return lines
