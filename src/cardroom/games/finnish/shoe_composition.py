@@ -5,15 +5,18 @@ start, every state's exact chances of each result, the best play and every table
 thresholds.  The report of composition-dependent play needs less, and
 :func:`composition_pass` does only that:
 
-1. each state's value of standing in floats (the decisions are made in floats, and
-   those within ``eps`` settled exactly by ``decide_pass``), added up exactly as
-   ``decide_pass`` adds them, so the floats and the decisions are the same;
-2. the play followed forward from the player's starts, as ``decide_pass`` follows it
-   (exact lanes), which tells the states the play reaches and stands on;
-3. only for those, the exact chance of each result, and weighed by each state's chance
-   *before* the dealer's side is read: the states of one size and one total read his
-   cumulative finals at the same breakpoints, so ``sum_x reach(x) sum_I c(X, I) H(I)``
-   is ``sum_I W(I) H(I)`` with ``W(I) = sum_x reach(x) c(X, I)``; the dealer's table is
+1. each state's value of standing in floats, added up exactly as ``decide_pass`` adds
+   it, so the floats and the decisions are the same (those within ``eps`` are flagged
+   and settled in exact arithmetic by the caller, from :func:`flagged_values`: the
+   exact values of the flagged states alone, worked out on the states they need);
+2. the play followed forward from the player's starts: every way from a start to a
+   state has the same chance, so a state's chance is that of its cards times the
+   number of ways (weighed by the starts), one addition per draw;
+3. only for the states the play reaches and stands on, the exact chance of each
+   result, weighed by each state's chance *before* the dealer's side is read: the
+   states of one size whose totals read his cumulative finals alike (the same
+   breakpoints) go together, so ``sum_x reach(x) sum_I c(X, I) H(I)`` is
+   ``sum_I W(I) H(I)`` with ``W(I) = sum_x reach(x) c(X, I)``; the dealer's table is
    read once per sub-multiset of a group instead of once per state that holds it.
 
 The chances come out as the same residues (exact arithmetic in another order).
