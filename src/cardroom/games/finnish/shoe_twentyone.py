@@ -324,12 +324,30 @@ class _Solver:
         self.kmax = max(int(h.sizes.max()) for h in prepared.hands)
         self.mmax = max((int(h.max()) for h in dealer.hits if len(h)), default=0)
         self.cap = int(prepared.tables.caps.max())
+        spec_totals = sorted(
+            set(
+                np.unique(
+                    np.concatenate(
+                        [totals_of(h.lows(), h.counts[:, 0] > 0) for h in prepared.hands]
+                    )
+                ).tolist()
+            )
+        )
+        spec = self.spec = OutcomeSpec.build(
+            spec_totals, prepared.finals, prepared.shape, prepared.check
+        )
+        # the dealer's finals a result is read at: up to the last breakpoint (the rest
+        # are his busts, which the chance of his start stands for)
+        self.read = min(
+            len(prepared.finals),
+            max([int(spec.bp[ti, nb - 1]) + 1 for ti, nb in enumerate(spec.nb) if nb] or [1]),
+        )
         self.order = sorted(
             range(len(prepared.dealers)),
             key=lambda i: -len(prepared.draws[prepared.dealers[i].draws].counts),
         )
         self._dealer_parts = (
-            {} if pool is None else {i: pool.submit(self.dealer_part, i) for i in self.order}
+            {} if pool is None else {i: pool.submit(self.dealer_part, i, True) for i in self.order}
         )
         size = int(total_indices().max()) + 1
         dealer_totals = {d.total: None for d in prepared.dealers}
@@ -356,10 +374,6 @@ class _Solver:
         ]
         self.pays_mont = modulus.table(pays)
         self.pays_f = np.array([float(v) for v in pays])
-        spec_totals = sorted(
-            set(np.unique(np.concatenate([u.totals for u in self.universes])).tolist())
-        )
-        self.spec = OutcomeSpec.build(spec_totals, prepared.finals, prepared.shape, prepared.check)
         # the totals that read the dealer's finals alike, numbered
         kinds: dict[tuple[int, bytes, bytes], int] = {}
         self.kind = np.array(
@@ -371,9 +385,10 @@ class _Solver:
         )
         self.starts, self.deal_count = _start_weights(prepared)
 
-    def dealer_part(self, i: int) -> dict[str, Any]:
+    def dealer_part(self, i: int, trim: bool = False) -> dict[str, Any]:
         """A dealer start's own tables: the shoe it leaves, its draws expanded (G), the
-        denominators."""
+        denominators.  ``trim``: without his hands that end past the finals a result is
+        read at (his busts: :func:`composition_pass` reads none of their terms)."""
         prepared, modulus, shoe = self.prepared, self.modulus, self.shoe
         dealer = self.dealer
         d = prepared.dealers[i]
@@ -388,6 +403,10 @@ class _Solver:
         for k, t in enumerate(prepared.finals):
             where[total_index(t)] = k
         finals = where[totals_of(draws.lows()[fit] + low, (draws.counts[fit, 0] > 0) | ace)]
+        if trim:
+            kept = finals < self.read
+            fit = np.nonzero(fit)[0][kept]
+            finals = finals[kept]
         g_ids, g_ptr, g_final, g_m, g_vals, g_f = kernel.dealer_terms(
             np.ascontiguousarray(draws.counts[fit]), np.ascontiguousarray(draws.ways[fit, 0]),
             finals, draws.sizes[fit], prepared.tables.radix, dealer.index_keys,
