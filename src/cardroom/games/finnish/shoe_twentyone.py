@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -362,9 +362,13 @@ class _Solver:
             standable.append(can)
         player, places = PlayerHands.build(prepared, dealer, standable)
         self.player = player
-        self.universes = [
-            _Universe.build(prepared, hands, rows, can)
-            for hands, rows, can in zip(prepared.hands, places, standable, strict=True)
+        tables = list(zip(prepared.hands, places, standable, strict=True))
+        # (with a pool, made there, after the dealer's tables: this thread goes on)
+        self._universes = [
+            _done(_Universe.build(prepared, *table))
+            if pool is None
+            else pool.submit(_Universe.build, prepared, *table)
+            for table in tables
         ]
         self.big_c, self.big_f = player.big_tables(modulus)
         self.channels = [label for label, _ in TWENTYONE_LABELS]
@@ -431,7 +435,7 @@ class _Solver:
         known = self._dealer_parts.get(i)
         at = self.dealer_part(i) if known is None else dict(known.result())
         d = self.prepared.dealers[i]
-        u = self.universes[self.prepared.class_of[d.total]]
+        u = self.universe(i)
         starts = self.starts[d.pair]
         at.update(
             u=u, codes=self.codes_of[d.total], states=u.index(starts.keys),
@@ -476,10 +480,17 @@ class _Solver:
                 changed = True
         return changed
 
+    @property
+    def universes(self) -> list[_Universe]:
+        """Every state of the player's hand under each of his tables."""
+        return [made.result() for made in self._universes]
+
+    def universe(self, i: int) -> _Universe:
+        """The states of the player's hand against dealer start ``i``."""
+        return self._universes[self.prepared.class_of[self.prepared.dealers[i].total]].result()
+
     def override(self, i: int) -> np.ndarray:
-        d = self.prepared.dealers[i]
-        size = len(self.universes[self.prepared.class_of[d.total]].counts)
-        return np.full(size, -1, np.int8)
+        return np.full(len(self.universe(i).counts), -1, np.int8)
 
     def compose(self, i: int) -> np.ndarray:
         """The chance of each channel under composition-dependent play against a
@@ -630,6 +641,12 @@ def composition_21_24_27_shoe(
 
 def _always(total: Total, dealer: Total) -> bool:
     return True
+
+
+def _done(value: _Universe) -> Future[_Universe]:
+    made: Future[_Universe] = Future()
+    made.set_result(value)
+    return made
 
 
 @dataclass
