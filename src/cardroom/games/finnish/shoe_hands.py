@@ -94,14 +94,19 @@ class HandTable:
     ways: np.ndarray  # int64 [n, 3]: card orders, per Jokers among the first two cards
     draws: np.ndarray  # int8 [n]: 1 if the state draws
 
-    @property
+    # (both made once: a count reads them of every table, many times)
+    @cached_property
     def sizes(self) -> np.ndarray:
         sizes: np.ndarray = self.counts.sum(axis=1).astype(np.int64)
         return sizes
 
-    def lows(self) -> np.ndarray:
+    @cached_property
+    def _lows(self) -> np.ndarray:
         lows: np.ndarray = (self.counts.astype(np.int64) * np.arange(1, 14)).sum(axis=1)
         return lows
+
+    def lows(self) -> np.ndarray:
+        return self._lows
 
 
 def player_hands(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.analysis.modular import Modulus
 from cardroom.analysis.report import GameReport
 from cardroom.core.cards import RANK_ORDER, Card, Rank
 from cardroom.games.base import Action
@@ -37,6 +38,7 @@ from cardroom.games.finnish.hands import (
 )
 from cardroom.games.finnish.replacement import Hits
 from cardroom.games.finnish.shoe_cache import cached_counts
+from cardroom.games.finnish.shoe_composition import composition_pass, flagged_values
 from cardroom.games.finnish.shoe_count import (
     Counts,
     DealerHands,
@@ -72,6 +74,7 @@ __all__ = [
     "FullSweep",
     "TwentyOneSolution",
     "analyze_21_24_27_shoe",
+    "composition_counts",
     "forced_codes",
     "solve_21_24_27_shoe",
     "twentyone_counts",
@@ -96,9 +99,14 @@ def twentyone_shape(rules: TwentyOne2427Rules, play: Hits) -> GameShape:
     """21-24-27's rules as the count reads them: the forced plays from the rules'
     :class:`~cardroom.games.finnish.twentyone_24_27.ForcedPlay`, the free ones by ``play``."""
 
+    known: dict[tuple[int, int], bool] = {}  # (the count asks of every deal's pairs)
+
     def initial(pair: tuple[int, int]) -> bool:
-        cards = [sample_card(pair[0]), sample_card(pair[1])]
-        return initial_27(cards, rules.initial_27s) is not None
+        found = known.get(pair)
+        if found is None:
+            cards = [sample_card(pair[0]), sample_card(pair[1])]
+            found = known[pair] = initial_27(cards, rules.initial_27s) is not None
+        return found
 
     def settle_deal(player: tuple[int, int], dealer: tuple[int, int]) -> tuple[str, str | None]:
         return _settle_deal2124(rules, player, dealer), None
@@ -295,6 +303,251 @@ class TwentyOneSolution:
         return bool(chosen[at])
 
 
+class _Solver:
+    """What every dealer start's pass of the best play shares: the hands, the dealer's
+    sub-multisets, the tables of the arithmetic, the player's starts."""
+
+    def __init__(
+        self,
+        rules: TwentyOne2427Rules,
+        shoe: ShoeMakeup,
+        eps: float,
+        pool: ThreadPoolExecutor | None = None,
+    ) -> None:
+        """With a ``pool``, each dealer start's own tables (:meth:`dealer_part`) are
+        made on it, the largest first, while this thread makes the player's side."""
+        self.rules, self.shoe, self.eps = rules, shoe, eps
+        prepared = self.prepared = prepare(twentyone_shape(rules, _always), shoe)
+        modulus = self.modulus = prepared.modulus
+        dealer = self.dealer = DealerHands.build(prepared)
+        self.ints, self.inverses = mont_tables(modulus, shoe.cards)
+        self.kmax = max(int(h.sizes.max()) for h in prepared.hands)
+        self.mmax = max((int(h.max()) for h in dealer.hits if len(h)), default=0)
+        self.cap = int(prepared.tables.caps.max())
+        spec_totals = sorted(
+            set(
+                np.unique(
+                    np.concatenate(
+                        [totals_of(h.lows(), h.counts[:, 0] > 0) for h in prepared.hands]
+                    )
+                ).tolist()
+            )
+        )
+        spec = self.spec = OutcomeSpec.build(
+            spec_totals, prepared.finals, prepared.shape, prepared.check
+        )
+        # the dealer's finals a result is read at: up to the last breakpoint (the rest
+        # are his busts, which the chance of his start stands for)
+        self.read = min(
+            len(prepared.finals),
+            max([int(spec.bp[ti, nb - 1]) + 1 for ti, nb in enumerate(spec.nb) if nb] or [1]),
+        )
+        self.order = sorted(
+            range(len(prepared.dealers)),
+            key=lambda i: -len(prepared.draws[prepared.dealers[i].draws].counts),
+        )
+        self._dealer_parts = (
+            {} if pool is None else {i: pool.submit(self.dealer_part, i, True) for i in self.order}
+        )
+        size = int(total_indices().max()) + 1
+        dealer_totals = {d.total: None for d in prepared.dealers}
+        codes_of = self.codes_of = {t: forced_codes(rules, t, size) for t in dealer_totals}
+        standable = []
+        for c, hands in enumerate(prepared.hands):
+            totals = totals_of(hands.lows(), hands.counts[:, 0] > 0)
+            mine = [codes_of[t] for t, k in prepared.class_of.items() if k == c]
+            can = np.zeros(len(hands.counts), np.bool_)
+            for codes in mine:  # (a hand over 27 reads nothing of the dealer's)
+                can |= (codes[totals] != kernel.MUST_HIT) & (codes[totals] != kernel.OVER)
+            standable.append(can)
+        player, places = PlayerHands.build(prepared, dealer, standable)
+        self.player = player
+        tables = list(zip(prepared.hands, places, standable, strict=True))
+        # (with a pool, made there, after the dealer's tables: this thread goes on)
+        self._universes = [
+            _done(_Universe.build(prepared, *table))
+            if pool is None
+            else pool.submit(_Universe.build, prepared, *table)
+            for table in tables
+        ]
+        self.big_c, self.big_f = player.big_tables(modulus)
+        self.channels = [label for label, _ in TWENTYONE_LABELS]
+        pays = [
+            {"player": rules.win_pays, "push": Fraction(0)}.get(who, Fraction(-1))
+            for _, who in TWENTYONE_LABELS
+        ]
+        self.pays_mont = modulus.table(pays)
+        self.pays_f = np.array([float(v) for v in pays])
+        # the totals that read the dealer's finals alike, numbered
+        kinds: dict[tuple[int, bytes, bytes], int] = {}
+        self.kind = np.array(
+            [
+                kinds.setdefault((int(nb), bp[:nb].tobytes(), coef.tobytes()), len(kinds))
+                for nb, bp, coef in zip(self.spec.nb, self.spec.bp, self.spec.coef, strict=True)
+            ],
+            np.int64,
+        )
+        self.starts, self.deal_count = _start_weights(prepared)
+
+    def dealer_part(self, i: int, trim: bool = False) -> dict[str, Any]:
+        """A dealer start's own tables: the shoe it leaves, its draws expanded (G), the
+        denominators.  ``trim``: without his hands that end past the finals a result is
+        read at (his busts: :func:`composition_pass` reads none of their terms)."""
+        prepared, modulus, shoe = self.prepared, self.modulus, self.shoe
+        dealer = self.dealer
+        d = prepared.dealers[i]
+        left = np.array([shoe.counts[r] - d.counts[r] for r in range(13)], np.int64)
+        _, _, tab, tab_f = kernel.shoe_tables(
+            left, self.cap, self.ints, modulus.p, modulus.q, modulus.r2
+        )
+        draws = prepared.draws[d.draws]
+        low, ace = prepared.draw_starts[d.draws]
+        fit = np.all(draws.counts.astype(np.int64) <= left, axis=1)
+        where = np.full(int(total_indices().max()) + 1, -1, np.int64)
+        for k, t in enumerate(prepared.finals):
+            where[total_index(t)] = k
+        finals = where[totals_of(draws.lows()[fit] + low, (draws.counts[fit, 0] > 0) | ace)]
+        if trim:
+            kept = finals < self.read
+            fit = np.nonzero(fit)[0][kept]
+            finals = finals[kept]
+        g_ids, g_ptr, g_final, g_m, g_vals, g_f = kernel.dealer_terms(
+            np.ascontiguousarray(draws.counts[fit]), np.ascontiguousarray(draws.ways[fit, 0]),
+            finals, draws.sizes[fit], prepared.tables.radix, dealer.index_keys,
+            dealer.index_vals, np.ones(len(dealer.universe), np.bool_), tab, tab_f,
+            modulus.p, modulus.q, modulus.r2, len(prepared.finals),
+        )  # fmt: skip
+        invfall, invfall_f, *_ = kernel.pass_tables(
+            d.jokers, shoe.ordinary, shoe.jokers, shoe.cards, self.kmax, self.mmax,
+            self.ints, self.inverses, modulus.p, modulus.q,
+        )  # fmt: skip
+        return {
+            "g": (g_ids, g_ptr, g_final, g_m, g_vals, g_f),
+            "invfall": invfall,
+            "invfall_f": invfall_f,
+            "left": left,
+            "left0": shoe.ordinary - sum(d.counts),
+        }
+
+    def pass_arguments(self, i: int) -> dict[str, Any]:
+        """A dealer start's tables (:meth:`dealer_part`), the rules' codes and the
+        player's states and starts."""
+        known = self._dealer_parts.get(i)
+        at = self.dealer_part(i) if known is None else dict(known.result())
+        d = self.prepared.dealers[i]
+        u = self.universe(i)
+        starts = self.starts[d.pair]
+        at.update(
+            u=u, codes=self.codes_of[d.total], states=u.index(starts.keys),
+            st_w=starts.lanes(self.modulus, self.deal_count), st_wf=starts.chances,
+        )  # fmt: skip
+        return at
+
+    def run(self, i: int, override: np.ndarray, exact: bool, at: dict[str, Any]) -> tuple[Any, ...]:
+        """:func:`~cardroom.games.finnish.shoe_kernel.decide_pass` of a dealer start."""
+        modulus, player, spec = self.modulus, self.player, self.spec
+        u = at["u"]
+        g_ids, g_ptr, g_final, g_m, g_vals, g_f = at["g"]
+        hvals, svals = _thresholds(at["codes"])
+        return kernel.decide_pass(  # type: ignore[no-any-return, unused-ignore]
+            u.counts, u.sizes, u.totals, u.rows, u.children, player.sub_ptr, player.sub_id,
+            player.sub_c, self.big_c, self.big_f, len(self.dealer.universe), spec.nb,
+            spec.bp, spec.coef, g_ids, g_ptr, g_final, g_m, g_vals, g_f,
+            len(self.prepared.finals), at["invfall"], at["invfall_f"], at["left"],
+            at["left0"], at["codes"], self.channels.index("player over 27"), self.pays_mont,
+            self.pays_f, at["states"], at["st_w"], at["st_wf"], hvals, svals, override,
+            self.eps, exact, self.ints, self.inverses, modulus.p, modulus.q, modulus.r2,
+        )  # fmt: skip
+
+    def settle(
+        self, i: int, flagged: np.ndarray, hits: np.ndarray, stands: np.ndarray,
+        override: np.ndarray,
+    ) -> bool:  # fmt: skip
+        """Decide the flagged states in exact arithmetic (into ``override``), from their
+        exact values of hitting and of standing: did a decision change?"""
+        d = self.prepared.dealers[i]
+        # a state's values are whole numbers of 1/scale: every draw from here on
+        # divides by the ordinary cards left
+        left0 = self.shoe.ordinary - sum(d.counts)
+        scale = _falling(left0, min(left0, self.kmax + self.mmax))
+        changed = False
+        for x, hit, stand in zip(flagged, hits, stands, strict=True):
+            exact_hit = self.modulus.reconstruct(hit, scale)
+            exact_stand = self.modulus.reconstruct(stand, scale)
+            choice = 1 if exact_hit > exact_stand else 0
+            if override[x] != choice:
+                override[x] = choice
+                changed = True
+        return changed
+
+    @property
+    def universes(self) -> list[_Universe]:
+        """Every state of the player's hand under each of his tables."""
+        return [made.result() for made in self._universes]
+
+    def universe(self, i: int) -> _Universe:
+        """The states of the player's hand against dealer start ``i``."""
+        return self._universes[self.prepared.class_of[self.prepared.dealers[i].total]].result()
+
+    def override(self, i: int) -> np.ndarray:
+        return np.full(len(self.universe(i).counts), -1, np.int8)
+
+    def compose(self, i: int) -> np.ndarray:
+        """The chance of each channel under composition-dependent play against a
+        dealer start (plain lanes): :func:`composition_pass`, its close decisions
+        settled exactly as :func:`solve_21_24_27_shoe` settles them
+        (:func:`flagged_values`)."""
+        at = self.pass_arguments(i)
+        override = self.override(i)
+        modulus, player, spec = self.modulus, self.player, self.spec
+        u = at["u"]
+        g_ids, g_ptr, g_final, g_m, g_vals, g_f = at["g"]
+        over = self.channels.index("player over 27")
+        while True:
+            lines, decision, flagged = composition_pass(
+                u.counts, u.sizes, u.totals, u.rows, u.children, player.sub_ptr,
+                player.sub_id, player.sub_c, self.big_c, self.big_f,
+                len(self.dealer.universe), spec.nb, spec.bp, spec.coef, g_ids, g_ptr,
+                g_final, g_m, g_vals, g_f, len(self.prepared.finals), self.kind,
+                at["invfall"], at["invfall_f"], at["left"], at["left0"], at["codes"], over,
+                self.pays_f, at["states"], at["st_w"], at["st_wf"], override, self.eps,
+                self.ints, self.inverses, modulus.p, modulus.q,
+            )  # fmt: skip
+            if not len(flagged):
+                return lines
+            hits, stands = flagged_values(
+                u.counts, u.sizes, u.totals, u.rows, u.children, player.sub_ptr,
+                player.sub_id, player.sub_c, self.big_c, len(self.dealer.universe), spec.nb,
+                spec.bp, spec.coef, g_ids, g_ptr, g_final, g_m, g_vals,
+                len(self.prepared.finals), at["invfall"], at["left"], at["left0"],
+                at["codes"], over, self.pays_mont, decision, flagged, self.ints,
+                self.inverses, modulus.p, modulus.q, modulus.r2,
+            )  # fmt: skip
+            if not self.settle(i, flagged, hits, stands, override):
+                return lines
+
+    def counted(self, lines: np.ndarray) -> Counts:
+        """The counts of composition-dependent play from its channels' chances (plain
+        lanes, summed over the dealer starts as Python integers)."""
+        prepared, modulus, shoe = self.prepared, self.modulus, self.shoe
+        counts: dict[tuple[str, str | None], int] = {}
+        extend = _falling(shoe.cards - 4, prepared.longest - 4)
+        for key, n in prepared.settled.items():
+            counts[key] = counts.get(key, 0) + n * extend
+        for label, row in zip(self.channels, lines, strict=True):
+            residues = np.array(
+                [int(v) % p for v, p in zip(row, modulus.primes, strict=True)], np.uint64
+            )
+            value = modulus.reconstruct(residues, prepared.denominator, montgomery=False)
+            counts[(label, None)] = int(value * prepared.denominator)
+        if sum(counts.values()) != prepared.denominator:
+            raise ValueError(
+                "shoe: some rounds run out of cards before they end; the exact analysis "
+                "needs a shoe no round can empty"
+            )
+        return Counts(counts, prepared.longest, prepared.denominator, {})
+
+
 def solve_21_24_27_shoe(
     rules: TwentyOne2427Rules | None = None,
     shoe: ShoeMakeup | None = None,
@@ -306,80 +559,14 @@ def solve_21_24_27_shoe(
     in floating point are settled in exact arithmetic)."""
     rules = rules or TwentyOne2427Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
-    prepared = prepare(twentyone_shape(rules, _always), shoe)
-    modulus = prepared.modulus
-    dealer = DealerHands.build(prepared)
-    size = int(total_indices().max()) + 1
-    codes_of = {d.total: forced_codes(rules, d.total, size) for d in prepared.dealers}
-    standable = []
-    for c, hands in enumerate(prepared.hands):
-        totals = totals_of(hands.lows(), hands.counts[:, 0] > 0)
-        mine = [codes_of[t] for t, k in prepared.class_of.items() if k == c]
-        can = np.zeros(len(hands.counts), np.bool_)
-        for codes in mine:
-            can |= codes[totals] != kernel.MUST_HIT
-        standable.append(can)
-    player, places = PlayerHands.build(prepared, dealer, standable)
-    universes = [
-        _Universe.build(prepared, hands, rows, can)
-        for hands, rows, can in zip(prepared.hands, places, standable, strict=True)
-    ]
-    ints, inverses = mont_tables(modulus, shoe.cards)
-    big_c, big_f = player.big_tables(modulus)
-    channels = [label for label, _ in TWENTYONE_LABELS]
-    pays = [
-        {"player": rules.win_pays, "push": Fraction(0)}.get(who, Fraction(-1))
-        for _, who in TWENTYONE_LABELS
-    ]
-    pays_mont = modulus.table(pays)
-    pays_f = np.array([float(v) for v in pays])
-    kmax = max(int(u.sizes.max()) for u in universes)
-    mmax = max((int(h.max()) for h in dealer.hits if len(h)), default=0)
-    spec_totals = sorted({int(t) for u in universes for t in u.totals.tolist()})
-    spec = OutcomeSpec.build(spec_totals, prepared.finals, prepared.shape, prepared.check)
-    starts = _start_weights(prepared)
-    cap = int(prepared.tables.caps.max())
+    solver = _Solver(rules, shoe, eps)
+    prepared = solver.prepared
+    modulus = solver.modulus
 
     def run(i: int, override: np.ndarray, exact: bool) -> tuple[Any, ...]:
-        d = prepared.dealers[i]
-        u = universes[prepared.class_of[d.total]]
-        left = np.array([shoe.counts[r] - d.counts[r] for r in range(13)], np.int64)
-        _, _, tab, tab_f = kernel.shoe_tables(left, cap, ints, modulus.p, modulus.q, modulus.r2)
-        draws = prepared.draws[d.draws]
-        low, ace = prepared.draw_starts[d.draws]
-        fit = np.all(draws.counts.astype(np.int64) <= left, axis=1)
-        where = np.full(int(total_indices().max()) + 1, -1, np.int64)
-        for k, t in enumerate(prepared.finals):
-            where[total_index(t)] = k
-        finals = where[totals_of(draws.lows()[fit] + low, (draws.counts[fit, 0] > 0) | ace)]
-        g_ids, g_ptr, g_final, g_m, g_vals, g_f = kernel.dealer_terms(
-            np.ascontiguousarray(draws.counts[fit]), np.ascontiguousarray(draws.ways[fit, 0]),
-            finals, draws.sizes[fit], prepared.tables.radix, dealer.index_keys,
-            dealer.index_vals, np.ones(len(dealer.universe), np.bool_), tab, tab_f,
-            modulus.p, modulus.q, modulus.r2, len(prepared.finals),
-        )  # fmt: skip
-        invfall, invfall_f, *_ = kernel.pass_tables(
-            d.jokers, shoe.ordinary, shoe.jokers, shoe.cards, kmax, mmax, ints, inverses,
-            modulus.p, modulus.q,
-        )  # fmt: skip
-        codes = codes_of[d.total]
-        hvals, svals = _thresholds(codes)
-        st_x, st_w, st_wf = starts[d.pair]
-        states = u.index(st_x)
-        return kernel.decide_pass(  # type: ignore[no-any-return, unused-ignore]
-            u.counts, u.sizes, u.totals, u.rows, u.children, player.sub_ptr, player.sub_id,
-            player.sub_c, big_c, big_f, len(dealer.universe), spec.nb, spec.bp, spec.coef,
-            g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), invfall, invfall_f,
-            left, shoe.ordinary - sum(d.counts),
-            codes, channels.index("player over 27"), pays_mont, pays_f, states,
-            modulus.table(st_w).reshape(len(st_w), modulus.lanes), st_wf, hvals, svals,
-            override, eps, exact, ints, inverses, modulus.p, modulus.q, modulus.r2,
-        )  # fmt: skip
+        return solver.run(i, override, exact, solver.pass_arguments(i))
 
-    overrides = {
-        i: np.full(len(universes[prepared.class_of[d.total]].counts), -1, np.int8)
-        for i, d in enumerate(prepared.dealers)
-    }
+    overrides = {i: solver.override(i) for i in range(len(prepared.dealers))}
     results: dict[int, tuple[Any, ...]] = {}
     todo = list(range(len(prepared.dealers)))
     exact: set[int] = set()  # starts with close decisions: their values are worked out
@@ -390,59 +577,46 @@ def solve_21_24_27_shoe(
             results.update(done)
             todo = []
             for i, out in done.items():
-                flagged, flag_hit, flag_stand = out[4], out[5], out[6]
-                if not len(flagged):
+                if not len(out[4]):
                     continue
                 if i not in exact:
                     exact.add(i)
                     todo.append(i)
                     continue
-                d = prepared.dealers[i]
-                # a state's values are whole numbers of 1/scale: every draw from here
-                # on divides by the ordinary cards left
-                left0 = shoe.ordinary - sum(d.counts)
-                scale = _falling(left0, min(left0, kmax + mmax))
-                changed = False
-                for x, hit, stand in zip(flagged, flag_hit, flag_stand, strict=True):
-                    exact_hit = modulus.reconstruct(hit, scale)
-                    exact_stand = modulus.reconstruct(stand, scale)
-                    choice = 1 if exact_hit > exact_stand else 0
-                    if overrides[i][x] != choice:
-                        overrides[i][x] = choice
-                        changed = True
-                if changed:
+                if solver.settle(i, out[4], out[5], out[6], overrides[i]):
                     todo.append(i)
-    lines = np.zeros((len(channels), modulus.lanes), object)
+    lines = np.zeros((len(solver.channels), modulus.lanes), object)
     grids: dict[Total, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     decisions: dict[tuple[int, int], tuple[_Universe, np.ndarray]] = {}
     for i, out in results.items():
         d = prepared.dealers[i]
         lines = lines + out[0].astype(object)
-        hvals, svals = _thresholds(codes_of[d.total])
+        hvals, svals = _thresholds(solver.codes_of[d.total])
         grid = out[2].reshape(len(hvals), len(svals))
         known = grids.get(d.total)
         grids[d.total] = (hvals, svals, grid if known is None else known[2] + grid)
-        u = universes[prepared.class_of[d.total]]
+        u = solver.universes[prepared.class_of[d.total]]
         decisions[d.pair] = (u, out[3])
-    counts: dict[tuple[str, str | None], int] = {}
-    extend = _falling(shoe.cards - 4, prepared.longest - 4)
-    for key, n in prepared.settled.items():
-        counts[key] = counts.get(key, 0) + n * extend
-    for label, row in zip(channels, lines, strict=True):
-        residues = np.array(
-            [int(v) % p for v, p in zip(row, modulus.primes, strict=True)], np.uint64
-        )
-        value = modulus.reconstruct(residues, prepared.denominator, montgomery=False)
-        counts[(label, None)] = int(value * prepared.denominator)
-    if sum(counts.values()) != prepared.denominator:
-        raise ValueError(
-            "shoe: some rounds run out of cards before they end; the exact analysis "
-            "needs a shoe no round can empty"
-        )
-    counted = Counts(counts, prepared.longest, prepared.denominator, {})
+    counted = solver.counted(lines)
     composition = twentyone_from_counts(rules, shoe, counted, COMPOSITION)
     best = _best_table(rules, shoe, grids, given)
     return TwentyOneSolution(best, composition, grids, decisions, prepared.tables, counted)
+
+
+def composition_counts(rules: TwentyOne2427Rules, shoe: ShoeMakeup, eps: float = 1e-9) -> Counts:
+    """The counts of composition-dependent play alone (what
+    :func:`solve_21_24_27_shoe` counts, without the tables of thresholds, which it
+    leaves out of the work too): each dealer start's pass on the pool's threads, the
+    largest first."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        solver = _Solver(rules, shoe, eps, pool)
+        prepared = solver.prepared
+        order = solver.order
+        done = dict(zip(order, pool.map(solver.compose, order), strict=True))
+    lines = np.zeros((len(solver.channels), solver.modulus.lanes), object)
+    for i in range(len(prepared.dealers)):
+        lines = lines + done[i].astype(object)
+    return solver.counted(lines)
 
 
 #: how composition-dependent play is named in its report
@@ -458,17 +632,21 @@ def composition_21_24_27_shoe(
     rules = rules or TwentyOne2427Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
 
-    def solve() -> Counts:
-        counted = solve_21_24_27_shoe(rules, shoe).counted
-        assert counted is not None
-        return counted
-
-    counted = cached_counts("21-24-27 composition counts", rules, shoe, None, None, solve)
+    counted = cached_counts(
+        "21-24-27 composition counts", rules, shoe, None, None,
+        partial(composition_counts, rules, shoe),
+    )  # fmt: skip
     return twentyone_from_counts(rules, shoe, counted, COMPOSITION)
 
 
 def _always(total: Total, dealer: Total) -> bool:
     return True
+
+
+def _done(value: _Universe) -> Future[_Universe]:
+    made: Future[_Universe] = Future()
+    made.set_result(value)
+    return made
 
 
 @dataclass
@@ -481,8 +659,9 @@ class _Universe:
     counts: np.ndarray
     sizes: np.ndarray
     totals: np.ndarray
-    rows: np.ndarray  # place among PlayerHands (states one may stand on), else -1
+    rows: np.ndarray  # place among PlayerHands (states that stand short of 27), else -1
     children: np.ndarray
+    order: np.ndarray = field(repr=False)  # the states by key
 
     @classmethod
     def build(
@@ -491,44 +670,68 @@ class _Universe:
         keys = hands.keys
         order = np.argsort(keys)
         children = np.full((len(keys), 13), -1, np.int64)
+        ordered = keys[order]
         for r in range(13):
             wanted = keys + prepared.tables.radix[r]
-            at = np.clip(np.searchsorted(keys[order], wanted), 0, len(keys) - 1)
-            found = keys[order][at] == wanted
+            at = np.clip(np.searchsorted(ordered, wanted), 0, len(keys) - 1)
+            found = ordered[at] == wanted
             children[found, r] = order[at][found]
         children[hands.draws == 0] = -1
         place = np.full(len(keys), -1, np.int64)
         place[standable] = rows
         return cls(
             keys, hands.counts, hands.sizes, totals_of(hands.lows(), hands.counts[:, 0] > 0),
-            place, children,
+            place, children, order,
         )  # fmt: skip
 
     def index(self, keys: np.ndarray) -> np.ndarray:
-        order = np.argsort(self.keys)
-        at = np.searchsorted(self.keys[order], keys)
-        return np.ascontiguousarray(order[at]).astype(np.int64)
+        at = np.searchsorted(self.keys[self.order], keys)
+        return np.ascontiguousarray(self.order[at]).astype(np.int64)
 
 
-def _start_weights(
-    prepared: Prepared,
-) -> dict[tuple[int, int], tuple[np.ndarray, list[Fraction], np.ndarray]]:
-    """Per dealer start, the player's starts (keys) and each deal's chance."""
+def _start_weights(prepared: Prepared) -> tuple[dict[tuple[int, int], _Starts], int]:
+    """Per dealer start, the player's starts (keys) and each deal's chance, in cards
+    dealt of ``(cards)_4`` (returned beside)."""
     shoe = prepared.shoe
-    per: dict[tuple[int, int], dict[int, Fraction]] = {}
+    initial = prepared.shape.initial
+    per: dict[tuple[int, int], dict[int, int]] = {}
+    keys: dict[tuple[int, int], int] = {}
     for deal in deals(shoe):
-        if prepared.shape.initial(deal.player) or prepared.shape.initial(deal.dealer):
+        if initial(deal.player) or initial(deal.dealer):
             continue
-        counts, _ = ordinary_counts(deal.player)
-        key = prepared.tables.key(counts)
+        key = keys.get(deal.player)
+        if key is None:
+            key = keys[deal.player] = prepared.tables.key(ordinary_counts(deal.player)[0])
         row = per.setdefault(deal.dealer, {})
-        row[key] = row.get(key, Fraction(0)) + Fraction(deal.weight, _falling(shoe.cards, 4))
+        row[key] = row.get(key, 0) + deal.weight
+    deal_count = _falling(shoe.cards, 4)
     out = {}
     for pair, row in per.items():
-        keys = np.array(list(row), np.int64)
         weights = list(row.values())
-        out[pair] = (keys, weights, np.array([float(w) for w in weights]))
-    return out
+        out[pair] = _Starts(
+            np.array(list(row), np.int64), weights, np.array([w / deal_count for w in weights])
+        )
+    return out, deal_count
+
+
+@dataclass
+class _Starts:
+    """The player's starts against one dealer start: their keys, and each one's
+    chance in deals of the first four cards (integers), and as floats."""
+
+    keys: np.ndarray
+    deals: list[int]
+    chances: np.ndarray
+
+    def lanes(self, modulus: Modulus, deal_count: int) -> np.ndarray:
+        """The chances in Montgomery lanes (``modulus.table`` of ``deals / deal_count``,
+        without its fractions)."""
+        out = np.empty((len(self.deals), modulus.lanes), np.uint64)
+        for lane, p in enumerate(modulus.primes):
+            # the Montgomery form of 1 / deal_count
+            unit = pow(deal_count, -1, p) * (1 << 64) % p
+            out[:, lane] = [w % p * unit % p for w in self.deals]
+        return out
 
 
 def _best_table(
