@@ -70,15 +70,20 @@ def test_analyze_infinite_keeps_the_model_with_replacement() -> None:
 def test_analyze_21_24_27_optimal_is_composition_dependent_play(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = finnish_shoe.solve_21_24_27_shoe
-    monkeypatch.setattr(
-        finnish_shoe, "solve_21_24_27_shoe", lambda rules, shoe: real(rules, TWENTYONE_SHOE)
-    )
+    real = finnish_shoe.composition_21_24_27_shoe
+    asked: list[ShoeMakeup] = []
+
+    def composition(rules: Any, shoe: ShoeMakeup) -> Any:
+        asked.append(shoe)
+        return real(rules, TWENTYONE_SHOE)  # a small shoe for the rules' own
+
+    monkeypatch.setattr(finnish_shoe, "composition_21_24_27_shoe", composition)
     code, out, _ = run("analyze", "21-24-27", "--strategy", "optimal", "--json")
     assert code == 0, out
     data = json.loads(out)
     assert "composition-dependent" in data["assumptions"][1]
     assert "without replacement" in data["assumptions"][0]
+    assert len(asked) == 1  # (the small shoe stood in: the rules' own shoe was not counted)
 
 
 def test_analyze_eor_in_the_real_shoe(monkeypatch: pytest.MonkeyPatch) -> None:
