@@ -10,9 +10,10 @@ Every error a person can cause is one line, ``error: ...``, and exit status 2
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperOption
@@ -535,9 +536,9 @@ def simulate(
     chemin-de-fer: two seats, each calling "Banco" against the other's bank, both
     playing the solved equilibrium; the wagers are the punter's side and the bank's.
     """
-    from cardroom.terminal import tools  # lazy: the games (NumPy)
+    from cardroom.terminal import simulate_tool  # lazy: the games (NumPy)
 
-    tools.simulate(
+    simulate_tool.simulate(
         game_id, rounds_wanted, seed, workers, rules, as_json, strategy_name,
         session_rounds, plot, backend, address, exact, fresh_shoe,
     )  # fmt: skip
@@ -921,9 +922,112 @@ def serve(
         )
 
 
+#: ``simulate``'s options a plain command line gives, read without Typer
+#: (:func:`quick_simulate`): each numeric option's bounds, as the command declares them.
+QUICK_NUMBERS = {
+    "--rounds": ("rounds_wanted", 1, MAX_ROUNDS),
+    "--seed": ("seed", 0, MAX_SEED),
+    "--workers": ("workers", 1, MAX_WORKERS),
+    "--session-rounds": ("session_rounds", 1, MAX_ROUNDS),
+}
+QUICK_TEXTS = {
+    "--rules": "rules",
+    "--strategy": "strategy_name",
+    "--backend": "backend",
+    "--address": "address",
+}
+#: what :func:`simulate` is given for the options a command line leaves out
+QUICK_DEFAULTS: dict[str, Any] = {
+    "seed": 0, "workers": None, "rules": None, "as_json": False, "strategy_name": "basic",
+    "session_rounds": None, "plot": None, "backend": "local", "address": None,
+    "exact": True, "fresh_shoe": False,
+}  # fmt: skip
+QUICK_FLAGS = {
+    "--json": ("as_json", True),
+    "--exact": ("exact", True),
+    "--no-exact": ("exact", False),
+    "--fresh-shoe": ("fresh_shoe", True),
+}
+
+
+def quick_simulate(args: list[str]) -> dict[str, Any] | None:
+    """Every argument of :func:`simulate` from ``cardroom simulate``'s command line, where it
+    is a plain one: the game, and each option once, as ``--name VALUE`` or a flag, every
+    number plain digits within its bounds.  None for anything else (``--help``, ``--plot``,
+    ``--name=VALUE``, a value out of range...): Typer reads that line, and says what is
+    wrong with it.
+
+    Typer checks a command's options through pydantic, whose import and checks are a
+    quarter of a simulation's start-up: this reading leaves them out of the common runs.
+    """
+    if args[:1] != ["simulate"]:
+        return None
+    found: dict[str, Any] = {}
+    game: str | None = None
+    rest = iter(args[1:])
+    for arg in rest:
+        if not arg.startswith("-"):
+            if game is not None:
+                return None
+            game = arg
+            continue
+        if arg in QUICK_FLAGS:
+            name, flag = QUICK_FLAGS[arg]
+            if name in found:
+                return None
+            found[name] = flag
+            continue
+        if arg not in QUICK_NUMBERS and arg not in QUICK_TEXTS:
+            return None
+        value = next(rest, None)
+        if value is None or value.startswith("-"):
+            return None
+        if arg in QUICK_TEXTS:
+            name = QUICK_TEXTS[arg]
+            if name in found:
+                return None
+            found[name] = Path(value) if name == "rules" else value
+            continue
+        name, low, high = QUICK_NUMBERS[arg]
+        if name in found or not (value.isascii() and value.isdigit()):
+            return None
+        if not low <= int(value) <= high:
+            return None
+        found[name] = int(value)
+    if game is None or "rounds_wanted" not in found:
+        return None
+    return {"game_id": game, **QUICK_DEFAULTS, **found}
+
+
+def _run_quick(options: dict[str, Any]) -> NoReturn:
+    """Run ``simulate`` with ``options`` (:func:`quick_simulate`), its errors and its exit
+    status as Typer gives them to a command."""
+    from cardroom.terminal import simulate_tool  # lazy: the games (NumPy)
+
+    try:
+        try:
+            simulate_tool.simulate(**options)
+        except EOFError as err:
+            print(file=sys.stderr)
+            raise typer.Abort() from err
+        except KeyboardInterrupt as err:
+            raise typer.Exit(130) from err
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        print("error: interrupted", file=sys.stderr, flush=True)
+        sys.exit(130)
+    sys.exit(0)
+
+
 def main() -> None:
     """The ``cardroom`` console script."""
     try:
+        options = quick_simulate(sys.argv[1:])
+        if options is not None and not any(
+            name.startswith("_") and name.endswith("_COMPLETE") for name in os.environ
+        ):
+            _run_quick(options)
         app()
     except SystemExit as done:
         end(done.code)
