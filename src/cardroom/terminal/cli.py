@@ -3,9 +3,9 @@ screens and tools.
 
 The commands only read their options and hand them on: play to :mod:`.house` and
 :mod:`.chemmy`, history and bankroll to :mod:`.records`, the test lab's tool to
-:mod:`.lab`, the analysis tools to :mod:`.tools`, the web table to :mod:`cardroom.web`.
-Every error a person can cause is one line, ``error: ...``, and exit status 2
-(:mod:`.common`).
+:mod:`.lab`, the analysis tools to :mod:`.tools` and :mod:`.simulate_tool`, the web table
+to :mod:`cardroom.web`. Every error a person can cause is one line, ``error: ...``, and
+exit status 2 (:mod:`.common`).
 """
 
 from __future__ import annotations
