@@ -17,8 +17,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
-
 from cardroom.terminal.common import (
     CliError,
     Teardown,
@@ -122,6 +120,8 @@ def simulate(
         except ValueError as err:
             raise CliError(str(err)) from None
         except KeyboardInterrupt:
+            import typer  # lazy: Typer (a quick run reads its options without it)
+
             print("error: interrupted: the run was cut short, so there are no figures",
                   file=sys.stderr, flush=True)  # fmt: skip
             raise typer.Exit(130) from None
