@@ -144,7 +144,10 @@ def main() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    """The commands' names (``app``...), from :mod:`.commands`."""
+    """The commands' names (``app``...), from :mod:`.commands` (not the import system's
+    questions, ``__path__``...: those would import the commands for every import)."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from cardroom.terminal import commands  # lazy: Typer and the commands
 
     try:
