@@ -22,11 +22,13 @@ there is simulated with no change here.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import product
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,7 +61,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
-from cardroom.simulation import ahead
+from cardroom.simulation import ahead, common
 from cardroom.simulation.common import (
     JOKER_CODE,
     BatchResult,
@@ -317,7 +319,19 @@ def kept_tables(
             tables[name] = table
         return tables
 
-    return cached_json(kind, [rules_to_toml(rules), extra], build, encode, decode)
+    parts = [rules_to_toml(rules), extra, _simulation_digest()]
+    return cached_json(kind, parts, build, encode, decode)
+
+
+@cache
+def _simulation_digest() -> str:
+    """A digest of the simulator's own source (the card codes the tables are indexed by):
+    the cache's key has the core's, the games' and the analysis' already."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(common.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 #: :func:`cardroom.games.finnish.poker.makes_five`, compiled
