@@ -289,3 +289,55 @@ def test_shared_tables_cannot_be_changed(game_id: str) -> None:
     assert arrays and not any(array.flags.writeable for array in arrays)
     with pytest.raises(ValueError, match="read-only"):
         arrays[-1][0] = 1
+
+
+@pytest.mark.parametrize(
+    ("game_id", "strategy", "changes"),
+    [
+        ("finnish27", "basic", {}),
+        ("finnish27", "basic", {"charlie": 6, "jokers_wild": False}),
+        ("21-24-27", "basic", {}),
+        ("21-24-27", "optimal", {}),
+    ],
+)
+def test_the_finnish_kernels_tables_read_from_the_disk_are_the_ones_built(
+    game_id: str,
+    strategy: str,
+    changes: dict[str, Any],
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Finnish kernel's tables are kept on disk (building them asks the engine tens of
+    thousands of questions before a run's workers start): what a second process reads
+    back is each table as built, its type, shape and every entry."""
+    from cardroom.games.finnish import kernel as finnish_kernel
+
+    monkeypatch.setenv("CARDROOM_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDROOM_NO_CACHE", raising=False)
+    rules = replace(get_game(game_id).default_rules(), **changes)
+    if game_id == "finnish27":
+        built = finnish_kernel.Finnish27Kernel(rules)._build_tables()
+        kind, extra = "finnish27 kernel tables", repr(Finnish27Kernel(rules).bonus_keys)
+    else:
+        built = finnish_kernel._tables_2124(rules)
+        kind, extra = "21-24-27 kernel tables", ""
+        kernel = finnish_kernel.TwentyOne2427Kernel.build(rules, strategy)  # (kept, then read)
+        again = finnish_kernel.TwentyOne2427Kernel.build(rules, strategy)
+        assert again.decisions.dtype == np.bool_
+        assert np.array_equal(again.decisions, kernel.decisions)
+    calls: list[int] = []
+
+    def build() -> dict[str, np.ndarray]:
+        calls.append(1)
+        return built
+
+    first = finnish_kernel.kept_tables(kind, rules, extra, build)
+    second = finnish_kernel.kept_tables(kind, rules, extra, build)
+    assert calls == [1]  # the second read the disk
+    assert list(second) == list(built)
+    for name, table in built.items():
+        assert first[name] is table
+        assert second[name].dtype == table.dtype and second[name].shape == table.shape, name
+        assert np.array_equal(second[name], table), name
+    # one entry for the tables, and for 21-24-27 one for the strategy's decisions
+    assert len(list(tmp_path.glob("*.json"))) == (1 if game_id == "finnish27" else 2)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,86 @@ def test_rules_the_real_shoe_cannot_count_run_without_an_exact_column(tmp_path: 
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: poker_against_dealer:")
     code, out, _ = run("analyze", "finnish27", "--rules", str(rules), "--infinite", "--json")
     assert code == 0 and "player" in json.loads(out)["wagers"]
+
+
+QUICK_LINES = [
+    ["simulate", "punto-banco", "--rounds", "1000"],
+    ["simulate", "--rounds", "5", "finnish27", "--json", "--seed", "18446744073709551615"],
+    ["simulate", "21-24-27", "--rounds", "7", "--strategy", "optimal", "--workers", "3",
+     "--session-rounds", "2", "--no-exact", "--fresh-shoe", "--rules", "a.toml"],
+    ["simulate", "chemin-de-fer", "--rounds", "9", "--backend", "ray", "--address", "h:1",
+     "--exact"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("args", QUICK_LINES)
+def test_the_quick_reading_gives_what_typer_gives(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cardroom simulate``'s plain command lines are read without Typer (its pydantic
+    checks are a quarter of the start-up): the command gets the very arguments Typer
+    gives it."""
+    from cardroom.terminal import cli, simulate_tool
+
+    given: list[dict[str, object]] = []
+    names = simulate_tool.simulate.__code__.co_varnames[:13]
+
+    def simulate(*values: object) -> None:
+        given.append(dict(zip(names, values, strict=True)))
+
+    monkeypatch.setattr(simulate_tool, "simulate", simulate)
+    code, _, err = run(*args)
+    assert code == 0, err
+    assert cli.quick_simulate(args) == given[0]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "punto-banco"],  # no --rounds: Typer says it is missing
+        ["simulate", "punto-banco", "--rounds", "0"],  # out of range
+        ["simulate", "punto-banco", "--rounds", "1_000"],
+        ["simulate", "punto-banco", "--rounds=1000"],
+        ["simulate", "punto-banco", "--rounds", "5", "--seed", "1", "--seed", "2"],
+        ["simulate", "punto-banco", "--rounds", "5", "--json", "--json"],
+        ["simulate", "punto-banco", "--rounds", "5", "--exact", "--no-exact"],
+        ["simulate", "punto-banco", "baccarat27", "--rounds", "5"],
+        ["simulate", "punto-banco", "--rounds", "5", "--plot", "a.png"],
+        ["simulate", "punto-banco", "--rounds", "5", "--help"],
+        ["simulate", "punto-banco", "--rounds", "5", "--rules", "-x"],
+        ["simulate", "punto-banco", "--rounds"],
+        ["analyze", "punto-banco", "--rounds", "5"],
+    ],
+)
+def test_any_other_line_is_left_to_typer(args: list[str]) -> None:
+    from cardroom.terminal.cli import quick_simulate
+
+    assert quick_simulate(args) is None
+
+
+def test_a_quick_simulation_imports_neither_typer_nor_the_analyses() -> None:
+    """What a run imports before its figures: not Typer (nor its checks of options through
+    pydantic's type adapters), any game's exact analysis (the exact column comes from its
+    cache; the run plays without it) nor the other games."""
+    script = (  # as the console script runs it; the modules listed as the process ends
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+        "from cardroom.terminal.cli import main\n"
+        "sys.argv = ['cardroom', 'simulate', 'punto-banco', '--rounds', '1000', '--seed', '1',"
+        " '--json', '--no-exact']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stderr.splitlines()[-1])
+    assert json.loads(done.stdout.splitlines()[0])["rounds"] == 1000
+    assert [name for name in modules if name.startswith("typer")] == []
+    analyses = ("analysis", "rank_walk", "comparison", "replacement", "poker_odds")
+    games = [name for name in modules if name.startswith("cardroom.games.")]
+    assert [name for name in games if any(part in name for part in analyses)] == []
+    # the registry imports the description of the game asked for, and its family only
+    assert [
+        name
+        for name in games
+        if name.startswith(("cardroom.games.finnish", "cardroom.games.chemin_de_fer"))
+    ] == []

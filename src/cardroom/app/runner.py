@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.analysis.cache import cached_fractions
 from cardroom.games import get_game
 from cardroom.games.base import GameRules
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
@@ -232,11 +231,16 @@ def run(
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
     fresh: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> RunResult:
     """Play ``rounds`` rounds of ``game_id`` in seeded batches and add them up.
 
     ``progress`` is called with the rounds of each batch as it completes.  ``fresh``:
     deal every round from a full, freshly shuffled shoe (:func:`fresh_shoe`).
+    ``meanwhile`` is called once, while the local workers play their first batches (where
+    there are none, before the first batch): the caller's own work of the run (its exact
+    column, its output's imports) then takes no time of its own on a machine whose every
+    core plays.
     """
     if fresh:
         rules = fresh_shoe(rules)
@@ -259,7 +263,10 @@ def run(
     elif workers == 1 or len(plan) == 1:
         results = (_run_batch(*job) for job in jobs)
     else:
-        results = _run_pool(jobs, workers)
+        results = _run_pool(jobs, workers, meanwhile)
+        meanwhile = None
+    if meanwhile is not None:
+        meanwhile()
     for result in results:
         totals.add(result)
         if progress:
@@ -276,14 +283,22 @@ def _window(workers: int) -> int:
     return 4 * workers
 
 
-def _run_pool(jobs: Iterator[tuple[Any, ...]], workers: int) -> Iterator[BatchResult]:
-    """The batches' results in order, from a pool of worker processes."""
+def _run_pool(
+    jobs: Iterator[tuple[Any, ...]], workers: int, started: Callable[[], object] | None = None
+) -> Iterator[BatchResult]:
+    """The batches' results in order, from a pool of worker processes; ``started`` is
+    called once the workers have their first batches."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: deque[Future[BatchResult]] = deque()
         for job in jobs:
             pending.append(pool.submit(_run_batch, *job))
             if len(pending) >= _window(workers):
+                if started is not None:
+                    started()
+                    started = None
                 yield pending.popleft().result()
+        if started is not None:
+            started()
         while pending:
             yield pending.popleft().result()
 
@@ -376,6 +391,8 @@ def exact_means(
     Kept in the disk cache (:mod:`cardroom.analysis.cache`), keyed by the rules and
     the code: the first run of a rules variant computes them, later runs read them.
     """
+    from cardroom.analysis.cache import cached_fractions  # lazy: read once the workers play
+
     model = "real shoe" if finite else "with replacement"
     return cached_fractions(
         "exact means",

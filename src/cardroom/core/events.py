@@ -96,7 +96,7 @@ def _fact_out(value: Fact) -> Any:
     tag = _FACT_TAG.get(type(value))
     if tag is None:  # pragma: no cover - a programming error
         raise TypeError(f"a reason cannot hold {value!r}")
-    return {tag: _FACT_CODECS[tag].encode(value)}
+    return {tag: _fact_codec(tag).encode(value)}
 
 
 def _fact_in(raw: Any) -> Fact:
@@ -107,8 +107,8 @@ def _fact_in(raw: Any) -> Fact:
         return tuple(_fact_in(item) for item in raw)
     if isinstance(raw, Mapping) and len(raw) == 1:
         [(tag, inner)] = raw.items()
-        if tag in _FACT_CODECS:
-            decoded: Fact = _FACT_CODECS[tag].decode(inner)
+        if tag in _FACT_TYPES:
+            decoded: Fact = _fact_codec(tag).decode(inner)
             return decoded
     raise ValueError(f"{raw!r} is not a fact cardroom writes")
 
@@ -125,12 +125,19 @@ def _facts_out(facts: Mapping[str, Fact]) -> dict[str, Any]:
 
 #: A reason's facts, each written with its tag.
 Facts = Annotated[Mapping[str, Fact], PlainValidator(_facts_in), PlainSerializer(_facts_out)]
-_FACT_CODECS: dict[str, Codec[Any]] = {
-    "card": Codec(CardCode, "card"),
-    "amount": Codec(Amount, "amount"),
-    "points": Codec(Points, "points"),
-}
+#: The type of each tagged fact, by its tag.
+_FACT_TYPES: dict[str, Any] = {"card": CardCode, "amount": Amount, "points": Points}
 _FACT_TAG: dict[type[Any], str] = {Card: "card", Fraction: "amount", Points: "points"}
+#: The codec of each tagged fact, made the first time a fact of its tag is written or read
+#: (a codec's first making loads pydantic's plugins, which an engine dealing never needs).
+_FACT_CODECS: dict[str, Codec[Any]] = {}
+
+
+def _fact_codec(tag: str) -> Codec[Any]:
+    codec = _FACT_CODECS.get(tag)
+    if codec is None:
+        codec = _FACT_CODECS[tag] = Codec(_FACT_TYPES[tag], tag)
+    return codec
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,16 @@ Every other floor asks these descriptions: none of it names a rules type or a ga
 
 from __future__ import annotations
 
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
 from typing import Any, TypeAlias
 
-from cardroom.games.baccarat.spec import BACCARAT27, PUNTO_BANCO
-from cardroom.games.chemin_de_fer.spec import CHEMIN_DE_FER
-from cardroom.games.finnish.spec import FINNISH27, TWENTYONE_24_27
 from cardroom.games.spec import GameSpec, UnknownGame
 
 __all__ = [
     "GAMES",
     "GameInfo",
+    "GameRegistry",
     "GameSpec",
     "UnknownGame",
     "game_of_rules",
@@ -30,9 +30,51 @@ __all__ = [
 #: any game's description (its rules type unknown to the caller)
 GameInfo: TypeAlias = GameSpec[Any]
 
-GAMES: dict[str, GameInfo] = {
-    spec.id: spec for spec in (FINNISH27, TWENTYONE_24_27, PUNTO_BANCO, BACCARAT27, CHEMIN_DE_FER)
-}
+
+class GameRegistry(MutableMapping[str, GameInfo]):
+    """The games by id, in their order: each game's description is imported the first time
+    it is asked for, so that a command about one game (a simulation's start-up) imports
+    that game's family only.  A game added (``GAMES[spec.id] = spec``) is listed after them.
+    """
+
+    def __init__(self, where: dict[str, tuple[str, str]]) -> None:
+        self._where = dict(where)  # id -> (module, name) of each listed description
+        self._games: dict[str, GameInfo | None] = dict.fromkeys(where)
+
+    def __getitem__(self, game_id: str) -> GameInfo:
+        game = self._games[game_id]
+        if game is None:  # (two threads asking at once both import it: the same module)
+            module, name = self._where[game_id]
+            game = self._games[game_id] = getattr(import_module(module), name)
+        return game
+
+    def __setitem__(self, game_id: str, game: GameInfo) -> None:
+        self._where.pop(game_id, None)
+        self._games[game_id] = game
+
+    def __delitem__(self, game_id: str) -> None:
+        del self._games[game_id]
+        self._where.pop(game_id, None)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+GAMES = GameRegistry(
+    {
+        "finnish27": ("cardroom.games.finnish.spec", "FINNISH27"),
+        "21-24-27": ("cardroom.games.finnish.spec", "TWENTYONE_24_27"),
+        "punto-banco": ("cardroom.games.baccarat.spec", "PUNTO_BANCO"),
+        "baccarat27": ("cardroom.games.baccarat.spec", "BACCARAT27"),
+        "chemin-de-fer": ("cardroom.games.chemin_de_fer.spec", "CHEMIN_DE_FER"),
+    }
+)
 
 
 def house_games() -> list[GameInfo]:

@@ -13,7 +13,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from cardroom.analysis.report import GameReport
 from cardroom.core.cards import Rank
 from cardroom.core.rules import load_rules_file
 from cardroom.games.base import PLAYER_SEAT, Action, Bets, GameRules, Replayable, Round
@@ -21,6 +20,7 @@ from cardroom.games.disclosure import PayRow, RulesText
 from cardroom.games.phrases import NO_WORDS, Template
 
 if TYPE_CHECKING:  # (a game's description stays free of NumPy and Numba)
+    from cardroom.analysis.report import GameReport
     from cardroom.simulation.kernel import Kernel
 
 __all__ = [

@@ -168,7 +168,12 @@ def count_round(
     cell: int, played: int, cells: np.ndarray, session: int, sessions: np.ndarray,
     net: np.ndarray, record: bool, rec_cell: np.ndarray,
 ) -> None:  # fmt: skip
-    """Count a round in its cell, its session's sums and (for the tests) the record."""
+    """Count a round in its cell, its session's sums and (for the tests) the record.
+
+    The kernels call it only where a run keeps sessions or the record, and otherwise
+    count the cell themselves (``cells[cell] += 1``): with the sessions' sums in the same
+    compiled path, punto banco's round took 8% longer (the branch moved in here, longer
+    still)."""
     cells[cell] += 1
     if session:
         s = played // session

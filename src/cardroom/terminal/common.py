@@ -16,13 +16,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import typer
-from typer.core import TyperGroup
-from typer.exceptions import TyperException
-
-from cardroom import version_line
 from cardroom.core.cards import Card, CardError, parse_cards
 from cardroom.core.textfile import read_text_file
 
@@ -56,50 +51,6 @@ MAX_WORKERS = 1024
 DEFAULT_PERSON = "You"
 #: The seats at a chemin de fer table at the terminal, unless --seats says otherwise.
 DEFAULT_SEATS = 4
-
-
-class CardroomGroup(TyperGroup):
-    """The command group, with every usage error (an unknown option, a value out of
-    range...) reported as one line, ``error: ...``, exit status 2, as cardroom's own
-    errors are, instead of a boxed panel."""
-
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        try:
-            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except TyperException as err:
-            if not standalone_mode:
-                raise
-            if type(err).__name__ == "NoArgsIsHelpError":  # `cardroom` alone: the help
-                print(err.format_message(), file=sys.stderr, flush=True)
-            else:
-                print(f"error: {one_line(err.format_message())}", file=sys.stderr, flush=True)
-            sys.exit(EXIT_ERROR)
-        except typer.Abort:
-            if not standalone_mode:
-                raise
-            print("error: interrupted", file=sys.stderr, flush=True)
-            sys.exit(130)
-        if not standalone_mode:
-            return result
-        sys.exit(result if isinstance(result, int) else 0)
-
-
-def one_line(message: str) -> str:
-    """A usage error's message on one line (Click sometimes adds a second)."""
-    return " ".join(part.strip() for part in message.splitlines() if part.strip())
-
-
-def version_callback(value: bool) -> None:
-    if value:
-        print(version_line())
-        raise typer.Exit()
 
 
 class Teardown:
@@ -166,6 +117,8 @@ def person_error_types() -> tuple[type[BaseException], ...]:
 
 def fail(message: str) -> NoReturn:
     """Print ``error: message`` on standard error and exit with status 2."""
+    import typer  # lazy: Typer (a run read without it, simulate's, imports it only here)
+
     print(f"error: {message}", file=sys.stderr, flush=True)
     raise typer.Exit(EXIT_ERROR)
 
@@ -207,34 +160,6 @@ def make_console() -> Console:
     from rich.console import Console  # lazy: Rich (--version and --json print without it)
 
     return Console(soft_wrap=not sys.stdout.isatty(), highlight=False)
-
-
-# -- shared options -------------------------------------------------------------------
-GameArg = Annotated[
-    str, typer.Argument(metavar="GAME", help="Game id (see `cardroom games`).", show_default=False)
-]
-RulesOpt = Annotated[
-    Path | None,
-    typer.Option("--rules", metavar="FILE.toml", help="A rules variant (TOML) for the game."),
-]
-PersonOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--person",
-        metavar="NAME",
-        help="A named bankroll (the people of `play chemin-de-fer --people`); default: yours.",
-    ),
-]
-BankrollOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--bankroll-file",
-        metavar="PATH",
-        help="The SQLite file of the bankrolls and history "
-        "(default: cardroom.sqlite3 in the user data directory).",
-    ),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object, exact fractions.")]
 
 
 def open_database(path: Path | None, *, create: bool = True) -> Database:

@@ -7,7 +7,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from cardroom.games.baccarat import disclosure, words
-from cardroom.games.baccarat.analysis import analyze_baccarat, effects_of_removal
 from cardroom.games.baccarat.engine import (
     Baccarat27Round,
     BaccaratRound,
@@ -32,12 +31,19 @@ def _kernel(rules: BaccaratRules, strategy: str) -> Kernel:
 
 
 def _exact_means(rules: BaccaratRules, strategy: str, finite: bool) -> dict[str, Fraction]:
+    from cardroom.games.baccarat.analysis import analyze_baccarat  # lazy: the analysis
+
     report = analyze_baccarat(rules, "punto banco")
     return {wager: -w.house_edge for wager, w in report.wagers.items()}
 
 
 def _analyze(game_id: str) -> Callable[[BaccaratRules, AnalysisAsk], Analysis]:
     def analyze(rules: BaccaratRules, ask: AnalysisAsk) -> Analysis:
+        from cardroom.games.baccarat.analysis import (  # lazy: the analysis
+            analyze_baccarat,
+            effects_of_removal,
+        )
+
         report = analyze_baccarat(rules, game_id, ask.decks)
         effects = effects_of_removal(rules, game_id, ask.decks) if ask.effects else None
         return Analysis(report, effects)

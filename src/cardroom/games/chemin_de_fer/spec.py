@@ -7,22 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.games.base import Bets, Round
 from cardroom.games.chemin_de_fer import disclosure, words
-from cardroom.games.chemin_de_fer.analysis import (
-    ChemmySolution,
-    EquilibriumBot,
-    bot_values,
-    check_solvable,
-    equilibrium_bot,
-    solve_infinite,
-    solve_shoe,
-    solve_table,
-)
 from cardroom.games.chemin_de_fer.bots import MoneyPolicy, table_bot
 from cardroom.games.chemin_de_fer.engine import ChemmyGame
 from cardroom.games.chemin_de_fer.rules import GAME_ID, ChemmyRules, chemmy_rules
 from cardroom.games.spec import GameSpec, SeatedTable, StrategyAsk, UnknownGame
 
+# The solved game is imported by the functions that use it ("lazy: the analysis"): a
+# game's description is read by every command, a simulation among them.
 if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
+    from cardroom.games.chemin_de_fer.analysis import ChemmySolution, EquilibriumBot
     from cardroom.simulation.kernel import Kernel
 
 __all__ = ["CHEMIN_DE_FER", "SEATS"]
@@ -41,16 +34,25 @@ def _kernel(rules: ChemmyRules, strategy: str) -> Kernel:
 
 
 def _exact_means(rules: ChemmyRules, strategy: str, finite: bool) -> dict[str, Fraction]:
+    from cardroom.games.chemin_de_fer.analysis import bot_values  # lazy: the analysis
+
     banker, player = bot_values(rules)
     return {"player": player, "banker": banker}
 
 
 def _check(rules: ChemmyRules) -> None:
+    from cardroom.games.chemin_de_fer.analysis import check_solvable  # lazy: the analysis
+
     check_solvable(rules)  # its tables' bots play the solved coup
 
 
 def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
     """The coup solved as a game between the banker and the player (an equilibrium)."""
+    from cardroom.games.chemin_de_fer.analysis import (  # lazy: the analysis
+        solve_infinite,
+        solve_shoe,
+    )
+
     if ask.infinite and ask.decks is not None:
         raise ValueError("give --infinite or --decks, not both")
     if ask.infinite:
@@ -59,10 +61,14 @@ def _strategy(rules: ChemmyRules, ask: StrategyAsk) -> Any:
 
 
 def _solved_bot(rules: ChemmyRules, money: MoneyPolicy | None) -> EquilibriumBot:
+    from cardroom.games.chemin_de_fer.analysis import equilibrium_bot  # lazy: the analysis
+
     return equilibrium_bot(rules, money)
 
 
 def _solve(rules: ChemmyRules) -> ChemmySolution:
+    from cardroom.games.chemin_de_fer.analysis import solve_table  # lazy: the analysis
+
     return solve_table(rules)
 
 

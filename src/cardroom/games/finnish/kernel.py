@@ -22,15 +22,19 @@ there is simulated with no change here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import product
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from cardroom.core.cards import JOKER, Card, Rank, Suit
+from cardroom.core.rules import rules_to_toml
 from cardroom.games.base import Action
 from cardroom.games.finnish.bonuses import AWARDS, CARD_27_KEYS
 from cardroom.games.finnish.finnish27 import (
@@ -57,7 +61,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
 )
 from cardroom.games.finnish.twentyone_24_27 import compare as compare2124
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
-from cardroom.simulation import ahead
+from cardroom.simulation import ahead, common
 from cardroom.simulation.common import (
     JOKER_CODE,
     BatchResult,
@@ -278,9 +282,56 @@ class Finnish27Kernel:
 
 @lru_cache(maxsize=8)
 def _finnish27_tables(rules: Finnish27Rules, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The kernel's tables for ``rules`` (built once per process)."""
-    tables = Finnish27Kernel(rules)._build_tables()
+    """The kernel's tables for ``rules`` (built once per process, and kept on disk)."""
+    tables = kept_tables(
+        "finnish27 kernel tables", rules, repr(keys), Finnish27Kernel(rules)._build_tables
+    )
     return {name: read_only(table) for name, table in tables.items()}
+
+
+def kept_tables(
+    kind: str,
+    rules: Finnish27Rules | TwentyOne2427Rules,
+    extra: str,
+    build: Callable[[], dict[str, np.ndarray]],
+) -> dict[str, np.ndarray]:
+    """``build()``'s tables, kept in the disk cache of exact results
+    (:func:`cardroom.analysis.cache.cached_json`, keyed by the rules as TOML, ``extra`` and
+    the code): building them asks the engine tens of thousands of questions (a tenth of a
+    second before a run's workers start), reading them a few thousandths.  Each table is
+    kept as its type, its shape and its entries that are not zero, and made again exactly.
+    """
+    from cardroom.analysis.cache import cached_json  # lazy: the cache (platformdirs)
+
+    def encode(tables: dict[str, np.ndarray]) -> dict[str, Any]:
+        kept = {}
+        for name, table in tables.items():
+            where = np.flatnonzero(table)
+            values = table.ravel()[where]
+            kept[name] = [table.dtype.str, list(table.shape), where.tolist(), values.tolist()]
+        return kept
+
+    def decode(data: dict[str, Any]) -> dict[str, np.ndarray]:
+        tables = {}
+        for name, (dtype, shape, where, values) in data.items():
+            table = np.zeros(tuple(shape), np.dtype(dtype))
+            table.ravel()[np.array(where, np.int64)] = np.array(values, table.dtype)
+            tables[name] = table
+        return tables
+
+    parts = [rules_to_toml(rules), extra, _simulation_digest()]
+    return cached_json(kind, parts, build, encode, decode)
+
+
+@cache
+def _simulation_digest() -> str:
+    """A digest of the simulator's own source (the card codes the tables are indexed by):
+    the cache's key has the core's, the games' and the analysis' already."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(common.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 #: :func:`cardroom.games.finnish.poker.makes_five`, compiled
@@ -454,7 +505,10 @@ def _play27(
                     if place[held] - place[theirs] < margin:
                         bonus = 0
         cell = outcome * bonuses + bonus
-        count_round(cell, played, cells, session, sessions, net, record, rec_cell)
+        if session or record:
+            count_round(cell, played, cells, session, sessions, net, record, rec_cell)
+        else:  # (a plain run: the count alone, which compiles to a faster round)
+            cells[cell] += 1
         played += 1
     return played, shoes
 
@@ -474,32 +528,37 @@ class TwentyOne2427Kernel:
     def build(cls, rules: TwentyOne2427Rules, strategy: str = "basic") -> TwentyOne2427Kernel:
         """The decisions of ``strategy`` ("basic": the source's table; "optimal": the
         solved one), with the rules' forced plays where they apply."""
-        if strategy == "basic":
-            table = TableStrategy()
-
-            def hits(player: Total, dealer: Total) -> bool:
-                return table.decide(player, dealer) is Action.HIT
-        elif strategy == "optimal":
-            hits = solve_21_24_27(rules).hits
-        else:
+        if strategy not in ("basic", "optimal"):
             raise ValueError(f"strategy: basic or optimal, not {strategy!r}")
-        size = 2 * (MAX_LOW + 1)
-        decisions = np.zeros((size, size), np.bool_)
-        for d in range(size):
-            dealer = total_of(d)
-            for p in range(size):
-                player = total_of(p)
-                if player.value > 27 or (d % 2 and dealer.value > 27):
-                    continue  # a bust hand decides nothing; no soft total is over 27
-                try:
-                    action, _ = rules.forced.forced(player, dealer)
-                    if action is None:
-                        decisions[d, p] = hits(player, dealer)
-                    else:
-                        decisions[d, p] = action is Action.HIT
-                except LookupError:
-                    continue  # not a dealer's two-card total
-        return cls(rules, decisions, strategy)
+
+        def decide() -> dict[str, np.ndarray]:
+            if strategy == "basic":
+                table = TableStrategy()
+
+                def hits(player: Total, dealer: Total) -> bool:
+                    return table.decide(player, dealer) is Action.HIT
+            else:
+                hits = solve_21_24_27(rules).hits
+            size = 2 * (MAX_LOW + 1)
+            decisions = np.zeros((size, size), np.bool_)
+            for d in range(size):
+                dealer = total_of(d)
+                for p in range(size):
+                    player = total_of(p)
+                    if player.value > 27 or (d % 2 and dealer.value > 27):
+                        continue  # a bust hand decides nothing; no soft total is over 27
+                    try:
+                        action, _ = rules.forced.forced(player, dealer)
+                        if action is None:
+                            decisions[d, p] = hits(player, dealer)
+                        else:
+                            decisions[d, p] = action is Action.HIT
+                    except LookupError:
+                        continue  # not a dealer's two-card total
+            return {"decisions": decisions}
+
+        kept = kept_tables("21-24-27 kernel decisions", rules, strategy, decide)
+        return cls(rules, kept["decisions"], strategy)
 
     @cached_property
     def unit(self) -> int:
@@ -516,16 +575,10 @@ class TwentyOne2427Kernel:
     @cached_property
     def _tables(self) -> tuple[np.ndarray, ...]:
         """The kernel's tables but the decisions, built once per kernel rather than per
-        batch."""
+        batch (and kept on disk: :func:`kept_tables`)."""
         rules = self.rules
-        points, ranks = _card_tables()
-        tables = (
-            ShoeTables.of(rules.shoe).base, points, ranks, _total_table(),
-            _initial_table(rules.initial_27s, rules.joanca_joker_second),
-            _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
-            _settle_2124(rules),
-        )  # fmt: skip
-        return tuple(read_only(table) for table in tables)
+        kept = kept_tables("21-24-27 kernel tables", rules, "", lambda: _tables_2124(rules))
+        return tuple(read_only(kept[name]) for name in TABLES_2124)
 
     def cell_fractions(self) -> list[list[Fraction]]:
         stake = self.rules.table.minimum
@@ -557,6 +610,22 @@ class TwentyOne2427Kernel:
         )  # fmt: skip
         result = BatchResult.of_cells(played, shoes, cells, net, self.cell_outcome(), sessions, 3)
         return result, rec_cell
+
+
+#: the names of 21-24-27's tables, in the order the kernel takes them
+TABLES_2124 = ("base", "points", "ranks", "totals", "initial", "dealer_hits", "settle")
+
+
+def _tables_2124(rules: TwentyOne2427Rules) -> dict[str, np.ndarray]:
+    """21-24-27's tables but the decisions, by name."""
+    points, ranks = _card_tables()
+    tables = (
+        ShoeTables.of(rules.shoe).base, points, ranks, _total_table(),
+        _initial_table(rules.initial_27s, rules.joanca_joker_second),
+        _dealer_table(rules.dealer_hits_hard_below, rules.dealer_hits_soft_below),
+        _settle_2124(rules),
+    )  # fmt: skip
+    return dict(zip(TABLES_2124, tables, strict=True))
 
 
 @lru_cache(maxsize=8)
@@ -640,6 +709,9 @@ def _play2124(
                 if dealer_hits[dealer]:
                     break
                 outcome = settle[player, dealer]
-        count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
+        if session or record:
+            count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
+        else:  # (a plain run: the count alone, which compiles to a faster round)
+            cells[outcome] += 1
         played += 1
     return played, shoes

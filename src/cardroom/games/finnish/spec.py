@@ -6,21 +6,20 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cardroom.core.shoe import ShoeRules
 from cardroom.games.finnish import disclosure, words
-from cardroom.games.finnish.analysis import analyze_finnish27, effects_of_removal
-from cardroom.games.finnish.comparison import strategy_comparison
 from cardroom.games.finnish.finnish27 import Finnish27Round, Finnish27Rules
-from cardroom.games.finnish.replacement import DrawOdds
 from cardroom.games.finnish.twentyone_24_27 import (
     TableStrategy,
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
-from cardroom.games.finnish.twentyone_analysis import analyze_21_24_27, solve_21_24_27
 from cardroom.games.spec import Analysis, AnalysisAsk, GameSpec, StrategyAsk
 
+# The exact analyses are imported by the functions that run them ("lazy: the analysis"):
+# a game's description is read by every command, a simulation or a round among them.
 if TYPE_CHECKING:  # (the kernel's type only: Numba is imported when one is built)
+    from cardroom.core.shoe import ShoeRules
+    from cardroom.games.finnish.replacement import DrawOdds
     from cardroom.simulation.kernel import Kernel
 
 __all__ = ["FINNISH27", "TWENTYONE_24_27"]
@@ -53,6 +52,7 @@ def _twentyone_kernel(rules: TwentyOne2427Rules, strategy: str) -> Kernel:
 
 
 def _finnish27_means(rules: Finnish27Rules, strategy: str, finite: bool) -> dict[str, Fraction]:
+    from cardroom.games.finnish.analysis import analyze_finnish27  # lazy: the analysis
     from cardroom.games.finnish.shoe import analyze_finnish27_shoe  # lazy: Numba
 
     report = analyze_finnish27_shoe(rules) if finite else analyze_finnish27(rules)
@@ -61,6 +61,10 @@ def _finnish27_means(rules: Finnish27Rules, strategy: str, finite: bool) -> dict
 
 def _twentyone_means(rules: TwentyOne2427Rules, strategy: str, finite: bool) -> dict[str, Fraction]:
     from cardroom.games.finnish.shoe import analyze_21_24_27_shoe  # lazy: Numba
+    from cardroom.games.finnish.twentyone_analysis import (  # lazy: the analysis
+        analyze_21_24_27,
+        solve_21_24_27,
+    )
 
     hits = solve_21_24_27(rules).hits if strategy == "optimal" else None
     report = analyze_21_24_27_shoe(rules, hits=hits) if finite else analyze_21_24_27(rules, hits)
@@ -68,13 +72,15 @@ def _twentyone_means(rules: TwentyOne2427Rules, strategy: str, finite: bool) -> 
 
 
 #: an analysis with replacement, for the odds of each card (None: the shoe's own)
-Run = Callable[[DrawOdds | None], Any]
+Run = Callable[["DrawOdds | None"], Any]
 
 
 def _with_replacement(shoe: ShoeRules, ask: AnalysisAsk, make: Callable[[], Run]) -> Analysis:
     """A Finnish game with cards drawn with replacement: ``make()`` gives the analysis
     (made once the options are checked), run for the shoe and, with ``ask.effects``, for
     each rank taken out."""
+    from cardroom.games.finnish.analysis import effects_of_removal  # lazy: the analysis
+
     if ask.decks is not None:
         raise ValueError(INFINITE_ONLY.format(what="the number of decks changes nothing"))
     run = make()
@@ -85,6 +91,7 @@ def _with_replacement(shoe: ShoeRules, ask: AnalysisAsk, make: Callable[[], Run]
 
 
 def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
+    from cardroom.games.finnish.analysis import analyze_finnish27  # lazy: the analysis
     from cardroom.games.finnish.shoe import (  # lazy: Numba
         ShoeMakeup,
         analyze_finnish27_shoe,
@@ -115,6 +122,10 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
         analyze_21_24_27_shoe,
         composition_21_24_27_shoe,
         twentyone_effects_of_removal,
+    )
+    from cardroom.games.finnish.twentyone_analysis import (  # lazy: the analysis
+        analyze_21_24_27,
+        solve_21_24_27,
     )
 
     if ask.strategy not in ("basic", "optimal"):
@@ -150,6 +161,7 @@ def _twentyone_analyze(rules: TwentyOne2427Rules, ask: AnalysisAsk) -> Analysis:
 
 
 def _finnish27_strategy(rules: Finnish27Rules, ask: StrategyAsk) -> Any:
+    from cardroom.games.finnish.comparison import strategy_comparison  # lazy: the analysis
     from cardroom.games.finnish.shoe import ShoeMakeup, finnish27_comparison_shoe  # lazy: Numba
 
     if not ask.infinite:
@@ -160,6 +172,7 @@ def _finnish27_strategy(rules: Finnish27Rules, ask: StrategyAsk) -> Any:
 
 
 def _twentyone_strategy(rules: TwentyOne2427Rules, ask: StrategyAsk) -> Any:
+    from cardroom.games.finnish.comparison import strategy_comparison  # lazy: the analysis
     from cardroom.games.finnish.shoe import ShoeMakeup, strategy_comparison_shoe  # lazy: Numba
 
     if not ask.infinite:
