@@ -104,6 +104,7 @@ __all__ = [
     "finished_hands",
     "mont_tables",
     "passes",
+    "same_rounds",
 ]
 
 
@@ -422,15 +423,12 @@ class Sweep:
             chosen, tuple(np.ascontiguousarray(a[holding]) for a in hands), tab, tab_f
         )
         g_ids, g_ptr, g_final, g_m, g_vals, g_f = base
-        nf = len(self.prepared.finals)
-        at_base = (np.repeat(g_ids, np.diff(g_ptr)) * nf + g_final) * 64 + g_m
-        at = (np.repeat(d_ids, np.diff(d_ptr)) * nf + d_final) * 64 + d_m
-        found = np.searchsorted(at_base, at)
-        if len(at) and (found.max() >= len(at_base) or np.any(at_base[found] != at)):
+        vals, vals_f, found = kernel.add_terms(
+            g_ids, g_ptr, g_final, g_m, g_vals, g_f, d_ids, d_ptr, d_final, d_m, d_vals, d_f,
+            modulus.p,
+        )  # fmt: skip
+        if not found:
             raise AssertionError("a term of the difference is not among the base's")
-        vals, vals_f = g_vals.copy(), g_f.copy()
-        vals[found] = _add_mod(vals[found], d_vals, modulus.p)
-        vals_f[found] += d_f
         return g_ids, g_ptr, g_final, g_m, vals, vals_f
 
     def _rank_out(self) -> int | None:
@@ -520,11 +518,17 @@ def _sub_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _add_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """``a + b`` modulo ``p`` (residues below primes under 2**63: no overflow)."""
-    total = a + b
-    out: np.ndarray = np.where(total >= p, total - p, total)
-    return out
+def same_rounds(one: Prepared, other: Prepared) -> bool:
+    """Do two prepared counts of the same rules (their players' plays aside) count every
+    round alike: the same shoe, deal and hands, so that their counts are the same?  (Two
+    plays that differ only on totals no hand of the shoe reaches.)"""
+    return (
+        one.shoe == other.shoe
+        and one.longest == other.longest
+        and one.settled == other.settled
+        and one.starts == other.starts
+        and _same_hands(one, other)
+    )
 
 
 def _same_hands(one: Prepared, other: Prepared) -> bool:

@@ -473,6 +473,39 @@ def dealer_terms(
 
 
 @njit(cache=True, nogil=True)
+def add_terms(
+    g_ids: np.ndarray, g_ptr: np.ndarray, g_final: np.ndarray, g_m: np.ndarray,
+    g_vals: np.ndarray, g_f: np.ndarray, d_ids: np.ndarray, d_ptr: np.ndarray,
+    d_final: np.ndarray, d_m: np.ndarray, d_vals: np.ndarray, d_f: np.ndarray, p: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, bool]:  # fmt: skip
+    """G plus a difference D (both as :func:`dealer_terms` gives them: entries sorted by
+    I, then final, then drawn cards), where every entry of D is one of G's: G's values
+    with D's added (lanes modulo ``p``), and whether every entry of D was found."""
+    lanes = p.shape[0]
+    vals = g_vals.copy()
+    vals_f = g_f.copy()
+    loc = 0
+    for t in range(d_ids.shape[0]):
+        ident = d_ids[t]
+        while loc < g_ids.shape[0] and g_ids[loc] < ident:
+            loc += 1
+        if loc == g_ids.shape[0] or g_ids[loc] != ident:
+            return vals, vals_f, False
+        e = g_ptr[loc]
+        stop = g_ptr[loc + 1]
+        for u in range(d_ptr[t], d_ptr[t + 1]):
+            while e < stop and (g_final[e] < d_final[u] or (
+                    g_final[e] == d_final[u] and g_m[e] < d_m[u])):  # fmt: skip
+                e += 1
+            if e == stop or g_final[e] != d_final[u] or g_m[e] != d_m[u]:
+                return vals, vals_f, False
+            for lane in range(lanes):
+                vals[e, lane] = add_mod(vals[e, lane], d_vals[u, lane], p[lane])
+            vals_f[e] += d_f[u]
+    return vals, vals_f, True
+
+
+@njit(cache=True, nogil=True)
 def shoe_tables(
     n: np.ndarray, cap: int, mont_int: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
