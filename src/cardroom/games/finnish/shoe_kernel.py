@@ -648,7 +648,7 @@ def _against_dealer(
     hcum_f: np.ndarray, nb: np.ndarray, bp: np.ndarray, coef: np.ndarray, start: np.ndarray,
     start_f: float, out: np.ndarray, out_f: np.ndarray, cum: np.ndarray, high: np.ndarray,
     cum_f: np.ndarray, key: int, jf: int, jl: np.ndarray, jl_f: float, p: np.ndarray,
-    q: np.ndarray,
+    q: np.ndarray, counts: np.ndarray, g_digits: np.ndarray,
 ) -> None:  # fmt: skip
     """The chance (plain residues and floats) of each result channel, and of the
     dealer finishing at all (the last row), jointly with the dealer's starts of the
@@ -658,21 +658,37 @@ def _against_dealer(
     (``start``), which is where the cumulative finals end when no breakpoint is there.
     The folds of the dealer's finals (:func:`_fold`: ``size``, ``jf``, ``jl``) are kept
     per sub-multiset under ``key`` and made again for another key.
+
+    Where G has a few sub-multisets of two cards or fewer (``g_digits``, each one's
+    counts per rank; no rows elsewhere: a dealer who stands on his two cards), those
+    that are the hand's (``counts``) are taken one by one, with ``c(X, I)`` worked out
+    here, instead of looking up each of the hand's sub-multisets: the same terms.
     """
     lanes = p.shape[0]
     k = nb[ti]
     cum[:k] = 0
     high[:k] = 0
     cum_f[:k] = 0.0
-    for e in range(sub_ptr[x], sub_ptr[x + 1]):
-        loc = where[sub_id[e]]
-        if loc < 0:
-            continue
+    few = g_digits.shape[0]
+    first, stop = (0, few) if few else (sub_ptr[x], sub_ptr[x + 1])
+    for e in range(first, stop):
+        if few:
+            loc = e
+            c = np.int64(1)
+            for r in range(RANKS):
+                for u in range(g_digits[loc, r]):
+                    c *= max(counts[r] - u, 0)
+            if c == 0:
+                continue
+        else:
+            loc = where[sub_id[e]]
+            if loc < 0:
+                continue
+            c = sub_c[e]
         if stamp[loc] != key:
             _fold(loc, size, g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f,
                   hcum, hcum_f, jf, jl, jl_f, p, q)  # fmt: skip
             stamp[loc] = key
-        c = sub_c[e]
         if c >= 0 and c < _SMALL:
             # c times a Montgomery form, summed exactly in 128 bits; reduced once below
             cu = _U64(c)
@@ -841,7 +857,7 @@ def hands_pass(
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
     invfall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray, jpk_ok: np.ndarray,
     jf: int, jl: np.ndarray, jl_f: np.ndarray, mont_int: np.ndarray, p: np.ndarray,
-    q: np.ndarray, r2: np.ndarray, first: int, stop: int,
+    q: np.ndarray, r2: np.ndarray, first: int, stop: int, g_digits: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Every finished player hand of one hit/stand table against the dealer's starts
     of one pass (their whole hands added up in G): the chance of each result channel
@@ -871,6 +887,9 @@ def hands_pass(
     Jokers (``jf``, the dealer's final a Joker made, is not -1) the dealer's finals
     are folded for the player's cards with his Jokers, and with the Jokers left,
     ``jl[drawn]``.
+
+    ``g_digits``: G's sub-multisets as counts per rank, where they are few and of two
+    cards or fewer (no rows elsewhere; see :func:`_against_dealer`).
     """
     lanes = p.shape[0]
     nloc = g_ids.shape[0]
@@ -943,7 +962,7 @@ def hands_pass(
                     x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                     g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb,
                     bp, coef, start, start_f, res, res_f, cum, high, cum_f, key, jf,
-                    jl[drawn * wild], jl_f[drawn * wild], p, q,
+                    jl[drawn * wild], jl_f[drawn * wild], p, q, x_counts[x], g_digits,
                 )  # fmt: skip
                 last_met = met
         for lane in range(lanes):
@@ -1102,6 +1121,8 @@ def decide_pass(
     stand_ev_f = np.zeros(n, np.float64)
     res = np.zeros((channels, lanes), np.uint64)
     res_f = np.zeros(channels, np.float64)
+    no_counts = np.zeros(RANKS, np.int64)
+    no_digits = np.zeros((0, RANKS), np.int64)
     for x in range(n):
         ti = u_total[x]
         code = forced[ti]
@@ -1116,6 +1137,7 @@ def decide_pass(
                 u_row[x], u_size[x], ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                 g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
                 coef, one, 1.0, res, res_f, cum, high, cum_f, u_size[x], -1, one, 1.0, p, q,
+                no_counts, no_digits,
             )  # fmt: skip
             # the last row says the dealer finished; what the channels leave of it is
             # the rest (the dealer's win)
