@@ -276,8 +276,9 @@ class ClassRun:
         )
         mine = np.zeros(len(player.counts), np.bool_)
         mine[rows[~found.wins]] = True  # a Charlie never meets the dealer
-        wanted = np.zeros(universe, np.bool_)
-        wanted[player.sub_id[np.repeat(mine, np.diff(player.sub_ptr))]] = True
+        wanted = kernel.mark_sub_multisets(
+            player.sub_ptr, player.sub_id, np.flatnonzero(mine), universe
+        )
         return cls(
             counts, counts.sum(axis=1).astype(np.int64), totals, found.ways, rows, spec,
             wanted, found.drawn, found.wins,

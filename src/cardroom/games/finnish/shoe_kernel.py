@@ -321,6 +321,19 @@ def sub_multisets(
 
 
 @njit(cache=True, nogil=True)
+def mark_sub_multisets(
+    sub_ptr: np.ndarray, sub_id: np.ndarray, rows: np.ndarray, size: int
+) -> np.ndarray:
+    """Which places (of ``size``) are a sub-multiset of one of ``rows`` (their entries
+    ``sub_id[sub_ptr[row]:sub_ptr[row + 1]]``, as :func:`sub_multisets` gives them)."""
+    marked = np.zeros(size, np.bool_)
+    for row in rows:
+        for e in range(sub_ptr[row], sub_ptr[row + 1]):
+            marked[sub_id[e]] = True
+    return marked
+
+
+@njit(cache=True, nogil=True)
 def dealer_terms(
     d_counts: np.ndarray, d_ways: np.ndarray, d_final: np.ndarray, d_hits: np.ndarray,
     radix: np.ndarray, tkeys: np.ndarray, tvals: np.ndarray, wanted: np.ndarray,
