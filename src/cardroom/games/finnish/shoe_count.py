@@ -67,6 +67,7 @@ the Chinese remainder theorem (:mod:`cardroom.analysis.modular`).
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -104,6 +105,7 @@ __all__ = [
     "finished_hands",
     "mont_tables",
     "passes",
+    "same_rounds",
 ]
 
 
@@ -165,6 +167,33 @@ def finished_hands(prepared: Prepared) -> np.ndarray:
     return _unique_hands(prepared, [prepared.finished(h) for h in prepared.hands])[0]
 
 
+def _sub_multisets(
+    counts: np.ndarray, radix: np.ndarray, keys: np.ndarray, vals: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~cardroom.games.finnish.shoe_kernel.sub_multisets`, the rows split between
+    threads (the kernel releases the interpreter's lock; each row's entries are its
+    own), put back together in order."""
+    workers = min(os.cpu_count() or 1, 4)
+    if workers == 1 or len(counts) < 1000:
+        return kernel.sub_multisets(counts, radix, keys, vals)  # type: ignore[no-any-return, unused-ignore]
+    cuts = [len(counts) * i // workers for i in range(workers + 1)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(
+            lambda cut: kernel.sub_multisets(
+                np.ascontiguousarray(counts[cut[0] : cut[1]]), radix, keys, vals
+            ),
+            itertools.pairwise(cuts),
+        ))  # fmt: skip
+    ptrs, start = [np.zeros(1, np.int64)], 0
+    for ptr, ids, _ in parts:
+        ptrs.append(ptr[1:] + start)
+        start += len(ids)
+    return (
+        np.concatenate(ptrs), np.concatenate([part[1] for part in parts]),
+        np.concatenate([part[2] for part in parts]),
+    )  # fmt: skip
+
+
 @dataclass
 class PlayerHands:
     """Every finished player hand of every table (each once), with its sub-multisets
@@ -186,7 +215,7 @@ class PlayerHands:
             chosen = [prepared.finished(h) for h in prepared.hands]
         finished = list(chosen)
         counts, inverse = _unique_hands(prepared, finished)
-        ptr, ids, weights = kernel.sub_multisets(
+        ptr, ids, weights = _sub_multisets(
             counts, prepared.tables.radix, dealer.index_keys, dealer.index_vals
         )
         big: list[int] = []
@@ -247,8 +276,9 @@ class ClassRun:
         )
         mine = np.zeros(len(player.counts), np.bool_)
         mine[rows[~found.wins]] = True  # a Charlie never meets the dealer
-        wanted = np.zeros(universe, np.bool_)
-        wanted[player.sub_id[np.repeat(mine, np.diff(player.sub_ptr))]] = True
+        wanted = kernel.mark_sub_multisets(
+            player.sub_ptr, player.sub_id, np.flatnonzero(mine), universe
+        )
         return cls(
             counts, counts.sum(axis=1).astype(np.int64), totals, found.ways, rows, spec,
             wanted, found.drawn, found.wins,
@@ -411,6 +441,12 @@ class Sweep:
         rank = self._rank_out()
         if self.base is None or self.base._kept is None or rank is None:
             return self._terms(chosen, self._dealer_hands(chosen))
+        if rank == 13:
+            # the Jokers alone: G holds them only through the factor of the starts that
+            # hold some (their ways), so the other passes' G are the base's
+            if any(self.prepared.dealers[i].jokers for i in chosen.dealers):
+                return self._terms(chosen, self._dealer_hands(chosen))
+            return self.base.dealer_table(chosen)
         base = self.base.dealer_table(chosen)
         hands = self.base._kept[chosen][0]
         holding = hands[0][:, rank] > 0
@@ -422,27 +458,24 @@ class Sweep:
             chosen, tuple(np.ascontiguousarray(a[holding]) for a in hands), tab, tab_f
         )
         g_ids, g_ptr, g_final, g_m, g_vals, g_f = base
-        nf = len(self.prepared.finals)
-        at_base = (np.repeat(g_ids, np.diff(g_ptr)) * nf + g_final) * 64 + g_m
-        at = (np.repeat(d_ids, np.diff(d_ptr)) * nf + d_final) * 64 + d_m
-        found = np.searchsorted(at_base, at)
-        if len(at) and (found.max() >= len(at_base) or np.any(at_base[found] != at)):
+        vals, vals_f, found = kernel.add_terms(
+            g_ids, g_ptr, g_final, g_m, g_vals, g_f, d_ids, d_ptr, d_final, d_m, d_vals, d_f,
+            modulus.p,
+        )  # fmt: skip
+        if not found:
             raise AssertionError("a term of the difference is not among the base's")
-        vals, vals_f = g_vals.copy(), g_f.copy()
-        vals[found] = _add_mod(vals[found], d_vals, modulus.p)
-        vals_f[found] += d_f
         return g_ids, g_ptr, g_final, g_m, vals, vals_f
 
     def _rank_out(self) -> int | None:
-        """The one ordinary rank whose cards this shoe and :attr:`base`'s differ in (the
-        same primes, the same Jokers), else None."""
+        """The one rank whose cards this shoe and :attr:`base`'s differ in (13: the
+        Jokers; the same primes), else None."""
         if self.base is None:
             return None
         mine, theirs = self.prepared, self.base.prepared
         if mine.modulus.primes != theirs.modulus.primes:
             return None
         differ = [r for r in range(14) if mine.shoe.counts[r] != theirs.shoe.counts[r]]
-        if len(differ) != 1 or differ[0] >= 13:
+        if len(differ) != 1:
             return None
         return differ[0]
 
@@ -520,11 +553,17 @@ def _sub_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _add_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """``a + b`` modulo ``p`` (residues below primes under 2**63: no overflow)."""
-    total = a + b
-    out: np.ndarray = np.where(total >= p, total - p, total)
-    return out
+def same_rounds(one: Prepared, other: Prepared) -> bool:
+    """Do two prepared counts of the same rules (their players' plays aside) count every
+    round alike: the same shoe, deal and hands, so that their counts are the same?  (Two
+    plays that differ only on totals no hand of the shoe reaches.)"""
+    return (
+        one.shoe == other.shoe
+        and one.longest == other.longest
+        and one.settled == other.settled
+        and one.starts == other.starts
+        and _same_hands(one, other)
+    )
 
 
 def _same_hands(one: Prepared, other: Prepared) -> bool:
@@ -713,9 +752,28 @@ def _pass(
         bugs, categories, g_ids, g_ptr, g_final, g_m, g_vals, g_f, len(prepared.finals), s_rank,
         s_count, s_w, s_w_f, shoe, sweep.fall, sweep.fall_f, invfall, invfall_f, jpk, jpk_f,
         jpk_ok, prepared.joker_final, jl, jl_f, sweep.ints, modulus.p, modulus.q, modulus.r2, 0,
-        len(run.counts),
+        len(run.counts), _few_digits(sweep, g_ids),
     )  # fmt: skip
     return out, out_f, won
+
+
+#: G with at most this many sub-multisets (a dealer who stands on his two cards) is
+#: read sub-multiset by sub-multiset, not through each player hand's sub-multisets
+_FEW = 64
+
+
+def _few_digits(sweep: Sweep, g_ids: np.ndarray) -> np.ndarray:
+    """G's sub-multisets as counts per rank where they are few and of two cards or fewer
+    (:func:`~cardroom.games.finnish.shoe_kernel.hands_pass`'s ``g_digits``), else no
+    rows."""
+    none = np.zeros((0, 13), np.int64)
+    if len(g_ids) > _FEW:
+        return none
+    tables = sweep.prepared.tables
+    digits = np.array(
+        [tables.digits(int(key)) for key in sweep.dealer.universe[g_ids]], np.int64
+    ).reshape(len(g_ids), 13)
+    return digits if int(digits.sum(axis=1).max(initial=0)) <= 2 else none
 
 
 def _no_group(dealer: DealerStart) -> int:

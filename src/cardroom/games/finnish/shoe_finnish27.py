@@ -47,7 +47,14 @@ from cardroom.games.finnish.hands import (
 from cardroom.games.finnish.poker import PokerCategory, makes_five
 from cardroom.games.finnish.replacement import Hits
 from cardroom.games.finnish.shoe_cache import cached_counts
-from cardroom.games.finnish.shoe_count import Counts, Pass, Sweep, count_rounds, finished_hands
+from cardroom.games.finnish.shoe_count import (
+    Counts,
+    Pass,
+    Sweep,
+    count_rounds,
+    finished_hands,
+    same_rounds,
+)
 from cardroom.games.finnish.shoe_deal import (
     COUNTED_CARDS,
     JOKERS_HELD,
@@ -95,12 +102,24 @@ def finnish27_shape(rules: Finnish27Rules, hits: Hits) -> GameShape:
             "counts it"
         )
 
+    # (the deal asks about each pair many times: the answers are kept, per pair)
+    initials: dict[tuple[int, int], bool] = {}
+    settled: dict[tuple[tuple[int, int], tuple[int, int]], tuple[str, str | None]] = {}
+
     def initial(pair: tuple[int, int]) -> bool:
-        cards = [sample_card(pair[0]), sample_card(pair[1])]
-        return initial_27(cards, rules.initial_27s, rules.joanca_joker_second) is not None
+        known = initials.get(pair)
+        if known is None:
+            cards = [sample_card(pair[0]), sample_card(pair[1])]
+            known = initials[pair] = (
+                initial_27(cards, rules.initial_27s, rules.joanca_joker_second) is not None
+            )
+        return known
 
     def settle_deal(player: tuple[int, int], dealer: tuple[int, int]) -> tuple[str, str | None]:
-        return _settle_deal27(rules, player, dealer)
+        known = settled.get((player, dealer))
+        if known is None:
+            known = settled[(player, dealer)] = _settle_deal27(rules, player, dealer)
+        return known
 
     def dealer_draws(total: Total) -> bool:
         return total.value < dealer_limit(rules, total)
@@ -207,9 +226,15 @@ class Finnish27Bonus:
         self.modulus = modulus = prepared.modulus
         self.shoe = shoe = prepared.shoe
         self.mixture = list(mixture or [(Fraction(1), shoe.suits)])
-        #: ``like``, where its counts can stand for this shoe's, and the hands (rows of
-        #: :attr:`hands`) whose chances it cannot give
-        self._like, self._redo = self._reuse(like)
+        if like is not None and _unknown_card_out(like.mixture, self.mixture):
+            # a card of unknown suit out of ``like``'s split: a hand's cards of its rank are
+            # then as random a subset of the rank's cards as in the full split, so every
+            # chance of its suits is the same (the suits of the card out averaged away)
+            self.mixture = list(like.mixture)
+        #: ``like``, where its counts can stand for this shoe's; the place of each hand
+        #: (row of :attr:`hands`) among its hands (-1: not there), and the hands whose
+        #: chances it cannot give
+        self._like, self._in_like, self._redo = self._reuse(like)
         # splits alike but for the suits' names have the same poker counts: each kind of
         # split is counted once, and the kinds' chances are added by their weights (the
         # categories of a hand, and so the keys, depend on its ranks alone)
@@ -242,33 +267,42 @@ class Finnish27Bonus:
         #: :meth:`jokers` by the dealer's Jokers (passes with as many share it)
         self._jokers: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def _reuse(self, like: Finnish27Bonus | None) -> tuple[Finnish27Bonus | None, np.ndarray]:
-        """Can ``like`` (the same rules and hands, another shoe's suits: the full shoe of
-        the effects of removal) give this bonus's chances?  A hand's chances depend on
-        the suits of the ranks it holds alone, so those of the hands holding no rank
-        whose suits differ in some split of :attr:`mixture` are ``like``'s.  Returns
-        ``like`` (None where it cannot stand) and which hands need counting."""
-        everything = np.ones(len(self.hands), np.bool_)
+    def _reuse(
+        self, like: Finnish27Bonus | None
+    ) -> tuple[Finnish27Bonus | None, np.ndarray, np.ndarray]:
+        """Can ``like`` (the same rules, another shoe's suits or another table's hands:
+        the full shoe of the effects of removal, the rules' table beside the best one)
+        give this bonus's chances?  A hand's chances depend on its ranks and the suits
+        of the ranks it holds alone, so those of the hands ``like`` has too and that
+        hold no rank whose suits differ in some split of :attr:`mixture` are ``like``'s.
+        Returns ``like`` (None where it cannot stand), each hand's place among its
+        hands (-1: not there) and which hands need counting."""
+        n = len(self.hands)
         if (
             like is None
             or len(like.mixture) != 1
             or like.poker != self.poker
             or like.nines_by_suit != self.nines_by_suit
             or like.modulus.primes != self.modulus.primes
-            or not np.array_equal(like.hands, self.hands)
+            or like.hands.shape[1] != self.hands.shape[1]
         ):
-            return None, everything
-        known = np.array(like.mixture[0][1], np.int64)
+            return None, np.full(n, -1, np.int64), np.ones(n, np.bool_)
+        if np.array_equal(like.hands, self.hands):
+            places = np.arange(n, dtype=np.int64)
+        else:
+            known = {row.tobytes(): at for at, row in enumerate(like.hands)}
+            places = np.array([known.get(row.tobytes(), -1) for row in self.hands], np.int64)
+        split = np.array(like.mixture[0][1], np.int64)
         moved = np.zeros(13, np.bool_)
-        for _, split in self.mixture:
-            moved |= np.any(np.array(split, np.int64) != known, axis=1)
-        return like, np.any(self.hands[:, moved] > 0, axis=1)
+        for _, suits in self.mixture:
+            moved |= np.any(np.array(suits, np.int64) != split, axis=1)
+        return like, places, (places < 0) | np.any(self.hands[:, moved] > 0, axis=1)
 
     def _categories_of(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`_categories` of every hand, those :attr:`_like` gives copied from it."""
         if self._like is None:
             return self._categories(self.hands, suits)
-        keys, vals, vals_f = (a.copy() for a in self._like.cat)
+        keys, vals, vals_f = (a[np.maximum(self._in_like, 0)] for a in self._like.cat)
         rows = np.flatnonzero(self._redo)
         if len(rows):
             keys[rows], vals[rows], vals_f[rows] = self._categories(self.hands[rows], suits)
@@ -441,15 +475,19 @@ class Finnish27Bonus:
         sizes = hands.sum(axis=1)
         rows = np.nonzero(sizes <= 4)[0]
         lanes = self.modulus.lanes
+        short_row = np.full(len(hands), -1, np.int64)
+        short_row[rows] = np.arange(len(rows))
+        keys = np.full((len(rows), 4, self.width), -1, np.int64)
+        vals = np.zeros((len(rows), 4, self.width, lanes), np.uint64)
+        vals_f = np.zeros((len(rows), 4, self.width))
         if self._like is not None:
-            short_row, keys, vals, vals_f = (a.copy() for a in self._like.short(dealer))
-        else:
-            short_row = np.full(len(hands), -1, np.int64)
-            keys = np.full((len(rows), 4, self.width), -1, np.int64)
-            vals = np.zeros((len(rows), 4, self.width, lanes), np.uint64)
-            vals_f = np.zeros((len(rows), 4, self.width))
+            like_row, like_keys, like_vals, like_f = self._like.short(dealer)
+            kept = ~self._redo[rows]
+            theirs = like_row[self._in_like[rows[kept]]]
+            keys[kept], vals[kept], vals_f[kept] = (
+                like_keys[theirs], like_vals[theirs], like_f[theirs]
+            )  # fmt: skip
         for at, row in enumerate(rows.tolist()):
-            short_row[row] = at
             if self._like is not None and not self._redo[row]:
                 continue
             keys[at], vals[at], vals_f[at] = -1, 0, 0.0
@@ -511,6 +549,26 @@ class Finnish27Bonus:
 SuitMixture = Sequence[tuple[Fraction, tuple[tuple[int, ...], ...]]]
 
 
+def _unknown_card_out(full: SuitMixture, mixture: SuitMixture) -> bool:
+    """Is ``mixture`` the shoe of ``full``'s one split with one card of one rank taken
+    out, its suit unknown (each suit as likely as the split holds it)?"""
+    if len(full) != 1:
+        return False
+    split = full[0][1]
+    ranks = {r for _, suits in mixture for r, row in enumerate(suits) if row != split[r]}
+    if len(ranks) != 1:
+        return False
+    (rank,) = ranks
+    row = split[rank]
+    expected = []
+    for s, n in enumerate(row):
+        if n:
+            fewer = tuple(c - (t == s) for t, c in enumerate(row))
+            suits = tuple(fewer if r == rank else other for r, other in enumerate(split))
+            expected.append((Fraction(n, sum(row)), suits))
+    return sorted(expected) == sorted((Fraction(w), tuple(map(tuple, s))) for w, s in mixture)
+
+
 def _canonical(suits: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     """The same split with the suits renamed in a fixed way (poker cannot tell)."""
     return min(
@@ -561,11 +619,26 @@ def count_finnish27(
     """Every round of finnish27 dealt off the top of ``shoe``, counted exactly (bonus
     keys on winning hands; ``mixture``: see :class:`Finnish27Bonus`; ``like``, with the
     rules' own play: the full shoe, whose tables the count shares).  Kept on disk
-    (:mod:`~cardroom.games.finnish.shoe_cache`): a count made before is read."""
+    (:mod:`~cardroom.games.finnish.shoe_cache`): a count made before is read.
+
+    A play that plays every hand of the shoe as the rules' own table does (the best
+    table, which may differ from it only on totals no hand reaches) has the rules'
+    table's count: that one is read or made."""
+    prepared = None
+    if hits is not None:
+        prepared = prepare(finnish27_shape(rules, hits), shoe)
+        if same_rounds(prepared, _rules_play(rules, shoe)):
+            hits, prepared = None, None
     return cached_counts(
         "finnish27 counts", rules, shoe, hits, mixture,
-        partial(_count_finnish27, rules, shoe, hits, mixture, like),
+        partial(_count_finnish27, rules, shoe, hits, mixture, like, prepared),
     )  # fmt: skip
+
+
+@lru_cache(maxsize=2)
+def _rules_play(rules: Finnish27Rules, shoe: ShoeMakeup) -> Prepared:
+    """The count of the rules' own play, prepared (to hold other plays against)."""
+    return prepare(finnish27_shape(rules, rules.strategy.hits), shoe)
 
 
 def _count_finnish27(
@@ -574,6 +647,7 @@ def _count_finnish27(
     hits: Hits | None,
     mixture: SuitMixture | None,
     like: FullShoe | None = None,
+    prepared: Prepared | None = None,
 ) -> Counts:
     if like is not None and hits is None and like.rules == rules:
         if shoe == like.shoe and mixture is None:
@@ -581,7 +655,7 @@ def _count_finnish27(
         else:
             sweep, bonus = _tables(rules, shoe, None, mixture, like.tables())
     else:
-        sweep, bonus = _tables(rules, shoe, hits, mixture, None)
+        sweep, bonus = _tables(rules, shoe, hits, mixture, None, prepared)
     return count_rounds(sweep, bonus, bonus.keys)
 
 
@@ -591,9 +665,14 @@ def _tables(
     hits: Hits | None,
     mixture: SuitMixture | None,
     like: tuple[Sweep, Finnish27Bonus] | None,
+    prepared: Prepared | None = None,
 ) -> tuple[Sweep, Finnish27Bonus]:
-    """The sweep and the bonus's tables of a count (sharing ``like``'s where they can)."""
-    prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
+    """The sweep and the bonus's tables of a count (sharing ``like``'s where they can;
+    ``prepared``: the count's, where it is made already)."""
+    if prepared is None and hits is None and mixture is None:
+        prepared = _rules_play(rules, shoe)  # (kept: another play may be held against it)
+    if prepared is None:
+        prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
     # the bonus's tables need only the finished hands: they are counted beside the sweep
     # (both release the interpreter for most of their time)
     by_suit = rules.bonus.nines_vs_dealer_by_suit

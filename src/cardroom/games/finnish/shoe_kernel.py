@@ -321,6 +321,19 @@ def sub_multisets(
 
 
 @njit(cache=True, nogil=True)
+def mark_sub_multisets(
+    sub_ptr: np.ndarray, sub_id: np.ndarray, rows: np.ndarray, size: int
+) -> np.ndarray:
+    """Which places (of ``size``) are a sub-multiset of one of ``rows`` (their entries
+    ``sub_id[sub_ptr[row]:sub_ptr[row + 1]]``, as :func:`sub_multisets` gives them)."""
+    marked = np.zeros(size, np.bool_)
+    for row in rows:
+        for e in range(sub_ptr[row], sub_ptr[row + 1]):
+            marked[sub_id[e]] = True
+    return marked
+
+
+@njit(cache=True, nogil=True)
 def dealer_terms(
     d_counts: np.ndarray, d_ways: np.ndarray, d_final: np.ndarray, d_hits: np.ndarray,
     radix: np.ndarray, tkeys: np.ndarray, tvals: np.ndarray, wanted: np.ndarray,
@@ -473,6 +486,39 @@ def dealer_terms(
 
 
 @njit(cache=True, nogil=True)
+def add_terms(
+    g_ids: np.ndarray, g_ptr: np.ndarray, g_final: np.ndarray, g_m: np.ndarray,
+    g_vals: np.ndarray, g_f: np.ndarray, d_ids: np.ndarray, d_ptr: np.ndarray,
+    d_final: np.ndarray, d_m: np.ndarray, d_vals: np.ndarray, d_f: np.ndarray, p: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, bool]:  # fmt: skip
+    """G plus a difference D (both as :func:`dealer_terms` gives them: entries sorted by
+    I, then final, then drawn cards), where every entry of D is one of G's: G's values
+    with D's added (lanes modulo ``p``), and whether every entry of D was found."""
+    lanes = p.shape[0]
+    vals = g_vals.copy()
+    vals_f = g_f.copy()
+    loc = 0
+    for t in range(d_ids.shape[0]):
+        ident = d_ids[t]
+        while loc < g_ids.shape[0] and g_ids[loc] < ident:
+            loc += 1
+        if loc == g_ids.shape[0] or g_ids[loc] != ident:
+            return vals, vals_f, False
+        e = g_ptr[loc]
+        stop = g_ptr[loc + 1]
+        for u in range(d_ptr[t], d_ptr[t + 1]):
+            while e < stop and (g_final[e] < d_final[u] or (
+                    g_final[e] == d_final[u] and g_m[e] < d_m[u])):  # fmt: skip
+                e += 1
+            if e == stop or g_final[e] != d_final[u] or g_m[e] != d_m[u]:
+                return vals, vals_f, False
+            for lane in range(lanes):
+                vals[e, lane] = add_mod(vals[e, lane], d_vals[u, lane], p[lane])
+            vals_f[e] += d_f[u]
+    return vals, vals_f, True
+
+
+@njit(cache=True, nogil=True)
 def shoe_tables(
     n: np.ndarray, cap: int, mont_int: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -615,7 +661,7 @@ def _against_dealer(
     hcum_f: np.ndarray, nb: np.ndarray, bp: np.ndarray, coef: np.ndarray, start: np.ndarray,
     start_f: float, out: np.ndarray, out_f: np.ndarray, cum: np.ndarray, high: np.ndarray,
     cum_f: np.ndarray, key: int, jf: int, jl: np.ndarray, jl_f: float, p: np.ndarray,
-    q: np.ndarray,
+    q: np.ndarray, counts: np.ndarray, g_digits: np.ndarray,
 ) -> None:  # fmt: skip
     """The chance (plain residues and floats) of each result channel, and of the
     dealer finishing at all (the last row), jointly with the dealer's starts of the
@@ -625,21 +671,37 @@ def _against_dealer(
     (``start``), which is where the cumulative finals end when no breakpoint is there.
     The folds of the dealer's finals (:func:`_fold`: ``size``, ``jf``, ``jl``) are kept
     per sub-multiset under ``key`` and made again for another key.
+
+    Where G has a few sub-multisets of two cards or fewer (``g_digits``, each one's
+    counts per rank; no rows elsewhere: a dealer who stands on his two cards), those
+    that are the hand's (``counts``) are taken one by one, with ``c(X, I)`` worked out
+    here, instead of looking up each of the hand's sub-multisets: the same terms.
     """
     lanes = p.shape[0]
     k = nb[ti]
     cum[:k] = 0
     high[:k] = 0
     cum_f[:k] = 0.0
-    for e in range(sub_ptr[x], sub_ptr[x + 1]):
-        loc = where[sub_id[e]]
-        if loc < 0:
-            continue
+    few = g_digits.shape[0]
+    first, stop = (0, few) if few else (sub_ptr[x], sub_ptr[x + 1])
+    for e in range(first, stop):
+        if few:
+            loc = e
+            c = np.int64(1)
+            for r in range(RANKS):
+                for u in range(g_digits[loc, r]):
+                    c *= max(counts[r] - u, 0)
+            if c == 0:
+                continue
+        else:
+            loc = where[sub_id[e]]
+            if loc < 0:
+                continue
+            c = sub_c[e]
         if stamp[loc] != key:
             _fold(loc, size, g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f,
                   hcum, hcum_f, jf, jl, jl_f, p, q)  # fmt: skip
             stamp[loc] = key
-        c = sub_c[e]
         if c >= 0 and c < _SMALL:
             # c times a Montgomery form, summed exactly in 128 bits; reduced once below
             cu = _U64(c)
@@ -808,7 +870,7 @@ def hands_pass(
     shoe: np.ndarray, fall: np.ndarray, fall_f: np.ndarray, invfall: np.ndarray,
     invfall_f: np.ndarray, jpk: np.ndarray, jpk_f: np.ndarray, jpk_ok: np.ndarray,
     jf: int, jl: np.ndarray, jl_f: np.ndarray, mont_int: np.ndarray, p: np.ndarray,
-    q: np.ndarray, r2: np.ndarray, first: int, stop: int,
+    q: np.ndarray, r2: np.ndarray, first: int, stop: int, g_digits: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Every finished player hand of one hit/stand table against the dealer's starts
     of one pass (their whole hands added up in G): the chance of each result channel
@@ -838,6 +900,9 @@ def hands_pass(
     Jokers (``jf``, the dealer's final a Joker made, is not -1) the dealer's finals
     are folded for the player's cards with his Jokers, and with the Jokers left,
     ``jl[drawn]``.
+
+    ``g_digits``: G's sub-multisets as counts per rank, where they are few and of two
+    cards or fewer (no rows elsewhere; see :func:`_against_dealer`).
     """
     lanes = p.shape[0]
     nloc = g_ids.shape[0]
@@ -910,7 +975,7 @@ def hands_pass(
                     x_row[x], held, ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                     g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb,
                     bp, coef, start, start_f, res, res_f, cum, high, cum_f, key, jf,
-                    jl[drawn * wild], jl_f[drawn * wild], p, q,
+                    jl[drawn * wild], jl_f[drawn * wild], p, q, x_counts[x], g_digits,
                 )  # fmt: skip
                 last_met = met
         for lane in range(lanes):
@@ -1069,6 +1134,8 @@ def decide_pass(
     stand_ev_f = np.zeros(n, np.float64)
     res = np.zeros((channels, lanes), np.uint64)
     res_f = np.zeros(channels, np.float64)
+    no_counts = np.zeros(RANKS, np.int64)
+    no_digits = np.zeros((0, RANKS), np.int64)
     for x in range(n):
         ti = u_total[x]
         code = forced[ti]
@@ -1083,6 +1150,7 @@ def decide_pass(
                 u_row[x], u_size[x], ti, sub_ptr, sub_id, sub_c, big_c, big_f, where, stamp,
                 g_ptr, g_final, g_m, g_vals, g_f, invfall, invfall_f, hcum, hcum_f, nb, bp,
                 coef, one, 1.0, res, res_f, cum, high, cum_f, u_size[x], -1, one, 1.0, p, q,
+                no_counts, no_digits,
             )  # fmt: skip
             # the last row says the dealer finished; what the channels leave of it is
             # the rest (the dealer's win)

@@ -1,0 +1,52 @@
+"""Parts of the count that are split or shortened for speed give what the plain way gives:
+the players' sub-multisets worked out on several threads, and the few sub-multisets of
+a dealer who stands on two cards read one by one (the whole count is held against the
+engine in test_shoe)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardroom.games.finnish import shoe_count
+from cardroom.games.finnish import shoe_kernel as kernel
+from cardroom.games.finnish.finnish27 import Finnish27Rules
+from cardroom.games.finnish.shoe_count import (
+    DealerHands,
+    _few_digits,
+    _sub_multisets,
+    _unique_hands,
+    count_rounds,
+    passes,
+)
+from cardroom.games.finnish.shoe_deal import ShoeMakeup
+from cardroom.games.finnish.shoe_finnish27 import _tables, finnish27_shape
+from cardroom.games.finnish.shoe_hands import prepare
+
+
+def test_sub_multisets_on_threads_are_the_kernels_in_order() -> None:
+    rules = Finnish27Rules()
+    prepared = prepare(
+        finnish27_shape(rules, rules.strategy.hits), ShoeMakeup.of_rules(rules.shoe, 1)
+    )
+    dealer = DealerHands.build(prepared)
+    counts, _ = _unique_hands(prepared, [prepared.finished(h) for h in prepared.hands])
+    assert len(counts) >= 1000  # (else it is not split)
+    args = (counts, prepared.tables.radix, dealer.index_keys, dealer.index_vals)
+    for mine, plain in zip(_sub_multisets(*args), kernel.sub_multisets(*args), strict=True):
+        assert np.array_equal(mine, plain)
+
+
+def test_a_dealer_standing_on_two_cards_has_few_sub_multisets_read_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = Finnish27Rules()
+    shoe = ShoeMakeup.of_rules(rules.shoe, 1)
+    sweep, bonus = _tables(rules, shoe, None, None, None)
+    chosen = passes(sweep.prepared, bonus.group)
+    few = [c for c in chosen if len(_few_digits(sweep, sweep.dealer_table(c)[0]))]
+    assert few  # (the dealer's hard 24-26)
+    counted = count_rounds(sweep, bonus, bonus.keys)
+    monkeypatch.setattr(shoe_count, "_FEW", -1)
+    assert not any(len(_few_digits(sweep, sweep.dealer_table(c)[0])) for c in chosen)
+    assert count_rounds(sweep, bonus, bonus.keys).results == counted.results
