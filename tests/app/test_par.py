@@ -233,6 +233,28 @@ def test_the_page_holds_every_line_of_every_wager(sheets: dict[str, ParSheet]) -
 
 
 @needs_report_deps
+def test_each_plot_is_drawn_once(sheets: dict[str, ParSheet], monkeypatch: Any) -> None:
+    """A plot laid out already is not drawn again before it is saved (tight_layout()
+    leaves an engine behind for which savefig would draw it twice)."""
+    from matplotlib.figure import Figure
+
+    drawn: list[Figure] = []
+    draw = Figure.draw
+
+    def counted(figure: Figure, renderer: Any) -> None:
+        drawn.append(figure)
+        draw(figure, renderer)
+
+    monkeypatch.setattr(Figure, "draw", counted)
+    sheet = next(s for s in sheets.values() if len(s.wagers) > 1)
+    render_html(sheet)
+    plots = sum(1 for w in sheet.wagers if w.spreads and all(s.curve for s in w.spreads))
+    assert plots > 0
+    assert len(drawn) == plots + 1  # and the house edges' bars
+    assert len(set(map(id, drawn))) == len(drawn)
+
+
+@needs_report_deps
 def test_the_pdf_has_text_on_every_page(sheets: dict[str, ParSheet], tmp_path: Path) -> None:
     from pypdf import PdfReader
 

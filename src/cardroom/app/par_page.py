@@ -148,8 +148,11 @@ def _environment() -> Environment:
 
 # -- plots -----------------------------------------------------------------------------------
 def _svg_uri(figure: object) -> str:
-    """A Matplotlib figure as an SVG ``data:`` URI (no date in it: the same sheet draws
-    the same bytes)."""
+    """A Matplotlib figure, laid out already, as an SVG ``data:`` URI (no date in it: the
+    same sheet draws the same bytes)."""
+    # tight_layout() leaves a placeholder layout engine behind, for which savefig draws
+    # the figure once more before drawing it: nothing is left to lay out, so none
+    figure.set_layout_engine(None)  # type: ignore[attr-defined]
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})  # type: ignore[attr-defined]
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
