@@ -91,7 +91,7 @@ def test_a_play_that_differs_only_where_no_hand_goes_has_the_rules_count() -> No
     best = table_hits(best_finnish27_table(rules))  # (differs on totals no hand has)
     assert play_text(best) != play_text(own)
     assert same_rounds(_prepared(rules, best), _prepared(rules, own))
-    counted = _count_finnish27(rules, SHOE, best, None, None, _prepared(rules, best))
+    counted = _count_finnish27(rules, SHOE, best, None, None)
     assert count_finnish27(rules, SHOE, best) == counted == count_finnish27(rules, SHOE)
 
     def stands_on_hard_12(total: Total, dealer: Total) -> bool:
@@ -99,7 +99,7 @@ def test_a_play_that_differs_only_where_no_hand_goes_has_the_rules_count() -> No
 
     other = _prepared(rules, stands_on_hard_12)
     assert not same_rounds(other, _prepared(rules, own))
-    counted = _count_finnish27(rules, SHOE, stands_on_hard_12, None, None, other)
+    counted = _count_finnish27(rules, SHOE, stands_on_hard_12, None, None)
     assert count_finnish27(rules, SHOE, stands_on_hard_12) == counted
     assert counted != count_finnish27(rules, SHOE)
 

@@ -623,15 +623,11 @@ def count_finnish27(
 
     A play that plays every hand of the shoe as the rules' own table does (the best
     table, which may differ from it only on totals no hand reaches) has the rules'
-    table's count: that one is read or made."""
-    prepared = None
-    if hits is not None:
-        prepared = prepare(finnish27_shape(rules, hits), shoe)
-        if same_rounds(prepared, _rules_play(rules, shoe)):
-            hits, prepared = None, None
+    table's count: that one is read or made (and kept under this play too, so that
+    reading it again prepares neither play)."""
     return cached_counts(
         "finnish27 counts", rules, shoe, hits, mixture,
-        partial(_count_finnish27, rules, shoe, hits, mixture, like, prepared),
+        partial(_count_finnish27, rules, shoe, hits, mixture, like),
     )  # fmt: skip
 
 
@@ -647,8 +643,12 @@ def _count_finnish27(
     hits: Hits | None,
     mixture: SuitMixture | None,
     like: FullShoe | None = None,
-    prepared: Prepared | None = None,
 ) -> Counts:
+    prepared = None
+    if hits is not None:
+        prepared = prepare(finnish27_shape(rules, hits), shoe)
+        if same_rounds(prepared, _rules_play(rules, shoe)):
+            return count_finnish27(rules, shoe, None, mixture, like)
     if like is not None and hits is None and like.rules == rules:
         if shoe == like.shoe and mixture is None:
             sweep, bonus = like.tables()
