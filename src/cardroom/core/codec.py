@@ -72,29 +72,31 @@ def _card_code(card: Card) -> str:
 
 class Plain:
     """How a leaf type is read and written, as an ``Annotated`` mark: what pydantic's
-    ``PlainValidator(read)`` with ``PlainSerializer(write)`` say, without importing
-    pydantic until a :class:`Codec` is first made (the types that carry it, the events,
-    are imported by every command; pydantic is a fifth of a simulation's start-up).
+    ``PlainValidator(read)`` with ``PlainSerializer(write, return_type=writes)`` say,
+    without importing pydantic until a :class:`Codec` is first made (the types that
+    carry it, the events, are imported by every command; pydantic is a fifth of a
+    simulation's start-up).
 
-    ``read`` takes the raw data (a ``ValueError`` is a refusal); ``write`` gives what
-    is written, a string where ``text``.
+    ``read`` takes the raw data (a ``ValueError`` is a refusal); ``write`` gives what is
+    written, of type ``writes`` where that is given.
     """
 
-    __slots__ = ("read", "text", "write")
+    __slots__ = ("read", "write", "writes")
 
     def __init__(
-        self, read: Callable[[Any], Any], write: Callable[[Any], Any], *, text: bool = False
+        self, read: Callable[[Any], Any], write: Callable[[Any], Any], writes: Any = None
     ) -> None:
         self.read = read
         self.write = write
-        self.text = text
+        self.writes = writes
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> CoreSchema:
         from pydantic_core import core_schema  # lazy: pydantic, when a codec is made
 
-        written = core_schema.str_schema() if self.text else None
+        written = None if self.writes is None else handler.generate_schema(self.writes)
         return core_schema.no_info_plain_validator_function(
             self.read,
+            json_schema_input_schema=core_schema.any_schema(),  # (as PlainValidator's)
             serialization=core_schema.plain_serializer_function_ser_schema(
                 self.write, return_schema=written, when_used="always"
             ),
@@ -102,9 +104,9 @@ class Plain:
 
 
 #: An exact amount, share or rate: ``"9.5"`` on the wire, a ``Fraction`` in Python.
-Amount = Annotated[Fraction, Plain(_read_amount, format_decimal, text=True)]
+Amount = Annotated[Fraction, Plain(_read_amount, format_decimal, str)]
 #: A card: ``"Kh"`` on the wire.
-CardCode = Annotated[Card, Plain(_read_card, _card_code, text=True)]
+CardCode = Annotated[Card, Plain(_read_card, _card_code, str)]
 
 
 class Codec(Generic[T]):

@@ -122,7 +122,7 @@ def _facts_out(facts: Mapping[str, Fact]) -> dict[str, Any]:
 
 
 #: A reason's facts, each written with its tag.
-Facts = Annotated[Mapping[str, Fact], Plain(_facts_in, _facts_out)]
+Facts = Annotated[Mapping[str, Fact], Plain(_facts_in, _facts_out, dict[str, Any])]
 #: The type of each tagged fact, by its tag.
 _FACT_TYPES: dict[str, Any] = {"card": CardCode, "amount": Amount, "points": Points}
 _FACT_TAG: dict[type[Any], str] = {Card: "card", Fraction: "amount", Points: "points"}
