@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -18,6 +17,8 @@ def build_commit() -> str | None:
     says."""
     here = Path(__file__).resolve().parent
     if (here.parents[1] / ".git").exists():
+        import subprocess  # lazy: only ``--version`` asks (not every command's start-up)
+
         try:
             described = subprocess.run(
                 ["git", "describe", "--always", "--dirty", "--abbrev=12", "--exclude=*"],

@@ -30,16 +30,18 @@ cardroom.core.codec.CodecError: stake: True is not an exact amount
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Annotated, Any, Generic, TypeVar
-
-from pydantic import PlainSerializer, PlainValidator, TypeAdapter, ValidationError
-from pydantic_core import PydanticSerializationError, to_json
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from cardroom.core.cards import Card, CardError
 from cardroom.core.money import AmountError, format_decimal, parse_exact
 
-__all__ = ["Amount", "CardCode", "Codec", "CodecError"]
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter, ValidationError
+    from pydantic_core import CoreSchema
+
+__all__ = ["Amount", "CardCode", "Codec", "CodecError", "Plain"]
 
 T = TypeVar("T")
 
@@ -68,12 +70,43 @@ def _card_code(card: Card) -> str:
     return card.code
 
 
+class Plain:
+    """How a leaf type is read and written, as an ``Annotated`` mark: what pydantic's
+    ``PlainValidator(read)`` with ``PlainSerializer(write, return_type=writes)`` say,
+    without importing pydantic until a :class:`Codec` is first made (the types that
+    carry it, the events, are imported by every command; pydantic is a fifth of a
+    simulation's start-up).
+
+    ``read`` takes the raw data (a ``ValueError`` is a refusal); ``write`` gives what is
+    written, of type ``writes`` where that is given.
+    """
+
+    __slots__ = ("read", "write", "writes")
+
+    def __init__(
+        self, read: Callable[[Any], Any], write: Callable[[Any], Any], writes: Any = None
+    ) -> None:
+        self.read = read
+        self.write = write
+        self.writes = writes
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> CoreSchema:
+        from pydantic_core import core_schema  # lazy: pydantic, when a codec is made
+
+        written = None if self.writes is None else handler.generate_schema(self.writes)
+        return core_schema.no_info_plain_validator_function(
+            self.read,
+            json_schema_input_schema=core_schema.any_schema(),  # (as PlainValidator's)
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                self.write, return_schema=written, when_used="always"
+            ),
+        )
+
+
 #: An exact amount, share or rate: ``"9.5"`` on the wire, a ``Fraction`` in Python.
-Amount = Annotated[
-    Fraction, PlainValidator(_read_amount), PlainSerializer(format_decimal, return_type=str)
-]
+Amount = Annotated[Fraction, Plain(_read_amount, format_decimal, str)]
 #: A card: ``"Kh"`` on the wire.
-CardCode = Annotated[Card, PlainValidator(_read_card), PlainSerializer(_card_code, return_type=str)]
+CardCode = Annotated[Card, Plain(_read_card, _card_code, str)]
 
 
 class Codec(Generic[T]):
@@ -82,6 +115,8 @@ class Codec(Generic[T]):
     __slots__ = ("_adapter", "name")
 
     def __init__(self, tp: Any, name: str | None = None) -> None:
+        from pydantic import TypeAdapter  # lazy: pydantic (see :class:`Plain`)
+
         self._adapter: TypeAdapter[T] = TypeAdapter(tp)
         self.name = name or getattr(tp, "__name__", str(tp))
 
@@ -95,6 +130,8 @@ class Codec(Generic[T]):
 
     def decode(self, data: Any) -> T:
         """Read back what :meth:`encode` wrote, strictly; :class:`CodecError` otherwise."""
+        from pydantic_core import PydanticSerializationError, to_json  # lazy: pydantic
+
         try:
             text = to_json(data)
         except PydanticSerializationError:
@@ -103,6 +140,8 @@ class Codec(Generic[T]):
 
     def decode_json(self, text: str | bytes) -> T:
         """Read JSON text; :class:`CodecError` names the first thing wrong in one line."""
+        from pydantic import ValidationError  # lazy: pydantic
+
         try:
             return self._adapter.validate_json(text, strict=True)
         except ValidationError as err:

@@ -28,10 +28,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import PlainSerializer, PlainValidator
-
 from cardroom.core.cards import Card
-from cardroom.core.codec import Amount, CardCode, Codec, CodecError
+from cardroom.core.codec import Amount, CardCode, Codec, CodecError, Plain
 
 __all__ = [
     "EVENT_KINDS",
@@ -124,7 +122,7 @@ def _facts_out(facts: Mapping[str, Fact]) -> dict[str, Any]:
 
 
 #: A reason's facts, each written with its tag.
-Facts = Annotated[Mapping[str, Fact], PlainValidator(_facts_in), PlainSerializer(_facts_out)]
+Facts = Annotated[Mapping[str, Fact], Plain(_facts_in, _facts_out, dict[str, Any])]
 #: The type of each tagged fact, by its tag.
 _FACT_TYPES: dict[str, Any] = {"card": CardCode, "amount": Amount, "points": Points}
 _FACT_TAG: dict[type[Any], str] = {Card: "card", Fraction: "amount", Points: "points"}

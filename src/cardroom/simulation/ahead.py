@@ -34,7 +34,6 @@ import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +96,7 @@ def _module(name: str) -> str:
 @cache
 def _key() -> str:
     digest = hashlib.sha256()
-    versions = [str(FORMAT), sys.version, np.__version__, metadata.version("numba")]
+    versions = [str(FORMAT), sys.version, np.__version__, _numba_version()]
     digest.update("\n".join([*versions, _processor()]).encode())
     root = Path(cardroom.__file__).parent
     for part in ("core", "games", "simulation"):
@@ -107,15 +106,32 @@ def _key() -> str:
     return digest.hexdigest()[:32]
 
 
+def _numba_version() -> str:
+    """Numba's version, from the name of its install's record where that is the plain
+    ``numba-<version>.dist-info`` beside the package: ``importlib.metadata`` imports
+    itself and reads every distribution on the path first (a tenth of a simulation's
+    start-up, which loads a build without importing Numba)."""
+    spec = importlib.util.find_spec("numba")
+    if spec is not None and spec.origin:
+        records = list(Path(spec.origin).parent.parent.glob("numba-*.dist-info"))
+        if len(records) == 1:
+            return records[0].name.removeprefix("numba-").removesuffix(".dist-info")
+    from importlib import metadata  # lazy: importlib.metadata (any other install)
+
+    return metadata.version("numba")
+
+
 def _processor() -> str:
-    """The machine's processor: its model and its features, where Linux tells them."""
+    """The machine's processor: its model and its features, where Linux tells them.
+    (Not ``platform.processor()``, which on Linux runs ``uname -p``: a process of its
+    own on every start-up, for a name that ``machine()`` and the model already give.)"""
     try:
         text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
     first = text.split("\n\n")[0]
     lines = [line for line in first.splitlines() if line.startswith(("model name", "flags"))]
-    return "\n".join([platform.machine(), platform.processor(), *lines])
+    return "\n".join([platform.machine(), *lines])
 
 
 def _load(name: str) -> Built | None:
