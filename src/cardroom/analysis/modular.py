@@ -42,6 +42,7 @@ from numba.extending import intrinsic
 __all__ = [
     "Modulus",
     "add_mod",
+    "add_wide",
     "mont_mul",
     "mulhi",
     "redc",
@@ -113,6 +114,18 @@ def add_mod(a: np.uint64, b: np.uint64, p: np.uint64) -> np.uint64:
 def sub_mod(a: np.uint64, b: np.uint64, p: np.uint64) -> np.uint64:
     """``a - b mod p`` for ``a, b < p``."""
     return a - b if a >= b else a + (p - b)
+
+
+@njit(inline="always")
+def add_wide(
+    low: np.ndarray, high: np.ndarray, j: int, lane: int, c: np.uint64, h: np.uint64
+) -> None:
+    """``c * h`` added to the 128-bit sum ``high[j, lane] * 2**64 + low[j, lane]``
+    (exact: a kernel reduces the sum once, at the end, with :func:`redc`)."""
+    before = low[j, lane]
+    after = before + c * h
+    low[j, lane] = after
+    high[j, lane] += mulhi(c, h) + _U64(after < before)
 
 
 def _is_prime(n: int) -> bool:

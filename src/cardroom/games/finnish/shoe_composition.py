@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardroom.analysis.modular import add_mod, mont_mul, mulhi, redc, sub_mod
+from cardroom.analysis.modular import add_mod, add_wide, mont_mul, redc, sub_mod
 from cardroom.games.finnish.shoe_kernel import FREE, MUST_HIT, MUST_STAND, OVER, RANKS
 
 __all__ = ["composition_pass", "flagged_values"]
@@ -340,11 +340,7 @@ def composition_pass(
                 if c >= 0 and c < _SMALL:
                     cu = _U64(c)
                     for lane in range(lanes):
-                        r_x = reach[x, lane]
-                        before = w_low[loc, lane]
-                        after = before + cu * r_x
-                        w_low[loc, lane] = after
-                        w_high[loc, lane] += mulhi(cu, r_x) + _U64(after < before)
+                        add_wide(w_low, w_high, loc, lane, cu, reach[x, lane])
                 else:
                     for lane in range(lanes):
                         weight = _U64(c) if c >= 0 else big_c[-c - 1, lane]
@@ -467,11 +463,7 @@ def flagged_values(
                 for j in range(k):
                     v = bp[ti, j]
                     for lane in range(lanes):
-                        h = hcum[loc, v, lane]
-                        before = cum[j, lane]
-                        after = before + cu * h
-                        cum[j, lane] = after
-                        high[j, lane] += mulhi(cu, h) + _U64(after < before)
+                        add_wide(cum, high, j, lane, cu, hcum[loc, v, lane])
             else:
                 for j in range(k):
                     v = bp[ti, j]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardroom.analysis.modular import add_mod, mont_mul, mulhi, redc, sub_mod
+from cardroom.analysis.modular import add_mod, add_wide, mont_mul, redc, sub_mod
 from cardroom.games.finnish.kernel import poker_held
 from cardroom.games.finnish.poker_shoe import FLUSH, STRAIGHT_FLUSH
 
@@ -708,11 +708,7 @@ def _against_dealer(
             for j in range(k):
                 v = bp[ti, j]
                 for lane in range(lanes):
-                    h = hcum[loc, v, lane]
-                    before = cum[j, lane]
-                    after = before + cu * h
-                    cum[j, lane] = after
-                    high[j, lane] += mulhi(cu, h) + _U64(after < before)
+                    add_wide(cum, high, j, lane, cu, hcum[loc, v, lane])
                 cum_f[j] += c * hcum_f[loc, v]
         else:
             # a weight past 32 bits: its product with the Montgomery form, reduced (a
