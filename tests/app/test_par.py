@@ -8,7 +8,7 @@ import hashlib
 import html
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardroom.analysis.spread import exact_distribution, exact_percentiles, spread
+from cardroom.app import par_page
 from cardroom.app.par import (
     SPREAD_ROUNDS,
     VOLATILITY_Z,
@@ -364,10 +365,10 @@ def test_an_out_folder_that_cannot_be_written_is_one_line(tmp_path: Path) -> Non
 
 @pytest.fixture
 def no_weasyprint(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    def missing() -> None:
+    def missing() -> Callable[[], None]:
         raise ValueError(MISSING_REPORT_DEPS)
 
-    monkeypatch.setattr(report_module, "check_report_deps", missing)
+    monkeypatch.setattr(report_module, "load_report_deps", missing)
     yield
 
 
@@ -376,6 +377,22 @@ def test_missing_dependencies_say_how_to_install_them(no_weasyprint: None, tmp_p
     _one_line_error(
         _cli("report", game.id, "--out", str(tmp_path)), "pip install 'cardroom[report]'"
     )
+
+
+@needs_report_deps
+def test_a_failure_of_the_imports_begun_meanwhile_is_the_same_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The report's imports go on while the sheet is counted: where they fail (WeasyPrint
+    finding no Pango), the command still ends in that one line, and writes no sheet."""
+
+    def no_pango() -> None:
+        raise ValueError(par_page.MISSING_PANGO)
+
+    monkeypatch.setattr(par_page, "check_report_deps", no_pango)
+    game = next(iter(house_games()))
+    _one_line_error(_cli("report", game.id, "--out", str(tmp_path)), "Pango")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_rules_the_real_shoe_refuses_get_a_sheet_of_the_model_with_replacement() -> None:

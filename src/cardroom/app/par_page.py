@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import base64
 import csv
+import importlib.util
 import io
 import math
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib.resources import files
@@ -26,6 +29,7 @@ __all__ = [
     "Fractions",
     "check_report_deps",
     "csv_name",
+    "load_report_deps",
     "plots_available",
     "render_html",
     "sheet_csv",
@@ -56,6 +60,35 @@ def check_report_deps() -> None:
         raise ValueError(MISSING_REPORT_DEPS) from None
     except OSError:  # WeasyPrint found no Pango
         raise ValueError(MISSING_PANGO) from None
+
+
+def load_report_deps() -> Callable[[], None]:
+    """:func:`check_report_deps` begun on a thread of its own, so that its imports (half a
+    second) go on while a sheet is counted (a count leaves the interpreter free for most
+    of its time).  A missing package is refused at once; the function returned waits for
+    the imports, and raises the same ValueError where they failed (WeasyPrint found no
+    Pango, say)."""
+    if any(importlib.util.find_spec(name) is None for name in ("matplotlib", "weasyprint")):
+        raise ValueError(MISSING_REPORT_DEPS)
+    failed: list[ValueError] = []
+
+    def load() -> None:
+        try:
+            check_report_deps()
+            import matplotlib.backends.backend_svg  # lazy: the plots' writer
+            import matplotlib.figure  # noqa: F401  # lazy: the plots
+        except ValueError as err:
+            failed.append(err)
+
+    loading = threading.Thread(target=load, name="report-imports", daemon=True)
+    loading.start()
+
+    def wait() -> None:
+        loading.join()
+        if failed:
+            raise failed[0]
+
+    return wait
 
 
 def plots_available() -> bool:
@@ -163,6 +196,7 @@ def _edge_plot(sheet: ParSheet) -> str:
     from matplotlib.figure import Figure  # lazy: Matplotlib (the report extra)
 
     rcParams["svg.hashsalt"] = "cardroom"
+    rcParams["svg.fonttype"] = "none"  # text as text: selectable, and a lighter PDF
     figure = Figure(figsize=(7.0, 0.45 * len(sheet.wagers) + 0.9))
     axes = figure.add_subplot()
     names = [w.name for w in sheet.wagers][::-1]
@@ -191,6 +225,7 @@ def _spread_plot(wager: WagerFigures) -> str:
     from matplotlib.figure import Figure  # lazy: Matplotlib (the report extra)
 
     rcParams["svg.hashsalt"] = "cardroom"
+    rcParams["svg.fonttype"] = "none"  # text as text: selectable, and a lighter PDF
     figure = Figure(figsize=(7.0, 2.8))
     axes = figure.add_subplot()
     colours = ("#9ecae1", "#4292c6", "#08306b")

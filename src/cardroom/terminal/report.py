@@ -13,8 +13,9 @@ import os
 import time
 from pathlib import Path
 
+from cardroom.analysis.memory import keep_freed_memory
 from cardroom.app.par import compute_sheet
-from cardroom.app.par_page import check_report_deps, csv_name, render_html, sheet_csv, write_pdf
+from cardroom.app.par_page import csv_name, load_report_deps, render_html, sheet_csv, write_pdf
 from cardroom.games import GAMES, GameInfo, get_game
 from cardroom.terminal.common import CliError, make_console, person_errors
 
@@ -45,6 +46,7 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
     """Write the PAR sheet of ``game_id`` (``all``: every game's) under ``rules`` in
     ``out``, as HTML and PDF, saying where each went."""
     console = make_console()
+    keep_freed_memory()
     with person_errors():
         if game_id == ALL:
             if rules is not None:
@@ -54,7 +56,7 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
             game = get_game(game_id)
             chosen = [(game, game.load_rules(rules))]
         try:
-            check_report_deps()
+            deps_loaded = load_report_deps()
         except ValueError as err:
             raise CliError(str(err)) from None
         prepare_folder(out)
@@ -64,6 +66,10 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
                 sheet = compute_sheet(game, game_rules, effects=eor and game.analyze is not None)
             except ValueError as err:
                 raise CliError(f"{game.id}: {err}") from None
+            try:
+                deps_loaded()
+            except ValueError as err:
+                raise CliError(str(err)) from None
             html_path, pdf_path = sheet_paths(out, game)
             html = render_html(sheet)
             csv_path = out / csv_name(sheet)
