@@ -1,4 +1,5 @@
-"""Keeping freed memory in the process, for the exact counts.
+"""Memory settings for a process that analyses: freed memory kept, cycles collected
+rarely (:func:`for_analysis`).
 
 A count of a Finnish game makes and drops arrays of tens to hundreds of megabytes,
 pass after pass, on several threads.  By default glibc's allocator hands each large
@@ -11,15 +12,25 @@ spent in the kernel, with the threads queueing for the process's memory map.
 and to keep what is freed there, in one arena: the process keeps its peak size
 until it ends, which is what a one-off analysis command or an analysing worker
 wants.  It changes no result.  Where the C library is not glibc it does nothing.
+
+:func:`collect_rarely` has Python's cycle collector wait for many more new objects
+between its passes: an analysis and the PAR sheet's layout make millions of objects
+that live to the end (fractions, tables, boxes), which the default thresholds walk
+again and again, for most of a second of the sheet's eight.  Garbage in cycles is still
+collected, a little later.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import sys
 from functools import cache
 
-__all__ = ["keep_freed_memory"]
+__all__ = ["collect_rarely", "for_analysis", "keep_freed_memory"]
+
+#: the cycle collector's first generation: a pass after this many new objects
+RARE_COLLECTIONS = 100_000
 
 # mallopt's parameters (glibc's malloc.h)
 _M_TRIM_THRESHOLD = -1
@@ -49,3 +60,17 @@ def keep_freed_memory() -> bool:
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
     return all(mallopt(parameter, value) == 1 for parameter, value in _SETTINGS)
+
+
+def collect_rarely() -> None:
+    """Have the cycle collector pass after :data:`RARE_COLLECTIONS` new objects (the
+    default is 700), the older generations as by default."""
+    _, middle, oldest = gc.get_threshold()
+    gc.set_threshold(RARE_COLLECTIONS, middle, oldest)
+
+
+def for_analysis() -> None:
+    """The settings of a process that analyses: :func:`keep_freed_memory` and
+    :func:`collect_rarely`."""
+    keep_freed_memory()
+    collect_rarely()

@@ -13,7 +13,6 @@ import os
 import time
 from pathlib import Path
 
-from cardroom.analysis.memory import keep_freed_memory
 from cardroom.app.par import compute_sheet
 from cardroom.app.par_page import csv_name, load_report_deps, render_html, sheet_csv, write_pdf
 from cardroom.games import GAMES, GameInfo, get_game
@@ -46,7 +45,6 @@ def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
     """Write the PAR sheet of ``game_id`` (``all``: every game's) under ``rules`` in
     ``out``, as HTML and PDF, saying where each went."""
     console = make_console()
-    keep_freed_memory()
     with person_errors():
         if game_id == ALL:
             if rules is not None:

@@ -13,7 +13,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardroom.analysis.memory import keep_freed_memory
 from cardroom.analysis.report import fraction_text
 from cardroom.core.money import AmountError, parse_amount
 from cardroom.games import GAMES
@@ -67,7 +66,6 @@ def analyze(
 ) -> None:
     """Exact probabilities and returns of every wager, from a full shoe (the Finnish
     games: counted from the rules' real shoe, or with ``infinite`` with replacement)."""
-    keep_freed_memory()
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.analyze is None:
@@ -129,7 +127,6 @@ def strategy(
 ) -> None:
     """The best play: 21-24-27's optimal strategy (in the real shoe unless ``infinite``),
     finnish27's best table (with replacement), chemin de fer solved."""
-    keep_freed_memory()
     with person_errors():
         game, game_rules = load_game(game_id, rules)
         if game.strategy is None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cardroom.analysis.memory import keep_freed_memory
+from cardroom.analysis.memory import for_analysis
 from cardroom.app.disclosure import percent_of
 from cardroom.app.par import compute_sheet
 from cardroom.app.par_page import pdf_bytes, plots_available, render_html, sheet_csv
@@ -108,7 +108,7 @@ def _said(err: Exception) -> str:
 def _serve(conn: Any, compute: Compute) -> None:
     """In the analyser's process: ``compute`` each (game id, rules) asked for and send
     back the figures (or the error), until the pipe closes."""
-    keep_freed_memory()
+    for_analysis()
     while True:
         try:
             job = conn.recv()
