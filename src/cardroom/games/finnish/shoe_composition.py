@@ -28,7 +28,14 @@ import numpy as np
 from numba import njit
 
 from cardroom.analysis.modular import add_mod, add_wide, mont_mul, redc, sub_mod
-from cardroom.games.finnish.shoe_kernel import FREE, MUST_HIT, MUST_STAND, OVER, RANKS
+from cardroom.games.finnish.shoe_kernel import (
+    FREE,
+    MUST_HIT,
+    MUST_STAND,
+    OVER,
+    RANKS,
+    choose_play,
+)
 
 __all__ = ["composition_pass", "flagged_values"]
 
@@ -204,15 +211,10 @@ def composition_pass(
                 if c < 0 or cards <= 0:
                     continue
                 hit_f += cards / left * value_f[c]
-        choose = 1
-        if code == FREE:
-            if override[x] >= 0:
-                choose = override[x]
-            else:
-                choose = 1 if hit_f > stand_ev_f[x] else 0
-                if abs(hit_f - stand_ev_f[x]) <= eps:
-                    flagged[nflags] = x
-                    nflags += 1
+        choose, close = choose_play(code, override[x], hit_f, stand_ev_f[x], eps)
+        if close:
+            flagged[nflags] = x
+            nflags += 1
         decision[x] = choose
         value_f[x] = hit_f if choose else stand_ev_f[x]
     # 3. the play followed forward.  A draw's chance is (cards of its rank left) /

@@ -1067,6 +1067,21 @@ def hands_pass(
 FREE, MUST_HIT, MUST_STAND, OVER = 0, 1, 2, 3
 
 
+@njit(inline="always")
+def choose_play(
+    code: int, override: int, hit_f: float, stand_f: float, eps: float
+) -> tuple[int, bool]:
+    """Hit (1) or stand (0) at a state that may draw (``code`` FREE or MUST_HIT), by its
+    values in floats; ``override`` (1 or 0; -1: none) sets a free state's play.  And
+    whether a free state's two values are within ``eps``, for the caller to decide it
+    exactly."""
+    if code != FREE:
+        return 1, False
+    if override >= 0:
+        return override, False
+    return (1 if hit_f > stand_f else 0), abs(hit_f - stand_f) <= eps
+
+
 @njit(cache=True, nogil=True)
 def decide_pass(
     u_counts: np.ndarray, u_size: np.ndarray, u_total: np.ndarray, u_row: np.ndarray,
@@ -1206,17 +1221,12 @@ def decide_pass(
                             hit[lane], mont_mul(w, value[c, lane], p[lane], q[lane]), p[lane]
                         )
                 hit_f += cards / left * value_f[c]
-        choose = 1
-        if code == FREE:
-            if override[x] >= 0:
-                choose = override[x]
-            else:
-                choose = 1 if hit_f > stand_ev_f[x] else 0
-                if abs(hit_f - stand_ev_f[x]) <= eps:
-                    flagged[nflags] = x
-                    flag_hit[nflags] = hit
-                    flag_stand[nflags] = stand_ev[x]
-                    nflags += 1
+        choose, close = choose_play(code, override[x], hit_f, stand_ev_f[x], eps)
+        if close:
+            flagged[nflags] = x
+            flag_hit[nflags] = hit
+            flag_stand[nflags] = stand_ev[x]
+            nflags += 1
         decision[x] = choose
         if choose:
             value[x] = hit
