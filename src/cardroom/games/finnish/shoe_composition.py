@@ -35,6 +35,7 @@ from cardroom.games.finnish.shoe_kernel import (
     OVER,
     RANKS,
     choose_play,
+    g_places,
 )
 
 __all__ = ["composition_pass", "flagged_values"]
@@ -123,9 +124,7 @@ def composition_pass(
     channels = coef.shape[1]
     last = coef.shape[2] - 1
     nloc = g_ids.shape[0]
-    where = np.full(nu, -1, np.int64)
-    for loc in range(nloc):
-        where[g_ids[loc]] = loc
+    where = g_places(g_ids, nu)
     nbmax = bp.shape[1]
     top = _read_finals(nb, bp, nf)
     # 1. the value of standing, in floats, as decide_pass adds it up
@@ -407,9 +406,7 @@ def flagged_values(
     channels = coef.shape[1]
     last = coef.shape[2] - 1
     nloc = g_ids.shape[0]
-    where = np.full(nu, -1, np.int64)
-    for loc in range(nloc):
-        where[g_ids[loc]] = loc
+    where = g_places(g_ids, nu)
     is_flag = np.zeros(n, np.bool_)
     for i in range(flagged.shape[0]):
         is_flag[flagged[i]] = True

@@ -190,6 +190,17 @@ def hash_index(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(inline="always")
+def g_places(g_ids: np.ndarray, nu: int) -> np.ndarray:
+    """``where[i]``: the row of G (a pass's dealer table) of the sub-multiset at place
+    ``i`` of the dealer's universe of ``nu``, -1 where G has none (``g_ids``: G's
+    places, row by row)."""
+    where = np.full(nu, -1, np.int64)
+    for loc in range(g_ids.shape[0]):
+        where[g_ids[loc]] = loc
+    return where
+
+
+@njit(inline="always")
 def _find(keys: np.ndarray, vals: np.ndarray, key: np.int64) -> int:
     h = _slot(keys, key)
     return int(vals[h]) if keys[h] == key else -1
@@ -909,9 +920,7 @@ def hands_pass(
     bonus = np.zeros((1, max(ncat, 1), lanes), np.uint64)
     bonus_f = np.zeros((1, max(ncat, 1)), np.float64)
     nbmax = bp.shape[1]
-    where = np.full(nu, -1, np.int64)
-    for loc in range(nloc):
-        where[g_ids[loc]] = loc
+    where = g_places(g_ids, nu)
     hcum = np.zeros((nloc, nf, lanes), np.uint64)
     hcum_f = np.zeros((nloc, nf), np.float64)
     stamp = np.full(nloc, -1, np.int64)
@@ -1127,9 +1136,7 @@ def decide_pass(
     n = u_counts.shape[0]
     channels = coef.shape[1]
     nloc = g_ids.shape[0]
-    where = np.full(nu, -1, np.int64)
-    for loc in range(nloc):
-        where[g_ids[loc]] = loc
+    where = g_places(g_ids, nu)
     hcum = np.zeros((nloc, nf, lanes), np.uint64)
     hcum_f = np.zeros((nloc, nf), np.float64)
     stamp = np.full(nloc, -1, np.int64)
