@@ -429,8 +429,7 @@ def driver_of(db: Database, table: int, instances: list[Served]) -> Served:
 
 
 def played(db: Database, name: str) -> list[RoundRecord]:
-    """The records of every coup the person played (:func:`records` keys them by their
-    number, which starts again at a table taken over)."""
+    """The records of every coup the person played, newest first."""
     wallet = Wallet(db)
     account = wallet.accounts.account(name)
     assert account is not None

@@ -349,6 +349,72 @@ def test_a_coup_a_stopped_server_left_is_finished_on_the_next_start(tmp_path: Pa
         assert ann.balance() == 1000 - 300 + cashed_out(ann)
 
 
+def played_in_order(server: Server, person: Someone) -> list[RoundRecord]:
+    """The person's finished coups in the order they were played (by round id)."""
+    wallet = Wallet(server.db)
+    account = wallet.accounts.account(person.name)
+    assert account is not None
+    stored = wallet.rounds.latest(account.id, limit=100, game="chemin-de-fer")
+    return [
+        RoundRecord.from_json(r.record)
+        for r in sorted(stored, key=lambda r: r.id)
+        if r.status == "finished" and r.record
+    ]
+
+
+def test_a_table_taken_over_numbers_its_coups_on(tmp_path: Path) -> None:
+    """A process that takes a table over (here the next start, after the last one
+    stopped) numbers its coups on from the last one the table saved, and deals from a
+    new shoe numbered on: a person's coups at the table never share a number, the page
+    shows the numbers of their records, and their places in the shoes only go forward."""
+
+    def serve() -> Server:
+        return Server(
+            tmp_path / "web.sqlite3", chemmy_tables=TABLES, chemmy_time_limit=20, chemmy_pause=0
+        )
+
+    with serve() as first:
+        ann = Someone.register(first)
+        ann.sit(2, "300")
+        sock = ann.socket(2)
+        play([sock], coups=3)
+        sock.close()  # (the server stops with Ann seated, maybe in the middle of a coup)
+    with serve() as second:
+        ann.server = second
+        ann.http.base_url = httpx.URL(second.url)
+        assert ann.http.get("/api/chemin-de-fer/tables").json()["you"] == []  # taken over
+        before = played_in_order(second, ann)
+        assert len(before) >= 3
+        ann.sit(2, "300")
+        sock = ann.socket(2)
+        play([sock], coups=3)
+        assert ann.post("/api/chemin-de-fer/tables/2/leave").status_code == 200
+        play([sock], until=lambda: seated(ann, 2) is None)
+        drain([sock])
+        sock.close()
+        every = played_in_order(second, ann)
+    after = every[len(before) :]
+    assert len(after) >= 3
+    numbers = [int(record.start["coup"]) for record in every]
+    assert numbers == sorted(set(numbers)), numbers  # on and on: never a number twice
+    last = int(before[-1].start["coup"])
+    assert int(after[0].start["coup"]) == last + 1, numbers  # the next after the last
+    # the page tells the coups by the numbers of their records, and shows no number of
+    # the coups before (the draw for the bank has the last one's, as a first game's has 0)
+    updates = [m for m in sock.messages if m.get("type") == "update"]
+    told = {int(e["coup"]) for m in updates for e in m["events"]}
+    assert {int(r.start["coup"]) for r in after} <= told and min(told) == last
+    shown = {int(m["table"]["coup"]) for m in updates if m["table"]["banker"] is not None}
+    assert min(shown) > last
+    # every recorded place in the shoes comes after the one before; the new process
+    # deals from a new shoe (the interrupted coup, if any, keeps no place)
+    places = [tuple(r.start["shoe"]) for r in every if "shoe" in r.start]
+    assert places == sorted(set(places)), places
+    shoes_before = {r.start["shoe"][0] for r in before if "shoe" in r.start}
+    assert after[0].start["shoe"][0] > max(shoes_before)
+    assert replay(after[0]).same
+
+
 def test_a_seat_whose_page_closed_waits_once_for_the_time_limit_not_turn_after_turn(
     tmp_path: Path,
 ) -> None:

@@ -122,8 +122,9 @@ class SeatedTable(Generic[R]):
     (chemin de fer).  The engine and the bots it makes are the game's own types (typed
     loosely here, so that this module names no game's): the callers name them."""
 
-    #: the engine of a new table: the rules, each seat's (name, stack), the empty seats
-    new_game: Callable[[R, Sequence[tuple[str, Fraction]], Iterable[int]], Any]
+    #: the engine of a new game: the rules, each seat's (name, stack), the empty seats, and
+    #: the number of the table's last coup before it (0: none; the game numbers on from it)
+    new_game: Callable[[R, Sequence[tuple[str, Fraction]], Iterable[int], int], Any]
     #: the engine set up again at the start of a coup (its ``coup_start()``), to finish it
     resume: Callable[[R, Mapping[str, Any]], Any]
     #: the bot that plays the solved game under the rules (a person's absent policy, the

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cardroom.app.history import RoundRecord, replay
-from cardroom.app.tables.chemmy import ChemmyTable
+from cardroom.app.tables.chemmy import ChemmyTable, finish_table_coups
 from cardroom.app.wallet import Wallet
 from cardroom.core.shoe import SeededShuffler, Shoe
 from cardroom.games.base import IllegalAction, WagerError
@@ -106,6 +106,71 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
     while (turn := table.advance()) is not None:
         answer(table, turn)
     assert table.leave(0) is not None
+    wallet.books.audit(ann.id)
+
+
+def test_coups_are_numbered_on_by_a_new_game_and_by_a_table_set_up_again(
+    wallet: Wallet,
+) -> None:
+    """A new game after the old one is over numbers its coups on from the old one's last
+    (its draw for the bank has that number); so does a table set up again on the same
+    database (what a process that takes the table over does: :meth:`ChemmyTable.number_on`),
+    from the last coup saved at the table, one left in progress included.  Ann's coups
+    at the table never share a number."""
+    ann = wallet.accounts.open_account("Ann", F(1000))
+    table = new_table(wallet, seed=9, seats=2)
+    table.sit_person(0, ann.id, "Ann", F(500))
+    table.sit_bot(1, "Aino", F(10), bot())  # one losing coup and it cannot play
+    table.start()
+    game = table.game
+    assert game is not None and game.coup == 1
+    assert {e.coup for e in game.log} == {0}  # (a first game's draw for the bank)
+    for _ in range(200):
+        if game.is_over:
+            break
+        if (turn := table.advance()) is not None:
+            answer(table, turn)
+    if not game.is_over:  # pragma: no cover - the seed makes Aino lose
+        pytest.skip("the bot did not go broke")
+    last = game.coup
+    assert last >= 1
+    table.stand_bot(1)
+    table.new_game()
+    table.sit_bot(1, "Eero", F(500), bot())
+    table.start()
+    assert table.game is not None and table.game.coup == last + 1
+    assert {e.coup for e in table.game.log} == {last}  # (the draw for the bank)
+    # coups until Ann decides in one saved in progress, then the process stops
+    while not wallet.rounds.unfinished_rounds(ann.id):
+        while (turn := table.advance()) is None:
+            pass
+        answer(table, turn)
+    [left] = wallet.rounds.unfinished_rounds(ann.id)
+    stopped = int(left.state["start"]["coup"])
+    assert stopped > last
+    del table
+    # the table set up again: what the last process left is finished, Ann's stack goes
+    # back to her wallet, and the coups go on from the one it stopped in
+    again = new_table(wallet, seed=10, seats=2)
+    finish_table_coups(wallet, "t2")
+    before = len(wallet.rounds.latest(ann.id, limit=100, game="chemin-de-fer"))
+    again.number_on()
+    assert again.last_coup == stopped
+    again.sit_person(0, ann.id, "Ann", F(300))
+    again.sit_bot(1, "Eero", F(500), bot())
+    again.start()
+    while (turn := again.advance()) is not None:
+        answer(again, turn)
+    stored = sorted(
+        wallet.rounds.latest(ann.id, limit=100, game="chemin-de-fer"), key=lambda r: r.id
+    )
+    numbers = [int(RoundRecord.from_json(r.record).start["coup"]) for r in stored]
+    assert numbers == sorted(set(numbers)), numbers
+    assert numbers[before - 1] == stopped and numbers[before] == stopped + 1
+    assert all(replay(RoundRecord.from_json(r.record)).same for r in stored)
+    with pytest.raises(IllegalAction, match="the game has started"):
+        again.number_on()
+    assert again.leave(0) is not None
     wallet.books.audit(ann.id)
 
 

@@ -142,6 +142,20 @@ def test_the_highest_card_takes_the_first_bank() -> None:
     assert lab(draw="As 2h 3c", ace_high_in_draw=True)[0].banker == 0
 
 
+def test_a_game_that_follows_others_numbers_its_coups_on() -> None:
+    names = [(NAMES[i], 100) for i in range(3)]
+    game = ChemmyGame(ChemmyRules(), names, coups_before=41)
+    session = ChemmySession(
+        game, StackedShoe(parse_cards(f"Ks 2h 3c {PLAYER_NATURAL}")), {}, np.random.default_rng(0)
+    )
+    assert session.advance() is None  # the draw for the bank: the last coup's number
+    assert game.coup == 42 and {e.coup for e in game.log} == {41}
+    assert game.coup_start()["coup"] == 42
+    for bad in (-1, True, 1.5):
+        with pytest.raises(ValueError, match="coups before the game"):
+            ChemmyGame(ChemmyRules(), names, coups_before=bad)  # type: ignore[arg-type]
+
+
 def test_seats_tied_for_the_highest_card_draw_again() -> None:
     game, _, shoe = lab(draw="Ks 5h Kd 3c 7h")
     (tie,) = events(game, DrawTie)

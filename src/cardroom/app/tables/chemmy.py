@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -72,6 +73,7 @@ __all__ = [
     "coup_record",
     "finish_interrupted_coups",
     "finish_table_coups",
+    "last_table_coup",
 ]
 
 #: The version of the state a coup in progress is saved with.
@@ -155,6 +157,7 @@ class TableCheckpoint:
     stacks: dict[int, Fraction]
     coup: _CoupInProgress | None
     records: int
+    last_coup: int
 
 
 def _copy_game(game: ChemmyGame | None) -> ChemmyGame | None:
@@ -201,6 +204,9 @@ class ChemmyTable:
         self.seats = [SeatAtTable(f"Seat {n + 1}") for n in range(seat_count)]
         self.absent = absent or AbsentPolicy(SEATS.solved_bot(self.rules, None))
         self.game: ChemmyGame | None = None
+        #: the number of the table's last coup before its game (0: none): each new game
+        #: numbers its coups on from it (:meth:`new_game`, :meth:`number_on`)
+        self.last_coup = 0
         self._stacks: dict[int, Fraction] = {}
         self._coup: _CoupInProgress | None = None
         self.records: list[RoundRecord] = []
@@ -218,6 +224,7 @@ class ChemmyTable:
             stacks=dict(self._stacks),
             coup=copy.deepcopy(self._coup),
             records=len(self.records),
+            last_coup=self.last_coup,
         )
 
     def restore(self, saved: TableCheckpoint) -> None:
@@ -229,6 +236,7 @@ class ChemmyTable:
         self._stacks = dict(saved.stacks)
         self._coup = copy.deepcopy(saved.coup)
         del self.records[saved.records :]
+        self.last_coup = saved.last_coup
 
     # -- seats -----------------------------------------------------------------------------
     def sit_person(self, seat: int, account_id: int, name: str, buy_in: Fraction) -> None:
@@ -319,8 +327,18 @@ class ChemmyTable:
         self._stacks = {
             n: stack for n, stack in enumerate(game.stacks) if self.seats[n].kind != "empty"
         }
+        self.last_coup = game.coup  # (the next game's coups are numbered on)
         self.game = None
         self._coup = None
+
+    def number_on(self) -> None:
+        """Before the game starts: number its coups on from the last coup saved in the
+        database at this table (see :func:`last_table_coup`), for a table set up again
+        in a new process (one that takes the table over), so that nobody's coups at the
+        table share a number.  Inside the caller's transaction it is part of it."""
+        if self.game is not None:
+            raise IllegalAction("the game has started")
+        self.last_coup = max(self.last_coup, last_table_coup(self.wallet, self.table_ref))
 
     def _check_empty(self, seat: int, name: str) -> None:
         if not 0 <= seat < len(self.seats):
@@ -390,7 +408,7 @@ class ChemmyTable:
         empty = [n for n, held in enumerate(self.seats) if held.kind == "empty"]
         try:
             game: ChemmyGame = SEATS.new_game(
-                self.rules, list(zip(names, stacks, strict=True)), empty
+                self.rules, list(zip(names, stacks, strict=True)), empty, self.last_coup
             )
         except ValueError as err:
             raise WagerError(str(err).removeprefix("seats: ")) from None
@@ -710,6 +728,28 @@ def finish_table_coups(wallet: Wallet, table_ref: str) -> tuple[list[RoundRecord
                 wallet.seats.cash_out(left.id)
                 cashed += 1
     return finished, cashed
+
+
+def last_table_coup(wallet: Wallet, table_ref: str) -> int:
+    """The number of the last coup saved at the table ``table_ref`` for anybody (in
+    progress or finished: the state of the table's latest round), 0 if none is.  A coup
+    of bots only is saved for nobody, so a table taken over after one gives its number
+    again (to the only coup of that number in anybody's records).  Inside the caller's
+    transaction it is part of it."""
+    with wallet.db.read() as conn:
+        latest = conn.execute(
+            select(rounds.c.state)
+            .where(rounds.c.table_ref == table_ref, rounds.c.game == GAME.id)
+            .order_by(rounds.c.id.desc())
+            .limit(1)
+        ).scalar_one_or_none()
+    if latest is None:
+        return 0
+    try:
+        number = read_coup_state(json.loads(latest)).start.get("coup")
+    except (ValueError, StateError):  # (not JSON, or not a coup's state this cardroom reads)
+        return 0
+    return number if isinstance(number, int) and not isinstance(number, bool) else 0
 
 
 def _finish_stored(wallet: Wallet, stored: StoredRound) -> RoundRecord | None:

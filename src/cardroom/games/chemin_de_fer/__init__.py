@@ -18,7 +18,9 @@ How cardroom plays the game:
 1. **First banker.**  Every seat that can play (its stack reaches the table minimum) draws a
    card face up.  The highest rank takes the bank, Ace low (Ace 1 ... King 13; the
    ``ace_high_in_draw`` rule makes the Ace 14).  Seats tied for the highest card draw again,
-   only they.  The draw cards are then discarded.  The draw is coup 0.
+   only they.  The draw cards are then discarded.  The draw is coup 0 (in a game that
+   follows others at one table, the number of the table's last coup: its coups are
+   numbered on, ``coups_before``).
 2. **The bank.**  The banker puts up a bank between the table minimum and the smaller of the
    table maximum and its stack, or passes the bank to the next seat (``banker_may_pass``).
    After a banker win the suggested bank (:attr:`ChemmyGame.default_bank`) is the whole

@@ -107,7 +107,10 @@ class ChemmyGame:
     """A chemin de fer table: seats ``(name, stack)`` in table order, from the draw for the bank.
 
     ``stacks`` change only when a coup is settled; stakes and the bank are commitments the
-    seats' stacks cover.  ``house`` is what the commission has taken.
+    seats' stacks cover.  ``house`` is what the commission has taken.  ``coups_before``
+    is how many coups the table numbered before this game (the last one's number): the
+    draw for the bank takes that number and the game's first coup the next, so that a
+    table that starts a new game numbers its coups on.
     """
 
     game = GAME_ID
@@ -117,8 +120,11 @@ class ChemmyGame:
         rules: ChemmyRules | None,
         seats: Sequence[tuple[str, Amount]],
         empty: Iterable[int] = (),
+        coups_before: int = 0,
     ) -> None:
         self.rules = rules or ChemmyRules()
+        if isinstance(coups_before, bool) or not isinstance(coups_before, int) or coups_before < 0:
+            raise ValueError(f"coups before the game: a whole number from 0, not {coups_before!r}")
         count = len(seats)
         if not self.rules.min_seats <= count <= self.rules.max_seats:
             raise ValueError(
@@ -156,7 +162,7 @@ class ChemmyGame:
         if any(not 0 <= seat < count or stacks[seat] for seat in self._empty):
             raise ValueError("seats: an empty seat is a seat of the table with no stack")
         self.log: list[CoupEvent] = []
-        self.coup = 0
+        self.coup = coups_before
         self.phase = Phase.DRAW_FOR_BANK
         self.banker: int | None = None
         self.default_bank: Fraction | None = None

@@ -86,7 +86,9 @@ def _exact_note(rules: ChemmyRules) -> str:
 
 #: the table of seats: the engine, the bots, the solved coup of a rules page
 SEATS: SeatedTable[ChemmyRules] = SeatedTable(
-    new_game=lambda rules, seats, empty: ChemmyGame(rules, seats, empty=empty),
+    new_game=lambda rules, seats, empty, coups_before: ChemmyGame(
+        rules, seats, empty=empty, coups_before=coups_before
+    ),
     resume=ChemmyGame.resume,
     solved_bot=_solved_bot,
     table_bot=table_bot,

@@ -78,7 +78,9 @@ class Driver:
 
     async def recover(self) -> None:
         """Finish what the table's last owner left (its coup in progress, its people's
-        stacks back to their wallets) and start the table again with its bots."""
+        stacks back to their wallets) and start the table again with its bots, its coups
+        numbered on from the last one saved there (a person's coups at a table never
+        share a number)."""
         live = self.live
         # the other processes' connections first, so that the people there are told too
         _, present = await asyncio.to_thread(live.link.table_inbox, live.spec.id)
@@ -93,6 +95,7 @@ class Driver:
 
             def step() -> tuple[int, int]:
                 records, cashed = finish_table_coups(live.wallet, live.table_ref)
+                fresh.number_on()
                 source = fresh.source
                 if isinstance(source, FairShoe):
                     # the shoes the last owner dealt deal no more; the next one's
