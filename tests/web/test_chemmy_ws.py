@@ -400,10 +400,11 @@ def test_a_table_taken_over_numbers_its_coups_on(tmp_path: Path) -> None:
     last = int(before[-1].start["coup"])
     assert int(after[0].start["coup"]) == last + 1, numbers  # the next after the last
     # the page tells the coups by the numbers of their records, and shows no number of
-    # the coups before (the draw for the bank has the last one's, as a first game's has 0)
+    # the coups before (the draw for the bank, which the socket may open too late to
+    # see, has the last one's, as a first game's has 0)
     updates = [m for m in sock.messages if m.get("type") == "update"]
     told = {int(e["coup"]) for m in updates for e in m["events"]}
-    assert {int(r.start["coup"]) for r in after} <= told and min(told) == last
+    assert {int(r.start["coup"]) for r in after} <= told and min(told) >= last
     shown = {int(m["table"]["coup"]) for m in updates if m["table"]["banker"] is not None}
     assert min(shown) > last
     # every recorded place in the shoes comes after the one before; the new process
