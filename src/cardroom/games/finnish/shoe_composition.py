@@ -34,6 +34,8 @@ from cardroom.games.finnish.shoe_kernel import (
     MUST_STAND,
     OVER,
     RANKS,
+    add_by_coefficients,
+    add_by_coefficients_f,
     choose_play,
     g_places,
 )
@@ -178,12 +180,7 @@ def composition_pass(
                     cum_f[j] += weight_f * hcum_f[loc, bp[ti, j]]
         for o in range(channels):
             res_f[o] = coef[ti, o, last] * 1.0
-            for j in range(k):
-                a = coef[ti, o, j]
-                if a == 1:
-                    res_f[o] += cum_f[j]
-                elif a == -1:
-                    res_f[o] -= cum_f[j]
+            add_by_coefficients_f(res_f, o, coef, ti, k, cum_f)
         rest_f = res_f[channels - 1]
         ev = 0.0
         for o in range(channels - 1):
@@ -366,13 +363,7 @@ def composition_pass(
                     acc[o, lane] = add_mod(acc[o, lane], plain, p[lane])
                 elif constant == -1:
                     acc[o, lane] = sub_mod(acc[o, lane], plain, p[lane])
-            for j in range(k):
-                a = coef[ti, o, j]
-                for lane in range(lanes):
-                    if a == 1:
-                        acc[o, lane] = add_mod(acc[o, lane], cum[j, lane], p[lane])
-                    elif a == -1:
-                        acc[o, lane] = sub_mod(acc[o, lane], cum[j, lane], p[lane])
+            add_by_coefficients(acc, o, coef, ti, k, cum, p)
         begin = end
     for lane in range(lanes):
         lines[over, lane] = mont_mul(one, busts[lane], p[lane], q[lane])
@@ -482,13 +473,7 @@ def flagged_values(
                     res[o, lane] = sub_mod(_U64(0), _U64(1), p[lane])
                 else:
                     res[o, lane] = 0
-            for j in range(k):
-                a = coef[ti, o, j]
-                for lane in range(lanes):
-                    if a == 1:
-                        res[o, lane] = add_mod(res[o, lane], cum[j, lane], p[lane])
-                    elif a == -1:
-                        res[o, lane] = sub_mod(res[o, lane], cum[j, lane], p[lane])
+            add_by_coefficients(res, o, coef, ti, k, cum, p)
         for lane in range(lanes):
             rest = res[channels - 1, lane]
             net = _U64(0)

@@ -190,6 +190,36 @@ def hash_index(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(inline="always")
+def add_by_coefficients(
+    out: np.ndarray, o: int, coef: np.ndarray, ti: int, k: int, cum: np.ndarray, p: np.ndarray
+) -> None:
+    """``out[o] += sum_j coef[ti, o, j] cum[j]`` over the first ``k`` breakpoints, lane by
+    lane modulo ``p`` (each coefficient 1, -1 or 0): a result channel read off the
+    dealer's cumulative finals at a total's breakpoints."""
+    for j in range(k):
+        a = coef[ti, o, j]
+        if a == 1:
+            for lane in range(p.shape[0]):
+                out[o, lane] = add_mod(out[o, lane], cum[j, lane], p[lane])
+        elif a == -1:
+            for lane in range(p.shape[0]):
+                out[o, lane] = sub_mod(out[o, lane], cum[j, lane], p[lane])
+
+
+@njit(inline="always")
+def add_by_coefficients_f(
+    out_f: np.ndarray, o: int, coef: np.ndarray, ti: int, k: int, cum_f: np.ndarray
+) -> None:
+    """:func:`add_by_coefficients` in floating point (the terms added in order of j)."""
+    for j in range(k):
+        a = coef[ti, o, j]
+        if a == 1:
+            out_f[o] += cum_f[j]
+        elif a == -1:
+            out_f[o] -= cum_f[j]
+
+
+@njit(inline="always")
 def g_places(g_ids: np.ndarray, nu: int) -> np.ndarray:
     """``where[i]``: the row of G (a pass's dealer table) of the sub-multiset at place
     ``i`` of the dealer's universe of ``nu``, -1 where G has none (``g_ids``: G's
@@ -747,16 +777,8 @@ def _against_dealer(
             else:
                 out[o, lane] = 0
         out_f[o] = constant * start_f
-        for j in range(k):
-            a = coef[ti, o, j]
-            if a == 1:
-                for lane in range(lanes):
-                    out[o, lane] = add_mod(out[o, lane], cum[j, lane], p[lane])
-                out_f[o] += cum_f[j]
-            elif a == -1:
-                for lane in range(lanes):
-                    out[o, lane] = sub_mod(out[o, lane], cum[j, lane], p[lane])
-                out_f[o] -= cum_f[j]
+        add_by_coefficients(out, o, coef, ti, k, cum, p)
+        add_by_coefficients_f(out_f, o, coef, ti, k, cum_f)
 
 
 @njit(cache=True, nogil=True)
