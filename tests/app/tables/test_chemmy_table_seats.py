@@ -41,6 +41,19 @@ def bot() -> TableauBot:
     return TableauBot(money=SimpleMoney())
 
 
+def play_until_aino_is_broke(table: ChemmyTable) -> None:
+    """Play the table's game (Aino, a bot with the price of one coup, against Ann)
+    until it is over: the seed makes Aino lose and go broke."""
+    game = table.game
+    assert game is not None
+    for _ in range(200):
+        if game.is_over:
+            break
+        if (turn := table.advance()) is not None:
+            answer(table, turn)
+    assert game.is_over, "the seed makes Aino lose and go broke"
+
+
 def test_a_person_who_stands_up_before_the_start_is_left_out_of_the_game(wallet: Wallet) -> None:
     ann = wallet.accounts.open_account("Ann", F(1000))
     table = new_table(wallet)
@@ -89,12 +102,7 @@ def test_a_new_game_after_the_old_one_is_over_keeps_the_peoples_stacks(wallet: W
     table.start()
     game = table.game
     assert game is not None
-    for _ in range(200):
-        if game.is_over:
-            break
-        if (turn := table.advance()) is not None:
-            answer(table, turn)
-    assert game.is_over, "the seed makes Aino lose and go broke"
+    play_until_aino_is_broke(table)
     stack = game.stacks[0]
     assert wallet.seats.open_seats(ann.id)[0].stack == stack
     table.stand_bot(1)
@@ -124,12 +132,7 @@ def test_coups_are_numbered_on_by_a_new_game_and_by_a_table_set_up_again(
     game = table.game
     assert game is not None and game.coup == 1
     assert {e.coup for e in game.log} == {0}  # (a first game's draw for the bank)
-    for _ in range(200):
-        if game.is_over:
-            break
-        if (turn := table.advance()) is not None:
-            answer(table, turn)
-    assert game.is_over, "the seed makes Aino lose and go broke"
+    play_until_aino_is_broke(table)
     last = game.coup
     assert last >= 1
     table.stand_bot(1)
@@ -144,6 +147,7 @@ def test_coups_are_numbered_on_by_a_new_game_and_by_a_table_set_up_again(
             pass
         answer(table, turn)
     [left] = wallet.rounds.unfinished_rounds(ann.id)
+    assert left.state is not None  # (a coup in progress keeps its state)
     stopped = int(left.state["start"]["coup"])
     assert stopped > last
     del table
