@@ -6,25 +6,34 @@ from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
 import os
 import re
 import select
 import signal
 import socket
 import subprocess
+import threading
+import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
+from uvicorn.supervisors.multiprocess import Process
 
 from cardroom.storage import Database
 from cardroom.web.server import (
     BALANCES,
     Options,
     ServerError,
+    answers,
     build_app,
     listen,
     listen_each,
@@ -36,6 +45,7 @@ from tests.databases import (  # noqa: F401
     pg_template,
     url_text,
 )
+from tests.processes import PATIENCE
 from tests.web.served import CARDROOM, Served, alive, fetch, free_port
 
 
@@ -305,3 +315,43 @@ def test_a_served_process_puts_what_it_started_with_beyond_the_collector(
     finally:
         gc.unfreeze()
         db.close()
+
+
+def _pong_once(conn: Connection) -> None:
+    """A worker that answers one health check, then goes on."""
+    conn.recv()
+    conn.send(True)
+    time.sleep(60)
+
+
+def _die_soon(conn: Connection) -> None:
+    """A worker that never answers, and is gone in a moment."""
+    time.sleep(1)
+
+
+def _health(target: Callable[[Connection], None]) -> bool | None:
+    """:func:`answers`, with a timeout of an hour, about a forked process running
+    ``target`` on its end of the health check's pipe; None if it had not told within
+    the test's patience."""
+    context = multiprocessing.get_context("fork")
+    parent, child = context.Pipe()
+    worker = context.Process(target=target, args=(child,), daemon=True)
+    worker.start()
+    told: list[bool] = []
+    stand_in = cast(Process, SimpleNamespace(process=worker, parent_conn=parent))
+    asking = threading.Thread(target=lambda: told.append(answers(stand_in, timeout=3600)))
+    asking.start()
+    asking.join(timeout=PATIENCE)
+    worker.kill()
+    worker.join()
+    return told[0] if told else None
+
+
+def test_a_worker_that_answers_its_health_check_is_alive() -> None:
+    assert _health(_pong_once) is True
+
+
+def test_a_worker_gone_during_its_health_check_is_seen_gone_then_not_after_the_timeout() -> None:
+    """The supervisor's wait for an answer ends when the worker is gone (one killed just
+    before a check is replaced at once, not a whole timeout later)."""
+    assert _health(_die_soon) is False

@@ -18,8 +18,10 @@ from __future__ import annotations
 import copy
 import gc
 import logging
+import pickle
 import socket
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -233,6 +235,26 @@ class AppFactory:
             sys.exit(STARTUP_FAILURE)
 
 
+def answers(process: Process, timeout: float) -> bool:
+    """Is the worker alive, and does it answer a health check within ``timeout``?  As
+    uvicorn's ``Process.is_alive``, but the wait for the answer ends as soon as the
+    worker is seen to be gone: one killed just before the check (its exit not yet
+    visible) is replaced at once, not after the whole timeout (a minute: a worker takes
+    seconds to start on a busy machine)."""
+    if not process.process.is_alive():
+        return False
+    deadline = time.monotonic() + timeout
+    try:
+        process.parent_conn.send(b"ping")
+        while not process.parent_conn.poll(0.1):
+            if not process.process.is_alive() or time.monotonic() > deadline:
+                return False
+        process.parent_conn.recv()
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return False
+    return True
+
+
 class Balanced(Multiprocess):
     """uvicorn's supervisor (``uvicorn.supervisors.Multiprocess``: it starts the workers,
     replaces one that dies or hangs, and stops them all on Ctrl-C or SIGTERM) with a
@@ -259,7 +281,7 @@ class Balanced(Multiprocess):
         if self.should_exit.is_set():
             return
         for index, process in enumerate(self.processes):
-            if process.is_alive(timeout=self.config.timeout_worker_healthcheck):
+            if answers(process, timeout=self.config.timeout_worker_healthcheck):
                 continue
             process.kill()  # hung
             process.join()
