@@ -94,15 +94,35 @@ _LOW16 = _U64(0xFFFF)
 
 
 @njit(inline="always")
-def _below(state: np.ndarray, bits: np.uint64, bound: np.uint64) -> int:
+def _step(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """:func:`next_u64` on four words held in locals: the output and the words after it."""
+    result = _rotl(s1 * _U64(5), 7) * _U64(9)
+    t = s1 << _U64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _below(
+    bits: np.uint64, bound: np.uint64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A uniform index below ``bound`` (at most 2**16) from the low 16 bits of ``bits``:
-    Lemire's multiply-and-reject, with fresh outputs in the rare case of a rejection."""
+    Lemire's multiply-and-reject, with fresh outputs in the rare case of a rejection
+    (and the generator's words after them)."""
     product = (bits & _LOW16) * bound
     low = product & _LOW16
     while low < bound and low < (_U64(1 << 16) - bound) % bound:
-        product = (next_u64(state) & _LOW16) * bound
+        fresh, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        product = (fresh & _LOW16) * bound
         low = product & _LOW16
-    return int(product >> _U64(16))
+    return int(product >> _U64(16)), s0, s1, s2, s3
 
 
 @njit(inline="always")
@@ -112,24 +132,29 @@ def shuffle_in_place(state: np.ndarray, cards: np.ndarray) -> None:
     Each 64-bit output gives four 16-bit numbers, each turned into an index by
     Lemire's multiply-and-reject method (exactly unbiased).  The four are taken in
     one unrolled step, without a counter to test between them: that halved the
-    time of a shuffle.
+    time of a shuffle.  The generator's four words are held in locals for the whole
+    shuffle and written back once: read and written through ``state`` at each output,
+    which the compiler cannot keep apart from ``cards``, a shuffle took 10% longer.
     """
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     i = cards.shape[0] - 1
     while i >= 4:
-        bits = next_u64(state)
+        bits, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
         for _ in range(4):
-            j = _below(state, bits, _U64(i + 1))
+            j, s0, s1, s2, s3 = _below(bits, _U64(i + 1), s0, s1, s2, s3)
             bits >>= _U64(16)
             tmp = cards[i]
             cards[i] = cards[j]
             cards[j] = tmp
             i -= 1
     while i >= 1:
-        j = _below(state, next_u64(state), _U64(i + 1))
+        bits, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = _below(bits, _U64(i + 1), s0, s1, s2, s3)
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
         i -= 1
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
 
 
 @njit(cache=True)
