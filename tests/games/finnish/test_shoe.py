@@ -16,6 +16,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from cardroom.analysis.report import GameReport, decimal_text
 from cardroom.core.cards import JOKER, Card, Rank, Suit
 from cardroom.games import GAMES
 from cardroom.games.base import Action, Round
+from cardroom.games.finnish import shoe_finnish27
 from cardroom.games.finnish.finnish27 import (
     BonusTable,
     Finnish27Round,
@@ -51,6 +53,7 @@ from cardroom.games.finnish.twentyone_24_27 import (
     TwentyOne2427Round,
     TwentyOne2427Rules,
 )
+from cardroom.games.spec import AnalysisAsk
 from cardroom.games.walk import RANK_ORDER, exact
 from tests.games.finnish.test_fresh_shoe import PINNED
 from tests.shared import default_analysis
@@ -529,6 +532,35 @@ def test_finnish27_effects_of_removal_add_up_to_zero() -> None:
     assert spade.outcomes == heart.outcomes
     average = (spade.wagers["player"].expected + 3 * heart.wagers["player"].expected) / 4
     assert effects["player"][Rank.NINE] == average - base
+
+
+def test_finnish27_eor_makes_the_full_shoes_tables_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`analyze finnish27 --eor`: the report's count makes the full shoe's tables and
+    the effects' counts share them; no count makes them again (they took as long as
+    a count of their own)."""
+    monkeypatch.setenv("CARDROOM_CACHE_DIR", str(tmp_path))  # every count made here
+    shoe = ShoeMakeup.of_counts(
+        {Rank.ACE: 4, Rank.FOUR: 4, Rank.EIGHT: 4, Rank.NINE: 4, Rank.KING: 4, Rank.JOKER: 2}
+    )
+    real = shoe_finnish27._tables
+    made: list[ShoeMakeup] = []
+
+    def tables(rules: Finnish27Rules, made_for: ShoeMakeup, *args: Any) -> Any:
+        made.append(made_for)
+        return real(rules, made_for, *args)
+
+    monkeypatch.setattr(shoe_finnish27, "_tables", tables)
+    analyze = GAMES["finnish27"].analyze
+    assert analyze is not None
+    with monkeypatch.context() as patched:
+        patched.setattr(ShoeMakeup, "of_rules", classmethod(lambda cls, *_: shoe))
+        analysis = analyze(Finnish27Rules(), AnalysisAsk(effects=True))
+    assert made.count(shoe) == 1
+    assert len(made) == 1 + sum(1 for n in shoe.counts if n)
+    assert analysis.report == analyze_finnish27_shoe(shoe=shoe)
+    assert analysis.effects == finnish27_effects_of_removal(shoe=shoe)
 
 
 def test_finnish27_effects_of_removal_with_a_rank_spread_unevenly_over_the_suits() -> None:

@@ -219,13 +219,16 @@ def finnish27_effects_of_removal(
     shoe: ShoeMakeup | None = None,
     table_minimum: Fraction | None = None,
     stake: Fraction | None = None,
+    full: FullShoe | None = None,
 ) -> Effects:
     """finnish27's exact effects of removal in the real shoe (see :func:`_effects`):
     fifteen analyses, one per rank, sharing the full shoe's tables
-    (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`)."""
+    (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`; ``full``: those the
+    shoe's report has made)."""
     rules = rules or Finnish27Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
-    full = FullShoe(rules, shoe)  # the counts share the full shoe's tables
+    if full is None or full.rules != rules or full.shoe != shoe:
+        full = FullShoe(rules, shoe)  # the counts share the full shoe's tables
 
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
         return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture, full)

@@ -690,16 +690,19 @@ def analyze_finnish27_shoe(
     stake: Fraction | None = None,
     hits: Hits | None = None,
     label: str | None = None,
+    like: FullShoe | None = None,
 ) -> GameReport:
     """Exact outcomes and wagers of finnish27 dealt off the top of the rules' shoe (or
     ``shoe``); ``table_minimum`` and ``stake`` weigh the flat 9-9-9 awards, ``hits``
-    replaces the player's table (``label`` names it)."""
+    replaces the player's table (``label`` names it).  ``like``: this shoe's
+    :class:`FullShoe`, whose tables the count makes and keeps for the counts that
+    follow (the effects of removal) rather than making its own."""
     rules = rules or Finnish27Rules()
     label = label or f"the rules' {rules.table_name}"
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
-    if hits is None:  # the rules' own table: the PAR sheet asks twice (figures, strategy)
+    if hits is None and like is None:  # the PAR sheet asks twice (figures, strategy)
         return _own_table_report(rules, shoe, table_minimum, stake, label)
-    return finnish27_shoe_report(rules, shoe, table_minimum, stake, hits, label)
+    return finnish27_shoe_report(rules, shoe, table_minimum, stake, hits, label, None, like)
 
 
 @lru_cache(maxsize=4)

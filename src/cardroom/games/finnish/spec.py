@@ -97,14 +97,17 @@ def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
         analyze_finnish27_shoe,
         finnish27_effects_of_removal,
     )
+    from cardroom.games.finnish.shoe_finnish27 import FullShoe
 
     minimum, stake = ask.table_min, ask.stake
     if not ask.infinite:
         shoe = ShoeMakeup.of_rules(rules.shoe, ask.decks)
-        report = analyze_finnish27_shoe(rules, shoe, minimum, stake)
         if not ask.effects:
-            return Analysis(report)
-        effects = finnish27_effects_of_removal(rules, shoe, minimum, stake)
+            return Analysis(analyze_finnish27_shoe(rules, shoe, minimum, stake))
+        # the report's count makes the full shoe's tables once, for the effects' too
+        full = FullShoe(rules, shoe)
+        report = analyze_finnish27_shoe(rules, shoe, minimum, stake, like=full)
+        effects = finnish27_effects_of_removal(rules, shoe, minimum, stake, full)
         return Analysis(report, effects, SHOE_EFFECTS)
 
     def finnish() -> Run:
