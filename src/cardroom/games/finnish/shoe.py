@@ -175,12 +175,20 @@ Effects = dict[str, dict[Rank, Fraction]]
 
 
 def _effects(
-    shoe: ShoeMakeup, analyze: Callable[[ShoeMakeup, SuitMixture | None], GameReport]
+    shoe: ShoeMakeup,
+    analyze: Callable[[ShoeMakeup, SuitMixture | None], GameReport],
+    every: bool = False,
 ) -> Effects:
     """Wager -> rank -> the change in its expected net result per unit staked when one
     card of that rank, of a suit unknown (each as likely as the shoe holds), leaves the
-    shoe before the round.  An unseen card taken out changes nothing on average, so
-    the effects weighed by the ranks' counts add up to 0: checked here, exactly."""
+    shoe before the round.
+
+    An unseen card taken out changes nothing on average, so the effects weighed by the
+    ranks' counts add up to 0, exactly.  The first rank's effect (the Ace's, whose count
+    is the longest: a shoe with one Ace fewer can deal fewer hands, so it shares none of
+    the full shoe's tables) is worked out from the others' by that sum rather than
+    counted.  ``every``: count every rank's, and check that they add up to 0 (the
+    tests hold the two ways against each other)."""
     asks: list[tuple[Rank, ShoeMakeup, SuitMixture | None]] = []
     for index, rank in enumerate(RANK_ORDER):
         count = shoe.counts[index]
@@ -194,22 +202,30 @@ def _effects(
                 if n
             ]
         asks.append((rank, shoe.without(rank), mixture))
+    derived = None if every or len(asks) < 2 else asks[0][0]
+    counted = asks[1:] if derived is not None else asks
     # two analyses at a time: each leaves a core idle for part of its time (its
     # Python, its longest pass), which the other fills
     with ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(analyze, fewer, mixture) for _, fewer, mixture in asks]
+        jobs = [pool.submit(analyze, fewer, mixture) for _, fewer, mixture in counted]
         base = analyze(shoe, None)
         afters = [job.result() for job in jobs]
-    effects: Effects = {wager: {} for wager in base.wagers}
-    for (rank, _, _), after in zip(asks, afters, strict=True):
-        for wager, report in base.wagers.items():
-            effects[wager][rank] = after.wagers[wager].expected - report.expected
-    for wager, per_rank in effects.items():
-        weighed = sum(
+
+    def weighed(per_rank: dict[Rank, Fraction]) -> Fraction:
+        return sum(
             (shoe.counts[RANK_ORDER.index(rank)] * e for rank, e in per_rank.items()),
             Fraction(0),
         )
-        if weighed:
+
+    effects: Effects = {wager: {} for wager in base.wagers}
+    for wager, report in base.wagers.items():
+        per_rank = effects[wager]
+        for (rank, _, _), after in zip(counted, afters, strict=True):
+            per_rank[rank] = after.wagers[wager].expected - report.expected
+        if derived is not None:
+            rest = weighed(per_rank)
+            effects[wager] = {derived: -rest / shoe.counts[RANK_ORDER.index(derived)]} | per_rank
+        elif weighed(per_rank):
             raise ArithmeticError(f"effects of removal on {wager} do not add up to 0")
     return effects
 
@@ -220,11 +236,12 @@ def finnish27_effects_of_removal(
     table_minimum: Fraction | None = None,
     stake: Fraction | None = None,
     full: FullShoe | None = None,
+    every: bool = False,
 ) -> Effects:
-    """finnish27's exact effects of removal in the real shoe (see :func:`_effects`):
-    fifteen analyses, one per rank, sharing the full shoe's tables
-    (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`; ``full``: those the
-    shoe's report has made)."""
+    """finnish27's exact effects of removal in the real shoe (see :func:`_effects`;
+    ``every``: count every rank's): an analysis per rank but the first, sharing the
+    full shoe's tables (:class:`~cardroom.games.finnish.shoe_finnish27.FullShoe`;
+    ``full``: those the shoe's report has made)."""
     rules = rules or Finnish27Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
     if full is None or full.rules != rules or full.shoe != shoe:
@@ -233,16 +250,18 @@ def finnish27_effects_of_removal(
     def analyze(fewer: ShoeMakeup, mixture: SuitMixture | None) -> GameReport:
         return finnish27_shoe_report(rules, fewer, table_minimum, stake, None, "", mixture, full)
 
-    return _effects(shoe, analyze)
+    return _effects(shoe, analyze, every)
 
 
 def twentyone_effects_of_removal(
     rules: TwentyOne2427Rules | None = None,
     shoe: ShoeMakeup | None = None,
     hits: Hits | None = None,
+    every: bool = False,
 ) -> Effects:
     """21-24-27's exact effects of removal in the real shoe, the player keeping one
-    total-dependent table (by default the source's) whatever card is out."""
+    total-dependent table (by default the source's) whatever card is out (see
+    :func:`_effects`; ``every``: count every rank's)."""
     rules = rules or TwentyOne2427Rules()
     shoe = shoe or ShoeMakeup.of_rules(rules.shoe)
     play = hits or BASIC_STRATEGY.hits
@@ -252,4 +271,4 @@ def twentyone_effects_of_removal(
         counted = twentyone_counts(rules, fewer, play, full)
         return twentyone_from_counts(rules, fewer, counted, "")
 
-    return _effects(shoe, analyze)
+    return _effects(shoe, analyze, every)

@@ -302,8 +302,11 @@ class Finnish27Bonus:
         """:meth:`_categories` of every hand, those :attr:`_like` gives copied from it."""
         if self._like is None:
             return self._categories(self.hands, suits)
-        keys, vals, vals_f = (a[np.maximum(self._in_like, 0)] for a in self._like.cat)
         rows = np.flatnonzero(self._redo)
+        places = self._in_like
+        if not len(rows) and np.array_equal(places, np.arange(len(self._like.hands))):
+            return self._like.cat  # the same hands with the same chances: shared, not copied
+        keys, vals, vals_f = (a[np.maximum(places, 0)] for a in self._like.cat)
         if len(rows):
             keys[rows], vals[rows], vals_f[rows] = self._categories(self.hands[rows], suits)
         return keys, vals, vals_f
