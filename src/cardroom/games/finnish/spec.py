@@ -97,7 +97,7 @@ def _finnish27_analyze(rules: Finnish27Rules, ask: AnalysisAsk) -> Analysis:
         analyze_finnish27_shoe,
         finnish27_effects_of_removal,
     )
-    from cardroom.games.finnish.shoe_finnish27 import FullShoe
+    from cardroom.games.finnish.shoe_finnish27 import FullShoe  # lazy: Numba
 
     minimum, stake = ask.table_min, ask.stake
     if not ask.infinite:
