@@ -47,12 +47,12 @@ def main() -> int:
     from tests.storage import pgserver
 
     if args.inline:
-        import cardroom.web.routes.api as api
+        from cardroom.web.round_threads import RoundThreads
 
-        async def inline(func: Any, *a: Any, **k: Any) -> Any:
-            return func(*a, **k)
+        async def inline(self: RoundThreads, work: Any) -> Any:
+            return work()
 
-        api.run_in_threadpool = inline  # type: ignore[assignment]
+        RoundThreads.run = inline  # type: ignore[method-assign]
 
     binaries = pgserver.bin_dir()
     if binaries is None:

@@ -144,6 +144,7 @@ def create_app(
         await tables.close()
         edges.close()
         sheets.close()
+        services.rounds.close()
 
     app = FastAPI(
         title="cardroom",

@@ -17,6 +17,7 @@ from cardroom.storage import Database
 from cardroom.web.edges import ChemmySolutions, HouseEdges
 from cardroom.web.live import LiveTables
 from cardroom.web.passwords import PasswordPool
+from cardroom.web.round_threads import RoundThreads
 from cardroom.web.throttle import LoginThrottle
 
 #: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
@@ -66,6 +67,8 @@ class Services:
     room: Room
     #: chemin de fer's solved coup, for its rules page
     solutions: ChemmySolutions = field(default_factory=ChemmySolutions)
+    #: the threads the house rounds are dealt on
+    rounds: RoundThreads = field(default_factory=RoundThreads)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from typing import Annotated, Any, NoReturn
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
@@ -465,15 +466,15 @@ async def place_bets(
         return svc.tables.place(person.account, game, bets, idempotency_key, variant)
 
     # the busiest request: who is asking and the round itself are one transaction,
-    # made in one trip to a worker thread
+    # made in one trip to a thread of the rounds' own
     try:
         try:
-            data, new = await run_in_threadpool(svc.db.run, work)
+            data, new = await svc.rounds.run(partial(svc.db.run, work))
         except StorageConflict:
             if idempotency_key is None:
                 raise
             # the same key at the same moment from elsewhere: its round is given back
-            data, new = await run_in_threadpool(svc.db.run, work)
+            data, new = await svc.rounds.run(partial(svc.db.run, work))
     except (WagerError, WalletError, UnknownVariant) as err:
         refused = _refusal(err)
         if isinstance(err, OverBalance):  # the way on, where the account may be topped up
