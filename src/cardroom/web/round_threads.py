@@ -5,12 +5,10 @@ round's work runs on a worker thread, so that the event loop goes on reading and
 answering other requests meanwhile.  The rounds get :data:`ROUND_THREADS` threads of
 their own rather than the framework's pool of many: each wait on the database hands the
 interpreter's lock from one thread to another, and with many threads taking their turns
-at it a round cost the server about a quarter more of its processor time, and
-PostgreSQL (one connection in use for each thread) about a sixth more.  Measured on 2
-cores with 2 server processes and 200 connections (``benchmarks/bench_load.py``, 30
-November 2026): 470 rounds a second through the framework's pool of 16 threads
-against 561 with one thread and 593 with two, the paced run's p99 51 ms against 14 and
-16 ms.
+at it a round cost the server about a fifth more of its processor time, and PostgreSQL
+(one connection in use for each thread) about a tenth more (docs/benchmarks.md, "The
+web table under load").  Dealing the round on the event loop's thread itself costs less
+still, but then one round's waits hold up every other connection of the process.
 
 >>> import asyncio
 >>> threads = RoundThreads(1)
