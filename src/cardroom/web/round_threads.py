@@ -11,8 +11,12 @@ web table under load").  Dealing the round on the event loop's thread itself cos
 still, but then one round's waits hold up every other connection of the process.
 
 >>> import asyncio
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> def wait(job):  # an event loop of its own, as the server's would be
+...     with ThreadPoolExecutor(1) as thread:
+...         return thread.submit(asyncio.run, job).result()
 >>> threads = RoundThreads(1)
->>> asyncio.run(threads.run(lambda: 6 * 7))
+>>> wait(threads.run(lambda: 6 * 7))
 42
 >>> threads.close()
 """
