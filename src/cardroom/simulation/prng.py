@@ -45,9 +45,11 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
 
 
 @njit(inline="always")
-def next_u64(state: np.ndarray) -> np.uint64:
-    """The next output of the generator whose four words are ``state`` (advanced in place)."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+def _step(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """One step of xoshiro256** on its four words held in locals: the output and the
+    words after it."""
     result = _rotl(s1 * _U64(5), 7) * _U64(9)
     t = s1 << _U64(17)
     s2 ^= s0
@@ -56,6 +58,13 @@ def next_u64(state: np.ndarray) -> np.uint64:
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def next_u64(state: np.ndarray) -> np.uint64:
+    """The next output of the generator whose four words are ``state`` (advanced in place)."""
+    result, s0, s1, s2, s3 = _step(state[0], state[1], state[2], state[3])
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return result
 
@@ -91,22 +100,6 @@ def uniform_ticks(state: np.ndarray, count: int) -> np.ndarray:
 
 
 _LOW16 = _U64(0xFFFF)
-
-
-@njit(inline="always")
-def _step(
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
-) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """:func:`next_u64` on four words held in locals: the output and the words after it."""
-    result = _rotl(s1 * _U64(5), 7) * _U64(9)
-    t = s1 << _U64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return result, s0, s1, s2, s3
 
 
 @njit(inline="always")
