@@ -5,7 +5,7 @@ round's work runs on a worker thread, so that the event loop goes on reading and
 answering other requests meanwhile.  The rounds get :data:`ROUND_THREADS` threads of
 their own rather than the framework's pool of many: each wait on the database hands the
 interpreter's lock from one thread to another, and with many threads taking their turns
-at it a round cost the server about a fifth more of its processor time, and PostgreSQL
+at it a round cost the server about a sixth more of its processor time, and PostgreSQL
 (one connection in use for each thread) about a tenth more (docs/benchmarks.md, "The
 web table under load").  Dealing the round on the event loop's thread itself costs less
 still, but then one round's waits hold up every other connection of the process.
