@@ -1,6 +1,7 @@
-"""Parts of the count that are split or shortened for speed give what the plain way gives:
-the players' sub-multisets worked out on several threads, and the few sub-multisets of
-a dealer who stands on two cards read one by one (the whole count is held against the
+"""Parts of the count that are split, shortened or shared for speed give what the plain
+way gives: the players' sub-multisets worked out on several threads, the few
+sub-multisets of a dealer who stands on two cards read one by one, and the tables of
+hands a shoe with a card out takes from the full shoe's (the whole count is held against the
 engine in test_shoe)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardroom.core.cards import Rank
 from cardroom.games.finnish import shoe_count
 from cardroom.games.finnish import shoe_kernel as kernel
 from cardroom.games.finnish.finnish27 import Finnish27Rules
@@ -21,7 +23,7 @@ from cardroom.games.finnish.shoe_count import (
 )
 from cardroom.games.finnish.shoe_deal import ShoeMakeup
 from cardroom.games.finnish.shoe_finnish27 import _tables, finnish27_shape
-from cardroom.games.finnish.shoe_hands import prepare
+from cardroom.games.finnish.shoe_hands import Prepared, prepare
 
 
 def test_sub_multisets_on_threads_are_the_kernels_in_order() -> None:
@@ -50,3 +52,31 @@ def test_a_dealer_standing_on_two_cards_has_few_sub_multisets_read_one_by_one(
     monkeypatch.setattr(shoe_count, "_FEW", -1)
     assert not any(len(_few_digits(sweep, sweep.dealer_table(c)[0])) for c in chosen)
     assert count_rounds(sweep, bonus, bonus.keys).results == counted.results
+
+
+def _prepared_fields(prepared: Prepared) -> list[object]:
+    tables = [
+        (t.keys.tolist(), t.counts.tolist(), t.ways.tolist(), t.draws.tolist())
+        for t in (*prepared.hands, *prepared.draws)
+    ]
+    return [
+        prepared.settled, prepared.starts, [d.pair for d in prepared.dealers],
+        prepared.class_of, prepared.draw_starts, prepared.finals, prepared.longest,
+        prepared.joker_final, prepared.tables.caps.tolist(), tables,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("rank", [Rank.FIVE, Rank.JOKER, Rank.ACE])
+def test_a_shoe_with_a_card_out_prepared_like_the_full_one_is_prepared_as_alone(
+    rank: Rank,
+) -> None:
+    rules = Finnish27Rules()
+    shape = finnish27_shape(rules, rules.strategy.hits)
+    full = prepare(shape, ShoeMakeup.of_rules(rules.shoe))
+    fewer = full.shoe.without(rank)
+    alone, like = prepare(shape, fewer), prepare(shape, fewer, full)
+    assert _prepared_fields(like) == _prepared_fields(alone)
+    # the hands' tables are the full shoe's, but where a hand may hold every Ace the
+    # shoe has, and so a shoe with one fewer has other tables
+    shared = like.hands[0] is full.hands[0] and like.draws[0] is full.draws[0]
+    assert shared == (rank is not Rank.ACE)

@@ -672,10 +672,11 @@ def _tables(
 ) -> tuple[Sweep, Finnish27Bonus]:
     """The sweep and the bonus's tables of a count (sharing ``like``'s where they can;
     ``prepared``: the count's, where it is made already)."""
-    if prepared is None and hits is None and mixture is None:
+    if prepared is None and hits is None and mixture is None and like is None:
         prepared = _rules_play(rules, shoe)  # (kept: another play may be held against it)
     if prepared is None:
-        prepared = prepare(finnish27_shape(rules, hits or rules.strategy.hits), shoe)
+        shape = finnish27_shape(rules, hits or rules.strategy.hits)
+        prepared = prepare(shape, shoe, like and like[0].prepared)  # (its hands, if the same)
     # the bonus's tables need only the finished hands: they are counted beside the sweep
     # (both release the interpreter for most of their time)
     by_suit = rules.bonus.nines_vs_dealer_by_suit

@@ -387,8 +387,14 @@ def _against(player_draws: Callable[[Total, Total], bool], dealer: Total, total:
     return player_draws(total, dealer)
 
 
-def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
-    """The deal settled where it can be, and every hand's table."""
+def prepare(shape: GameShape, shoe: ShoeMakeup, like: Prepared | None = None) -> Prepared:
+    """The deal settled where it can be, and every hand's table.
+
+    ``like``: the same game and play prepared for another shoe (the full shoe, for the
+    effects of removal).  Its tables of hands are taken as they are where this shoe's
+    would be the same: the same starts, the same hit/stand tables and the same most
+    cards of each rank a hand can hold (the tables depend on the shoe only through
+    these)."""
     settled: dict[tuple[str, str | None], int] = {}
     starts: dict[tuple[int, int], None] = {}
     dealer_pairs: dict[tuple[int, int], None] = {}
@@ -431,6 +437,28 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
         )  # fmt: skip
     tables = Tables.build(shoe, [dealer_table, *classes])
     wild = shape.jokers_wild
+    if like is not None and _same_tables(like, shape, tables, start_rows, dealer_table, classes,
+                                         draw_starts):  # fmt: skip
+        draws, finals, joker_final, hands = like.draws, like.finals, like.joker_final, like.hands
+        rows = dict(like._rows)  # (by the tables' ids: the same tables)
+    else:
+        draws, finals, joker_final = _dealer_tables(tables, draw_starts, dealer_table, wild)
+        hands = [player_hands(tables, start_rows, table) for table in classes]
+        rows = {}
+    longest_player = max((int(h.sizes.max()) for h in hands if len(h.sizes)), default=2)
+    longest_dealer = max((int(d.sizes.max()) for d in draws if len(d.sizes)), default=0)
+    longest = min(shoe.cards, shoe.jokers + longest_player + 2 + longest_dealer)
+    return Prepared(
+        shape, shoe, tables, settled, start_rows, dealers, classes, class_of, draws,
+        draw_starts, finals, hands, longest, joker_final, rows,
+    )  # fmt: skip
+
+
+def _dealer_tables(
+    tables: Tables, draw_starts: list[tuple[int, bool]], dealer_table: np.ndarray, wild: bool
+) -> tuple[list[HandTable], list[Total], int]:
+    """The dealer's draws from each start, his final totals in order, and the place among
+    them of a 27 a wild Joker made (-1: none)."""
     draws = [dealer_draws(tables, low, ace, dealer_table, wild) for low, ace in draw_starts]
     finals_seen: set[int] = set()
     for (low, ace), table in zip(draw_starts, draws, strict=True):
@@ -442,11 +470,23 @@ def prepare(shape: GameShape, shoe: ShoeMakeup) -> Prepared:
     if wild:  # a 27 that a Joker made settles as any 27 of his: it goes beside them
         joker_final = sum(1 for t in finals if t.value <= TARGET)
         finals.insert(joker_final, WILD_27)
-    hands = [player_hands(tables, start_rows, table) for table in classes]
-    longest_player = max((int(h.sizes.max()) for h in hands if len(h.sizes)), default=2)
-    longest_dealer = max((int(d.sizes.max()) for d in draws if len(d.sizes)), default=0)
-    longest = min(shoe.cards, shoe.jokers + longest_player + 2 + longest_dealer)
-    return Prepared(
-        shape, shoe, tables, settled, start_rows, dealers, classes, class_of, draws,
-        draw_starts, finals, hands, longest, joker_final,
-    )  # fmt: skip
+    return draws, finals, joker_final
+
+
+def _same_tables(
+    like: Prepared, shape: GameShape, tables: Tables,
+    start_rows: list[tuple[tuple[int, ...], int, int]], dealer_table: np.ndarray,
+    classes: list[np.ndarray], draw_starts: list[tuple[int, bool]],
+) -> bool:  # fmt: skip
+    """Would :func:`prepare` make ``like``'s tables of hands again (and so its finals and
+    finished rows)?  They are made from these alone."""
+    theirs = like.shape
+    return (
+        (shape.jokers_wild, shape.charlie) == (theirs.jokers_wild, theirs.charlie)
+        and np.array_equal(like.tables.caps, tables.caps)
+        and like.starts == start_rows
+        and like.draw_starts == draw_starts
+        and len(like.classes) == len(classes)
+        and all(np.array_equal(a, b) for a, b in zip(like.classes, classes, strict=True))
+        and np.array_equal(hit_table(theirs.dealer_draws), dealer_table)
+    )

@@ -171,8 +171,9 @@ def _twentyone_counts(
 ) -> Counts:
     if like is not None and shoe == like.shoe:
         return count_rounds(like.sweep())
-    prepared = prepare(twentyone_shape(rules, play), shoe)
-    return count_rounds(Sweep.build(prepared, None if like is None else like.sweep()))
+    full = None if like is None else like.sweep()
+    prepared = prepare(twentyone_shape(rules, play), shoe, None if full is None else full.prepared)
+    return count_rounds(Sweep.build(prepared, full))
 
 
 class FullSweep:
