@@ -1,15 +1,16 @@
 """Parts of the count that are split, shortened or shared for speed give what the plain
 way gives: the players' sub-multisets worked out on several threads, the few
-sub-multisets of a dealer who stands on two cards read one by one, and the tables of
-hands a shoe with a card out takes from the full shoe's (the whole count is held against the
-engine in test_shoe)."""
+sub-multisets of a dealer who stands on two cards read one by one, the tables of hands
+a shoe with a card out takes from the full shoe's, and the terms of a difference of two
+shoes' G left out for being 0 (the whole count is held against the engine in
+test_shoe)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from cardroom.core.cards import Rank
+from cardroom.core.cards import RANK_ORDER, Rank
 from cardroom.games.finnish import shoe_count
 from cardroom.games.finnish import shoe_kernel as kernel
 from cardroom.games.finnish.finnish27 import Finnish27Rules
@@ -80,3 +81,34 @@ def test_a_shoe_with_a_card_out_prepared_like_the_full_one_is_prepared_as_alone(
     # shoe has, and so a shoe with one fewer has other tables
     shared = like.hands[0] is full.hands[0] and like.draws[0] is full.draws[0]
     assert shared == (rank is not Rank.ACE)
+
+
+def _entries(terms: tuple[np.ndarray, ...]) -> dict[tuple[int, int, int], list[int]]:
+    """G's nonzero entries: (sub-multiset, final, draws) -> lanes."""
+    ids, ptr, final, m, vals, _ = terms
+    out = {}
+    for at, ident in enumerate(ids.tolist()):
+        for e in range(ptr[at], ptr[at + 1]):
+            if vals[e].any():
+                out[(ident, int(final[e]), int(m[e]))] = vals[e].tolist()
+    return out
+
+
+def test_a_difference_of_two_shoes_skips_the_sub_multisets_whose_terms_are_0() -> None:
+    rules = Finnish27Rules()
+    shoe = ShoeMakeup.of_rules(rules.shoe, 2)
+    rank = RANK_ORDER.index(Rank.FIVE)
+    full, _ = _tables(rules, shoe, None, None, None)
+    fewer, _ = _tables(rules, shoe.without(Rank.FIVE), None, None, (full, _))
+    chosen = max(passes(full.prepared, lambda d: 0), key=lambda c: len(c.dealers))
+    hands = full._dealer_hands(chosen)
+    holding = hands[0][:, rank] > 0
+    modulus = full.prepared.modulus
+    tab, tab_f = full.tab.copy(), full.tab_f.copy()
+    tab[rank] = shoe_count._sub_mod(fewer.tab[rank], full.tab[rank], modulus.p)
+    tab_f[rank] = fewer.tab_f[rank] - full.tab_f[rank]
+    mine = tuple(np.ascontiguousarray(a[holding]) for a in hands)
+    whole = _entries(fewer._terms(chosen, mine, tab, tab_f))
+    short = fewer._terms(chosen, mine, tab, tab_f, rank)
+    assert _entries(short) == whole
+    assert len(short[2]) < len(fewer._terms(chosen, mine, tab, tab_f)[2])

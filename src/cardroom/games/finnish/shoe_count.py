@@ -428,7 +428,9 @@ class Sweep:
         full shoe's) and the shoes differ in the cards of one ordinary rank alone, G is
         the base's G plus the difference: only the terms of the whole hands holding that
         rank change (``tab`` of that rank), so only those hands are expanded, over the
-        difference of the two shoes' ``tab`` of that rank (exact: the residues add)."""
+        difference of the two shoes' ``tab`` of that rank (exact: the residues add),
+        which is 0 for the sub-multisets holding all of a hand's cards of that rank:
+        those are not taken."""
         if self._kept is not None:
             with self._lock:
                 lock = self._pass_locks.setdefault(chosen, threading.Lock())
@@ -455,7 +457,7 @@ class Sweep:
         tab[rank] = _sub_mod(self.tab[rank], self.base.tab[rank], modulus.p)
         tab_f[rank] = self.tab_f[rank] - self.base.tab_f[rank]
         d_ids, d_ptr, d_final, d_m, d_vals, d_f = self._terms(
-            chosen, tuple(np.ascontiguousarray(a[holding]) for a in hands), tab, tab_f
+            chosen, tuple(np.ascontiguousarray(a[holding]) for a in hands), tab, tab_f, rank
         )
         g_ids, g_ptr, g_final, g_m, g_vals, g_f = base
         vals, vals_f, found = kernel.add_terms(
@@ -510,9 +512,10 @@ class Sweep:
 
     def _terms(
         self, chosen: Pass, hands: tuple[np.ndarray, ...], tab: np.ndarray | None = None,
-        tab_f: np.ndarray | None = None,
+        tab_f: np.ndarray | None = None, short: int = -1,
     ) -> tuple[np.ndarray, ...]:  # fmt: skip
-        """G of these dealer hands (:meth:`_dealer_hands`), over ``tab`` (the shoe's)."""
+        """G of these dealer hands (:meth:`_dealer_hands`), over ``tab`` (the shoe's;
+        ``short``: see :func:`~cardroom.games.finnish.shoe_kernel.dealer_terms`)."""
         prepared = self.prepared
         modulus = prepared.modulus
         counts, ways, finals, hits = hands
@@ -520,7 +523,7 @@ class Sweep:
             counts, ways, finals, hits, prepared.tables.radix, self.dealer.index_keys,
             self.dealer.index_vals, self.runs[chosen.table].wanted,
             self.tab if tab is None else tab, self.tab_f if tab_f is None else tab_f,
-            modulus.p, modulus.q, modulus.r2, len(prepared.finals),
+            modulus.p, modulus.q, modulus.r2, len(prepared.finals), short,
         )  # fmt: skip
 
     def start_arrays(self, chosen: Pass) -> tuple[np.ndarray, ...]:

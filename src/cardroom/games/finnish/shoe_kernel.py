@@ -379,7 +379,7 @@ def dealer_terms(
     d_counts: np.ndarray, d_ways: np.ndarray, d_final: np.ndarray, d_hits: np.ndarray,
     radix: np.ndarray, tkeys: np.ndarray, tvals: np.ndarray, wanted: np.ndarray,
     tab: np.ndarray, tab_f: np.ndarray, p: np.ndarray, q: np.ndarray, r2: np.ndarray,
-    nf: int,
+    nf: int, short: int = -1,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """The dealer's whole hands, expanded over the player's sub-multisets: the term G.
 
@@ -392,6 +392,10 @@ def dealer_terms(
     ``(-1)**|I| ways prod_r tab[r, i_r, d_r]`` is added to entry (I, final, hits) of
     G, where ``tab[r, i, d] = C(d, i) (n_r - i)_(d - i)`` (Montgomery lanes; ``tab_f``
     the same in floats) for the shoe's ``n_r`` cards of rank r.
+
+    ``short``: a rank whose ``tab[short, d, d]`` is 0 (a difference of two shoes' tables
+    in that rank: both are 1 there), so that the sub-multisets holding all of a hand's
+    cards of that rank, whose terms are 0, are not taken (-1: none).
 
     Returns the distinct I (places), ``ptr`` into the entries (sorted by I, then final,
     then hits), and each entry's final, drawn cards, lanes and float.
@@ -485,7 +489,7 @@ def dealer_terms(
                 t += 1
             while t < k:
                 r = support[t]
-                if digit[t] < d_counts[row, r]:
+                if digit[t] < d_counts[row, r] - (r == short):
                     digit[t] += 1
                     taken += 1
                     key += radix[r]
