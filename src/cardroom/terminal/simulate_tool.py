@@ -114,6 +114,7 @@ def simulate(
             result = _simulate(
                 game.id, played, rounds_wanted, seed, count, session_rounds or 0,
                 strategy_name, backend, address, bar, None if show_bar else exact_column,
+                as_json,
             )  # fmt: skip
             if plot is not None:
                 simulation_view.session_plot(result, means, plot)
@@ -128,15 +129,17 @@ def simulate(
         note = game.exact_note(game_rules) if means else missing[0]
         if fresh_shoe:
             note = "every round from a full, freshly shuffled shoe" + (f"; {note}" if note else "")
-    from cardroom.terminal import simulation_view  # lazy: Rich (imported by now, mostly)
-
     if as_json:
-        data = simulation_view.run_json(result, means)
+        from cardroom.terminal.simulation_json import run_json  # lazy: imported by now, mostly
+
+        data = run_json(result, means)
         data["fresh_shoe"] = fresh_shoe
         if plot is not None:
             data["plot"] = str(plot)
         sys.stdout.write(json.dumps(data) + "\n")
     else:
+        from cardroom.terminal import simulation_view  # lazy: Rich (imported by now, mostly)
+
         console = make_console()
         console.print(simulation_view.run_view(result, means, note))
         if plot is not None:
@@ -156,9 +159,11 @@ def _simulate(
     address: str | None,
     bar: Progress | None,
     meanwhile: Any,
+    as_json: bool = False,
 ) -> Any:
     """Run the simulation, with the progress bar if given one; ``meanwhile`` (without the
-    bar) runs while the workers play, and imports the output's view."""
+    bar) runs while the workers play, and imports the output's view (``as_json``: the
+    JSON form's, which needs no Rich)."""
     from cardroom.app.runner import run  # lazy: NumPy
 
     if bar is not None:
@@ -171,7 +176,10 @@ def _simulate(
             )  # fmt: skip
 
     def while_playing() -> None:
-        from cardroom.terminal import simulation_view  # noqa: F401  # lazy: Rich
+        if as_json:
+            from cardroom.terminal import simulation_json  # noqa: F401  # lazy: NumPy
+        else:
+            from cardroom.terminal import simulation_view  # noqa: F401  # lazy: Rich
 
         if meanwhile is not None:
             meanwhile()
