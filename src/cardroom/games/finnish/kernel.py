@@ -87,6 +87,10 @@ WILD_27 = 2 * 27
 MAX_LOW = 100
 #: a player's hand stops being followed past this low total (never reached in play)
 LOW_GUARD = MAX_LOW - 14
+#: the kernels read the shoe and the tables of a card at unsigned indices (positions and
+#: card codes), which Numba does not test for being negative: a round took about a
+#: tenth longer with those tests
+_U64 = np.uint64
 
 
 def _total_table() -> np.ndarray:
@@ -423,7 +427,12 @@ def _play27(
         if pos + 4 > size:
             break
         in_shoe += 1
-        p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
+        p1, d1, p2, d2 = (
+            cards[_U64(pos)],
+            cards[_U64(pos + 1)],
+            cards[_U64(pos + 2)],
+            cards[_U64(pos + 3)],
+        )
         pos += 4
         hand[0] = p1
         hand[1] = p2
@@ -431,8 +440,8 @@ def _play27(
         dealer_hand[0] = d1
         dealer_hand[1] = d2
         dn = 2
-        pk = initial[ranks[p1], ranks[p2]]
-        dk = initial[ranks[d1], ranks[d2]]
+        pk = initial[ranks[_U64(p1)], ranks[_U64(p2)]]
+        dk = initial[ranks[_U64(d1)], ranks[_U64(d2)]]
         outcome = -1
         if pk or dk:
             if pk and dk:
@@ -440,24 +449,24 @@ def _play27(
             else:
                 outcome = 0 if pk else 1
         else:
-            low = points[p1] + points[p2]
-            ace = ranks[p1] == 0 or ranks[p2] == 0
-            dlow = points[d1] + points[d2]
-            dace = ranks[d1] == 0 or ranks[d2] == 0
+            low = points[_U64(p1)] + points[_U64(p2)]
+            ace = ranks[_U64(p1)] == 0 or ranks[_U64(p2)] == 0
+            dlow = points[_U64(d1)] + points[_U64(d2)]
+            dace = ranks[_U64(d1)] == 0 or ranks[_U64(d2)] == 0
             dealer_initial = totals[dlow, int(dace)]
             player = totals[low, int(ace)]
             while hits[dealer_initial, player]:
                 if pos >= size or low > LOW_GUARD:
                     break
-                card = cards[pos]
+                card = cards[_U64(pos)]
                 pos += 1
                 hand[n] = card
                 n += 1
-                if wild and ranks[card] == JOKER_RANK:
+                if wild and ranks[_U64(card)] == JOKER_RANK:
                     player = WILD_27  # a Joker wild: 27, and the hand stops
                     break
-                low += points[card]
-                ace = ace or ranks[card] == 0
+                low += points[_U64(card)]
+                ace = ace or ranks[_U64(card)] == 0
                 player = totals[low, int(ace)]
                 if n == charlie:
                     break  # a Charlie if 27 or less, over 27 if not
@@ -474,15 +483,15 @@ def _play27(
                 while dealer_hits[dealer]:
                     if pos >= size:
                         break
-                    card = cards[pos]
+                    card = cards[_U64(pos)]
                     pos += 1
                     dealer_hand[dn] = card
                     dn += 1
-                    if wild and ranks[card] == JOKER_RANK:
+                    if wild and ranks[_U64(card)] == JOKER_RANK:
                         dealer = WILD_27
                         break
-                    dlow += points[card]
-                    dace = dace or ranks[card] == 0
+                    dlow += points[_U64(card)]
+                    dace = dace or ranks[_U64(card)] == 0
                     dealer = totals[dlow, int(dace)]
                 if dealer_hits[dealer]:
                     break
@@ -490,12 +499,12 @@ def _play27(
         bonus = 0
         if outcome == 0:
             if n == 2:
-                bonus = bonus2[ranks[p1], ranks[p2]]
+                bonus = bonus2[ranks[_U64(p1)], ranks[_U64(p2)]]
             elif n < card27.shape[0] and card27[n] and player // 2 == 27:
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3:
                 suits = hand[0] % 4 * 16 + hand[1] % 4 * 4 + hand[2] % 4
-                nines = int(ranks[d1] == 8 and ranks[d2] == 8)
+                nines = int(ranks[_U64(d1)] == 8 and ranks[_U64(d2)] == 8)
                 bonus = bonus3[ranks[hand[0]], ranks[hand[1]], ranks[hand[2]], suits, nines]
             elif n >= 5 and poker_ok[player]:
                 held = hand_held(hand, n, counts, suit_len, suit_mask, bug)
@@ -666,10 +675,15 @@ def _play2124(
         if pos + 4 > size:
             break
         in_shoe += 1
-        p1, d1, p2, d2 = cards[pos], cards[pos + 1], cards[pos + 2], cards[pos + 3]
+        p1, d1, p2, d2 = (
+            cards[_U64(pos)],
+            cards[_U64(pos + 1)],
+            cards[_U64(pos + 2)],
+            cards[_U64(pos + 3)],
+        )
         pos += 4
-        pk = initial[ranks[p1], ranks[p2]]
-        dk = initial[ranks[d1], ranks[d2]]
+        pk = initial[ranks[_U64(p1)], ranks[_U64(p2)]]
+        dk = initial[ranks[_U64(d1)], ranks[_U64(d2)]]
         outcome = -1
         if pk and dk:
             outcome = both27
@@ -678,19 +692,19 @@ def _play2124(
         elif dk:
             outcome = 1
         else:
-            low = points[p1] + points[p2]
-            ace = ranks[p1] == 0 or ranks[p2] == 0
-            dlow = points[d1] + points[d2]
-            dace = ranks[d1] == 0 or ranks[d2] == 0
+            low = points[_U64(p1)] + points[_U64(p2)]
+            ace = ranks[_U64(p1)] == 0 or ranks[_U64(p2)] == 0
+            dlow = points[_U64(d1)] + points[_U64(d2)]
+            dace = ranks[_U64(d1)] == 0 or ranks[_U64(d2)] == 0
             dealer_initial = totals[dlow, int(dace)]
             player = totals[low, int(ace)]
             while player // 2 <= 27 and decisions[dealer_initial, player]:
                 if pos >= size:
                     break
-                card = cards[pos]
+                card = cards[_U64(pos)]
                 pos += 1
-                low += points[card]
-                ace = ace or ranks[card] == 0
+                low += points[_U64(card)]
+                ace = ace or ranks[_U64(card)] == 0
                 player = totals[low, int(ace)]
             if player // 2 <= 27 and decisions[dealer_initial, player]:
                 break  # the shoe ran out mid-round (never with the real rules)
@@ -701,10 +715,10 @@ def _play2124(
                 while dealer_hits[dealer]:
                     if pos >= size:
                         break
-                    card = cards[pos]
+                    card = cards[_U64(pos)]
                     pos += 1
-                    dlow += points[card]
-                    dace = dace or ranks[card] == 0
+                    dlow += points[_U64(card)]
+                    dace = dace or ranks[_U64(card)] == 0
                     dealer = totals[dlow, int(dace)]
                 if dealer_hits[dealer]:
                     break
