@@ -87,9 +87,9 @@ WILD_27 = 2 * 27
 MAX_LOW = 100
 #: a player's hand stops being followed past this low total (never reached in play)
 LOW_GUARD = MAX_LOW - 14
-#: the kernels read the shoe and the tables of a card at unsigned indices (positions and
-#: card codes), which Numba does not test for being negative: a round took about a
-#: tenth longer with those tests
+#: the kernels read the shoe and their tables at unsigned indices (positions, card codes,
+#: totals), which Numba does not test for being negative: a round took about a sixth
+#: longer with those tests
 _U64 = np.uint64
 
 
@@ -453,9 +453,9 @@ def _play27(
             ace = ranks[_U64(p1)] == 0 or ranks[_U64(p2)] == 0
             dlow = points[_U64(d1)] + points[_U64(d2)]
             dace = ranks[_U64(d1)] == 0 or ranks[_U64(d2)] == 0
-            dealer_initial = totals[dlow, int(dace)]
-            player = totals[low, int(ace)]
-            while hits[dealer_initial, player]:
+            dealer_initial = totals[_U64(dlow), _U64(dace)]
+            player = totals[_U64(low), _U64(ace)]
+            while hits[_U64(dealer_initial), _U64(player)]:
                 if pos >= size or low > LOW_GUARD:
                     break
                 card = cards[_U64(pos)]
@@ -467,12 +467,12 @@ def _play27(
                     break
                 low += points[_U64(card)]
                 ace = ace or ranks[_U64(card)] == 0
-                player = totals[low, int(ace)]
+                player = totals[_U64(low), _U64(ace)]
                 if n == charlie:
                     break  # a Charlie if 27 or less, over 27 if not
             value = player // 2
             charlied = n == charlie and value <= 27
-            if hits[dealer_initial, player] and not charlied:
+            if hits[_U64(dealer_initial), _U64(player)] and not charlied:
                 break  # the shoe ran out mid-round (never with the real rules)
             if charlied or (value == 27 and win27):
                 outcome = 0
@@ -480,7 +480,7 @@ def _play27(
                 outcome = 1
             else:
                 dealer = dealer_initial
-                while dealer_hits[dealer]:
+                while dealer_hits[_U64(dealer)]:
                     if pos >= size:
                         break
                     card = cards[_U64(pos)]
@@ -492,10 +492,10 @@ def _play27(
                         break
                     dlow += points[_U64(card)]
                     dace = dace or ranks[_U64(card)] == 0
-                    dealer = totals[dlow, int(dace)]
-                if dealer_hits[dealer]:
+                    dealer = totals[_U64(dlow), _U64(dace)]
+                if dealer_hits[_U64(dealer)]:
                     break
-                outcome = settle[player, dealer]
+                outcome = settle[_U64(player), _U64(dealer)]
         bonus = 0
         if outcome == 0:
             if n == 2:
@@ -696,8 +696,8 @@ def _play2124(
             ace = ranks[_U64(p1)] == 0 or ranks[_U64(p2)] == 0
             dlow = points[_U64(d1)] + points[_U64(d2)]
             dace = ranks[_U64(d1)] == 0 or ranks[_U64(d2)] == 0
-            dealer_initial = totals[dlow, int(dace)]
-            player = totals[low, int(ace)]
+            dealer_initial = totals[_U64(dlow), _U64(dace)]
+            player = totals[_U64(low), _U64(ace)]
             while player // 2 <= 27 and decisions[dealer_initial, player]:
                 if pos >= size:
                     break
@@ -705,24 +705,24 @@ def _play2124(
                 pos += 1
                 low += points[_U64(card)]
                 ace = ace or ranks[_U64(card)] == 0
-                player = totals[low, int(ace)]
+                player = totals[_U64(low), _U64(ace)]
             if player // 2 <= 27 and decisions[dealer_initial, player]:
                 break  # the shoe ran out mid-round (never with the real rules)
             if player // 2 > 27:
                 outcome = 1
             else:
                 dealer = dealer_initial
-                while dealer_hits[dealer]:
+                while dealer_hits[_U64(dealer)]:
                     if pos >= size:
                         break
                     card = cards[_U64(pos)]
                     pos += 1
                     dlow += points[_U64(card)]
                     dace = dace or ranks[_U64(card)] == 0
-                    dealer = totals[dlow, int(dace)]
-                if dealer_hits[dealer]:
+                    dealer = totals[_U64(dlow), _U64(dace)]
+                if dealer_hits[_U64(dealer)]:
                     break
-                outcome = settle[player, dealer]
+                outcome = settle[_U64(player), _U64(dealer)]
         if session or record:
             count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
         else:  # (a plain run: the count alone, which compiles to a faster round)
