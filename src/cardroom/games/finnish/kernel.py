@@ -440,8 +440,8 @@ def _play27(
         dealer_hand[0] = d1
         dealer_hand[1] = d2
         dn = 2
-        pk = initial[ranks[_U64(p1)], ranks[_U64(p2)]]
-        dk = initial[ranks[_U64(d1)], ranks[_U64(d2)]]
+        pk = initial[_U64(ranks[_U64(p1)]), _U64(ranks[_U64(p2)])]
+        dk = initial[_U64(ranks[_U64(d1)]), _U64(ranks[_U64(d2)])]
         outcome = -1
         if pk or dk:
             if pk and dk:
@@ -499,7 +499,7 @@ def _play27(
         bonus = 0
         if outcome == 0:
             if n == 2:
-                bonus = bonus2[ranks[_U64(p1)], ranks[_U64(p2)]]
+                bonus = bonus2[_U64(ranks[_U64(p1)]), _U64(ranks[_U64(p2)])]
             elif n < card27.shape[0] and card27[n] and player // 2 == 27:
                 bonus = card27[n]  # a 27 of six to nine cards, paid by its number of cards
             elif n == 3:
@@ -517,7 +517,7 @@ def _play27(
         if session or record:
             count_round(cell, played, cells, session, sessions, net, record, rec_cell)
         else:  # (a plain run: the count alone, which compiles to a faster round)
-            cells[cell] += 1
+            cells[_U64(cell)] += 1
         played += 1
     return played, shoes
 
@@ -682,8 +682,8 @@ def _play2124(
             cards[_U64(pos + 3)],
         )
         pos += 4
-        pk = initial[ranks[_U64(p1)], ranks[_U64(p2)]]
-        dk = initial[ranks[_U64(d1)], ranks[_U64(d2)]]
+        pk = initial[_U64(ranks[_U64(p1)]), _U64(ranks[_U64(p2)])]
+        dk = initial[_U64(ranks[_U64(d1)]), _U64(ranks[_U64(d2)])]
         outcome = -1
         if pk and dk:
             outcome = both27
@@ -698,7 +698,7 @@ def _play2124(
             dace = ranks[_U64(d1)] == 0 or ranks[_U64(d2)] == 0
             dealer_initial = totals[_U64(dlow), _U64(dace)]
             player = totals[_U64(low), _U64(ace)]
-            while player // 2 <= 27 and decisions[dealer_initial, player]:
+            while player // 2 <= 27 and decisions[_U64(dealer_initial), _U64(player)]:
                 if pos >= size:
                     break
                 card = cards[_U64(pos)]
@@ -706,7 +706,7 @@ def _play2124(
                 low += points[_U64(card)]
                 ace = ace or ranks[_U64(card)] == 0
                 player = totals[_U64(low), _U64(ace)]
-            if player // 2 <= 27 and decisions[dealer_initial, player]:
+            if player // 2 <= 27 and decisions[_U64(dealer_initial), _U64(player)]:
                 break  # the shoe ran out mid-round (never with the real rules)
             if player // 2 > 27:
                 outcome = 1
@@ -726,6 +726,6 @@ def _play2124(
         if session or record:
             count_round(outcome, played, cells, session, sessions, net, record, rec_cell)
         else:  # (a plain run: the count alone, which compiles to a faster round)
-            cells[outcome] += 1
+            cells[_U64(outcome)] += 1
         played += 1
     return played, shoes
