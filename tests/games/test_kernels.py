@@ -21,7 +21,8 @@ from scipy import stats
 from cardroom.app.runner import batches, exact_means, kernel_for, run
 from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
-from cardroom.games.baccarat import BaccaratRound
+from cardroom.games.baccarat import BaccaratRound, card_value
+from cardroom.games.baccarat.kernel import faces as baccarat_faces
 from cardroom.games.base import Action, Round
 from cardroom.games.dealing import Dealer
 from cardroom.games.finnish.finnish27 import Finnish27Round
@@ -29,6 +30,7 @@ from cardroom.games.finnish.hands import finnish_total
 from cardroom.games.finnish.kernel import Finnish27Kernel, hand_held
 from cardroom.games.finnish.twentyone_24_27 import TableStrategy
 from cardroom.games.finnish.twentyone_analysis import solve_21_24_27
+from cardroom.simulation.common import JOKER_CODE, card_of
 from cardroom.simulation.prng import batch_state, shuffled_orders
 
 ROUNDS = 8_000
@@ -278,6 +280,16 @@ def test_ray_backend_gives_the_local_results() -> None:
     assert list(remote.outcomes) == list(local.outcomes)
     assert list(remote.net) == list(local.net)
     assert list(remote.net_squared) == list(local.net_squared)
+
+
+def test_punto_banco_s_faces_hold_each_card_s_rank_and_points() -> None:
+    """The punto banco kernel shuffles one byte a card: its rank and its points."""
+    codes = np.arange(JOKER_CODE + 1)
+    faces = baccarat_faces(codes)
+    points = [0 if c == JOKER_CODE else card_value(card_of(int(c))) for c in codes]
+    assert faces.dtype == np.uint8
+    assert list(faces >> 4) == [code // 4 for code in codes]
+    assert list(faces & 15) == points
 
 
 @pytest.mark.parametrize("game_id", ["punto-banco", "finnish27", "chemin-de-fer"])

@@ -155,12 +155,20 @@ def new_shoe(state: np.ndarray, cards: np.ndarray, burn: int, burn_by_first_card
     """Shuffle ``cards`` in place (each shuffle continues from the last order, as
     :func:`cardroom.simulation.prng.shuffled_orders` does with indices), burn as the
     rules say, and return the position of the next card."""
-    n: int = cards.shape[0]
     shuffle_in_place(state, cards)
+    return first_card(int(cards[0]) // 4, cards.shape[0], burn, burn_by_first_card)
+
+
+@njit(inline="always")
+def first_card(top_rank: int, size: int, burn: int, burn_by_first_card: bool) -> int:
+    """The position of the first card dealt from a shoe of ``size`` cards just shuffled,
+    whose top card has the rank ``top_rank`` (a code // 4: 0 an Ace, 12 a King, a
+    Joker's 13): ``burn`` cards are burned, or, by the first card, the top card and as
+    many more as its number (an Ace 1, a picture 10, a Joker none)."""
     if burn_by_first_card:
-        number = int(cards[0]) // 4 + 1 if cards[0] != JOKER_CODE else 0
-        return min(1 + min(number, 10), n)
-    return min(burn, n)
+        number = top_rank + 1 if top_rank != JOKER_CODE // 4 else 0
+        return min(1 + min(number, 10), size)
+    return min(burn, size)
 
 
 @njit(inline="always")
