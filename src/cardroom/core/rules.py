@@ -37,8 +37,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-import tomlkit
-
 from cardroom.core.money import exact_text, odds, parse_exact
 from cardroom.core.textfile import TextInputError, read_text_file
 
@@ -615,4 +613,6 @@ def _plain(value: object, amount: bool = False) -> object:
 
 def rules_to_toml(rules: DataclassInstance) -> str:
     """The rules as a TOML file a user can edit and load back with ``--rules``."""
+    import tomlkit  # lazy: only to write rules (a simulation's start-up does not)
+
     return tomlkit.dumps(rules_to_dict(rules))
