@@ -281,8 +281,8 @@ def test_any_other_line_is_left_to_typer(args: list[str]) -> None:
 def test_a_quick_simulation_imports_neither_typer_nor_the_analyses() -> None:
     """What a run imports before its figures: not Typer (nor its checks of options through
     pydantic's type adapters), any game's exact analysis (the exact column comes from its
-    cache; the run plays without it) nor the other games; and for JSON, not Rich, which
-    only the tables need."""
+    cache; the run plays without it) nor the other games; for JSON, not Rich, which
+    only the tables need; nor TOML's writer, which only writing rules needs."""
     script = (  # as the console script runs it; the modules listed as the process ends
         "import atexit, json, sys\n"
         "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
@@ -297,6 +297,7 @@ def test_a_quick_simulation_imports_neither_typer_nor_the_analyses() -> None:
     assert json.loads(done.stdout.splitlines()[0])["rounds"] == 1000
     assert [name for name in modules if name.startswith("typer")] == []
     assert [name for name in modules if name.startswith("rich")] == []
+    assert [name for name in modules if name.startswith("tomlkit")] == []  # (writes rules)
     analyses = ("analysis", "rank_walk", "comparison", "replacement", "poker_odds")
     games = [name for name in modules if name.startswith("cardroom.games.")]
     assert [name for name in games if any(part in name for part in analyses)] == []
