@@ -17,7 +17,6 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -25,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.app.forked import can_fork, run_forked
 from cardroom.games import get_game
 from cardroom.games.base import GameRules
 from cardroom.simulation.common import MAX_BATCH_ROUNDS, BatchResult, ShoeTables
@@ -119,6 +119,10 @@ class Plan:
             yield self.size
         if rest:
             yield rest
+
+    def rounds_in(self, index: int) -> int:
+        """The rounds of batch ``index``."""
+        return min(self.size, self.rounds - index * self.size)
 
 
 def fresh_shoe(rules: GameRules) -> Any:
@@ -254,7 +258,11 @@ def run(
     if backend == "local":
         load_compiled(kernel)
     start = time.perf_counter()
-    jobs = ((game_id, rules, strategy, seed, i, n, session) for i, n in enumerate(plan))
+
+    def job(i: int) -> tuple[Any, ...]:
+        return (game_id, rules, strategy, seed, i, plan.rounds_in(i), session)
+
+    jobs = (job(i) for i in range(len(plan)))
     totals = _Totals(kernel)
     if backend == "ray":
         results = _run_ray(jobs, address, workers)
@@ -263,7 +271,7 @@ def run(
     elif workers == 1 or len(plan) == 1:
         results = (_run_batch(*job) for job in jobs)
     else:
-        results = _run_pool(jobs, workers, meanwhile)
+        results = _run_pool(job, len(plan), workers, meanwhile)
         meanwhile = None
     if meanwhile is not None:
         meanwhile()
@@ -284,10 +292,26 @@ def _window(workers: int) -> int:
 
 
 def _run_pool(
+    job: Callable[[int], tuple[Any, ...]],
+    count: int,
+    workers: int,
+    started: Callable[[], object] | None = None,
+) -> Iterator[BatchResult]:
+    """The results of batches ``0`` to ``count - 1`` in order (``job(i)``: batch ``i``'s
+    arguments), from worker processes; ``started`` is called once the workers have their
+    first batches.  On Linux the workers are forked from this process
+    (:mod:`cardroom.app.forked`); elsewhere a process pool starts them."""
+    if can_fork():
+        return run_forked(lambda i: _run_batch(*job(i)), count, workers, _window(workers), started)
+    return _run_executor((job(i) for i in range(count)), workers, started)
+
+
+def _run_executor(
     jobs: Iterator[tuple[Any, ...]], workers: int, started: Callable[[], object] | None = None
 ) -> Iterator[BatchResult]:
-    """The batches' results in order, from a pool of worker processes; ``started`` is
-    called once the workers have their first batches."""
+    """:func:`_run_pool` through :class:`concurrent.futures.ProcessPoolExecutor`."""
+    from concurrent.futures import Future, ProcessPoolExecutor  # lazy: where not forked
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: deque[Future[BatchResult]] = deque()
         for job in jobs:
