@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from cardroom.app import runner as runner_module
 from cardroom.app.runner import batches, exact_means, kernel_for, run
 from cardroom.core.shoe import Shoe, ShoeRules
 from cardroom.games import get_game
@@ -213,6 +214,19 @@ def test_results_do_not_depend_on_workers() -> None:
     assert list(one.net) == list(two.net) and list(one.net_squared) == list(two.net_squared)
     other = run("punto-banco", rules, 2_500_000, seed=10, workers=2)
     assert list(other.outcomes) != list(one.outcomes)
+
+
+def test_a_process_pool_where_workers_are_not_forked_gives_the_same_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Off Linux the workers come from a process pool: the same batches, the same sums."""
+    rules = get_game("punto-banco").load_rules()
+    forked = run("punto-banco", rules, 2_500_000, seed=9, workers=2, session=1000)
+    monkeypatch.setattr(runner_module, "can_fork", lambda: False)
+    pooled = run("punto-banco", rules, 2_500_000, seed=9, workers=2, session=1000)
+    assert list(pooled.outcomes) == list(forked.outcomes)
+    assert list(pooled.net_squared) == list(forked.net_squared)
+    assert np.array_equal(pooled.sessions, forked.sessions)
 
 
 def test_batches_keep_sessions_whole() -> None:
