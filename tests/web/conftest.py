@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -71,11 +72,17 @@ class Person:
 
 @pytest.fixture
 def web(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
+    yield from served(tmp_path, request)
+
+
+def served(tmp_path: Path, request: pytest.FixtureRequest, **options: Any) -> Iterator[Web]:
+    """The ``web`` fixture's app on a new SQLite file, with ``create_app``'s ``options``;
+    the books checked once the test is done."""
     with Database.open(path=tmp_path / "web.sqlite3") as db:
         edges = HouseEdges(analyser_means, in_process=True)
         sheets = HouseEdges(lab_par_sheet, in_process=True)
         sessions = cheap_sessions(db)
-        app = create_app(db, house_edges=edges, par_sheets=sheets, sessions=sessions)
+        app = create_app(db, house_edges=edges, par_sheets=sheets, sessions=sessions, **options)
         yield Web(app, db, edges, sessions, sheets)
         edges.close()
         sheets.close()

@@ -15,6 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from cardroom.app.lab import LabError, compare_edges, form_fields, variant
+from cardroom.app.operators.log import Actor
+from cardroom.app.operators.tables import TableSettings
 from cardroom.app.par import rules_digest
 from cardroom.app.par_page import pdf_bytes
 from cardroom.core.money import fraction_text, percent_text, rounded_text
@@ -233,11 +235,19 @@ def test_the_workbench_in_a_browser(page: Page, server: Server) -> None:
         "variant A: 'shoe.decks': must be a whole number between 1 and 64, not 0"
     )
 
-    # variant B at a table of its own: a round dealt at its rules, and its page says so
+    # variant B kept for a public table (this server deals only those): once an operator
+    # put it on one, a round is dealt at its rules, and its page says so
     page.locator("#a-shoe\\.decks").fill("8")
     page.locator("#b-shoe\\.reshuffle_after_rounds").fill("1")  # a new shoe every round
-    page.get_by_role("button", name="Play variant B at a table of its own").click()
-    expect(page).to_have_url(re.compile(rf"/play/{GAME}\?variant=[0-9a-f]{{20}}$"))
+    page.get_by_role("button", name="Keep variant B for a public table").click()
+    status = page.locator('.lab-kept[data-side="b"]')
+    expect(status).to_contain_text("an operator can put it on a public table")
+    kept = re.search(r"kept as ([0-9a-f]{20})", status.inner_text())
+    assert kept is not None
+    floor = Actor(None, "test operator", "127.0.0.1")
+    TableSettings(server.db).publish(floor, GAME, kept[1], "Nines", "the lab's browser test")
+    page.goto(f"/play/{GAME}?variant={kept[1]}")
+    expect(page.locator("#not-public")).to_have_count(0)
     expect(page.locator("#variant-rules pre")).to_contain_text("tie_pays = 9")
     expect(page.locator('.spot[data-wager="tie"]')).to_contain_text("9:1")
     table = page.locator("#table")

@@ -1,24 +1,33 @@
 """A lab variant played at a table of its own (issue 21): kept in the database by its
 id, dealt at its own rules and shoe, its bets checked against its own limits, its
 rounds recorded with its rules; the game's own table untouched beside it; another
-server process on the same database deals at it too."""
+server process on the same database deals at it too.  A variant's table takes bets at a
+server that lets anyone play their own variants (``own_variant_tables``, the ``web``
+fixture of this module), or once an operator put the variant on a public table (the
+``room`` fixture: a server as it starts by default)."""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from fractions import Fraction as F
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 
 from cardroom.app.disclosure import rules_text
+from cardroom.app.operators.log import Actor
+from cardroom.app.operators.tables import TableSettings
 from cardroom.app.wallet import Wallet
 from cardroom.core.rules import apply_rules
 from cardroom.games import get_game
+from cardroom.storage.schema import rounds
 from cardroom.web.app import create_app
 from cardroom.web.edges import HouseEdges, analyser_means
-from tests.web.conftest import Person, Web, cheap_sessions
+from tests.web.conftest import Person, Web, cheap_sessions, served
 from tests.web.test_api import BAD_BETS
 
 GAME = "punto-banco"
@@ -26,13 +35,32 @@ GAME = "punto-banco"
 VALUES = {"tie_pays": "9", "table.minimum": "5"}
 
 
-def open_variant(person: Person, values: dict[str, str] = VALUES) -> str:
+@pytest.fixture
+def web(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
+    """A server that lets anyone play a lab variant at a table of their own."""
+    yield from served(tmp_path, request, own_variant_tables=True)
+
+
+@pytest.fixture
+def room(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Web]:
+    """A server as it starts by default: only public variants take bets."""
+    yield from served(tmp_path, request)
+
+
+def open_variant(person: Person, values: dict[str, str] = VALUES, *, playable: bool = True) -> str:
     answer = person.post(f"/api/lab/{GAME}/table", {"values": values})
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert re.fullmatch(r"[0-9a-f]{20}", data["variant"])
     assert data["url"] == f"/play/{GAME}?variant={data['variant']}"
+    assert data["playable"] is playable
     return str(data["variant"])
+
+
+def publish(web: Web, variant: str, name: str = "Nines") -> None:
+    """An operator puts ``variant`` on a public table (as ``POST /api/operator/variants``)."""
+    floor = Actor(None, "test operator", "127.0.0.1")
+    TableSettings(web.db).publish(floor, GAME, variant, name, "a variant for the lobby")
 
 
 def bet(person: Person, variant: str, bets: dict[str, Any]) -> Any:
@@ -71,13 +99,71 @@ def test_a_variant_deals_at_its_own_rules_beside_the_house_table(web: Web) -> No
     assert bob.http.get(f"/api/rounds/{data['id']}").status_code == 404
 
 
+def test_a_variant_takes_no_bets_until_an_operator_puts_it_on_a_public_table(
+    room: Web,
+) -> None:
+    """Anyone signed in may make a variant, so its payouts and its shoe are anyone's
+    choice: a tie paying 1000:1 from a shoe of nines alone would pay every round.  At a
+    server as it starts, such a table takes no bets (409, nothing taken, nothing
+    recorded) until an operator has put the variant on a public table."""
+    ann = room.person("Ann")
+    rigged = {
+        "tie_pays": "1000",
+        "shoe.cards_per_rank": "0,0,0,0,0,0,0,0,4,0,0,0,0",
+        "shoe.decks": "1",
+        "shoe.cut_card": "0",
+        "shoe.reshuffle_after": "4",
+    }
+    variant = open_variant(ann, rigged, playable=False)
+    refused = bet(ann, variant, {"tie": "10"})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["error"] == (
+        f"variant {variant} is not on a public table: an operator puts a lab variant on one "
+        "before its bets are taken"
+    )
+    assert ann.balance() == 1000
+    with room.db.read() as conn:
+        assert conn.execute(select(func.count()).select_from(rounds)).scalar() == 0
+    assert ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 0
+    page = ann.http.get(f"/play/{GAME}?variant={variant}").text
+    assert 'id="not-public"' in page and variant in page
+    lab = ann.http.get(f"/lab?game={GAME}").text
+    assert "Keep variant A for a public table" in lab and "at a table of its own" not in lab
+
+    # a variant an operator put on a public table deals as the house's own tables do
+    fair = open_variant(ann, {"tie_pays": "9"}, playable=False)
+    publish(room, fair)
+    assert open_variant(ann, {"tie_pays": "9"}) == fair
+    played = bet(ann, fair, {"player": "10"})
+    assert played.status_code == 201, played.text
+    assert ann.balance() == 1000 + F(played.json()["total_net"])
+    assert 'id="not-public"' not in ann.http.get(f"/play/{GAME}?variant={fair}").text
+    # the rigged one still takes nothing
+    assert bet(ann, variant, {"tie": "10"}).status_code == 409
+
+
+def test_a_designer_s_server_deals_at_anyone_s_variant(web: Web) -> None:
+    ann = web.person("Ann")
+    lab = ann.http.get(f"/lab?game={GAME}").text
+    assert "Play variant A at a table of its own" in lab and "for a public table" not in lab
+    variant = open_variant(ann)
+    assert 'id="not-public"' not in ann.http.get(f"/play/{GAME}?variant={variant}").text
+
+
 def test_another_process_deals_at_the_variant(web: Web) -> None:
     ann = web.person("Ann")
     variant = open_variant(ann)
     assert bet(ann, variant, {"player": "5"}).status_code == 201
     edges = HouseEdges(analyser_means, in_process=True)
     try:  # a second server on the same database knows the variant only from there
-        ann.moves_to(create_app(web.db, house_edges=edges, sessions=cheap_sessions(web.db)))
+        ann.moves_to(
+            create_app(
+                web.db,
+                house_edges=edges,
+                sessions=cheap_sessions(web.db),
+                own_variant_tables=True,
+            )
+        )
         again = bet(ann, variant, {"player": "5"})
         assert again.status_code == 201, again.text
         assert ann.http.get(f"/api/variants/{GAME}/{variant}/table").json()["rounds_played"] == 2

@@ -85,8 +85,14 @@ def test_a_variant_s_table_says_its_rules_and_leads_to_its_edges(page: Page) -> 
     register(page)
     page.goto("/lab?game=punto-banco")
     page.locator("#b-shoe\\.decks").fill("6")
-    page.get_by_role("button", name="Play variant B at a table of its own").click()
-    expect(page).to_have_url(re.compile(r"/play/punto-banco\?variant=[0-9a-f]{20}$"))
+    page.get_by_role("button", name="Keep variant B for a public table").click()
+    kept = page.locator('.lab-kept[data-side="b"]')
+    expect(kept).to_contain_text("is kept as")
+    variant = re.search(r"[0-9a-f]{20}", kept.inner_text())
+    assert variant is not None
+    page.goto(f"/play/punto-banco?variant={variant[0]}")
+    # (no operator put it on a public table: its page says it takes no bets)
+    expect(page.locator("#not-public")).to_contain_text(variant[0])
     rules = page.locator("#variant-rules")
     rules.locator("summary").first.click()
     expect(rules).to_contain_text("The shoe holds 6 decks (312 cards)")  # the variant's, in words

@@ -60,11 +60,15 @@ def test_many_people_at_once_on_postgresql(pg_web: Web) -> None:
 
 
 def test_a_lab_variant_s_table_on_postgresql(pg_web: Web) -> None:
-    """A variant kept twice is one row; its rounds are dealt at its own table."""
-    from tests.web.test_lab_tables import GAME, bet, open_variant
+    """A variant kept twice is one row; it takes bets once an operator put it on a
+    public table, and its rounds are dealt at its own table."""
+    from tests.web.test_lab_tables import GAME, bet, open_variant, publish
 
     ann = pg_web.person("Ann")
-    variant = open_variant(ann)
+    variant = open_variant(ann, playable=False)
+    assert bet(ann, variant, {"player": "5"}).status_code == 409
+    assert ann.balance() == 1000
+    publish(pg_web, variant)
     assert open_variant(ann) == variant
     for _ in range(3):
         assert bet(ann, variant, {"player": "5"}).status_code == 201

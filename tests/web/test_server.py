@@ -26,9 +26,12 @@ from typing import cast
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
+from typer.testing import CliRunner
 from uvicorn.supervisors.multiprocess import Process
 
 from cardroom.storage import Database
+from cardroom.terminal.cli import app as command
+from cardroom.web import server as web_server
 from cardroom.web.server import (
     BALANCES,
     Options,
@@ -314,6 +317,27 @@ def test_a_served_process_puts_what_it_started_with_beyond_the_collector(
             assert client.get("/api/games").status_code == 200
     finally:
         gc.unfreeze()
+        db.close()
+
+
+@pytest.mark.parametrize("flag", [[], ["--own-variant-tables"]])
+def test_own_variant_tables_are_the_serve_command_s_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: list[str]
+) -> None:
+    """``cardroom serve --own-variant-tables`` reaches each process's app (through the
+    options the workers are built from); without it a lab variant's table takes bets
+    only once an operator has put it on a public table."""
+    given: dict[str, object] = {}
+    monkeypatch.setattr(web_server, "run", lambda **options: given.update(options))
+    done = CliRunner().invoke(command, ["serve", *flag])
+    assert done.exit_code == 0, done.output
+    assert given["own_variant_tables"] is bool(flag)
+    db = Database.open(f"sqlite:///{tmp_path / 'room.db'}")
+    try:
+        options = Options(None, None, own_variant_tables=bool(flag))
+        built = build_app(options, db=db)
+        assert built.state.services.tables.stored.own_variants is bool(flag)
+    finally:
         db.close()
 
 

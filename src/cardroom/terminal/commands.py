@@ -904,6 +904,15 @@ def serve(
             "than any proxy's or client's own idle limit in front of it.",
         ),
     ] = 75,
+    own_variant_tables: Annotated[
+        bool,
+        typer.Option(
+            "--own-variant-tables",
+            help="Let anyone signed in play a lab variant at a table of their own, for "
+            "their wallet's money at the payouts and shoe they chose (a designer's server). "
+            "Without it only the variants an operator put on a public table take bets.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the web table: every game in the browser, many people at once."""
     from cardroom.web import server  # lazy: uvicorn and FastAPI
@@ -919,4 +928,5 @@ def serve(
             forwarded_allow_ips=forwarded_allow_ips,
             password_queue=password_queue,
             keep_alive=keep_alive,
+            own_variant_tables=own_variant_tables,
         )

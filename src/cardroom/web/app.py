@@ -88,6 +88,7 @@ def create_app(
     threads: int = WORKER_THREADS,
     passwords: PasswordPool | None = None,
     watch_every: float | None = WATCH_EVERY,
+    own_variant_tables: bool = False,
 ) -> FastAPI:
     """The web table on ``db``: ``rules`` by game id (the defaults for the games left
     out), the house-edge figures (computed in the background by default), and the
@@ -96,7 +97,9 @@ def create_app(
     connection), and the pause after each coup.  ``passwords``: the pool of Argon2
     checks (by default this process's, with the sessions' hasher's parameters).
     ``watch_every``: the seconds between two runs of the integrity monitor, which logs
-    its alerts (None: only when an operator looks)."""
+    its alerts (None: only when an operator looks).  ``own_variant_tables``: anyone
+    signed in may play a lab variant at a table of their own, for the wallet's money
+    (otherwise only the variants an operator put on a public table take bets)."""
     rules_by_game = default_rules()
     rules_by_game.update(rules or {})
     wallet = Wallet(db)
@@ -119,7 +122,7 @@ def create_app(
         wallet=wallet,
         sessions=sessions,
         rules=rules_by_game,
-        tables=LiveTables(wallet, rules_by_game, shuffler),
+        tables=LiveTables(wallet, rules_by_game, shuffler, own_variants=own_variant_tables),
         edges=edges,
         par_sheets=sheets,
         templates=templates,

@@ -31,10 +31,13 @@ class LiveTables:
         wallet: Wallet,
         rules: Mapping[str, Any],
         shuffler: Callable[[], Shuffler] = SecureShuffler,
+        own_variants: bool = False,
     ) -> None:
         self.wallet = wallet
         self.variants = Variants(wallet.db)
-        self.stored = StoredTables(wallet, rules, shuffler, self.variants)
+        self.stored = StoredTables(
+            wallet, rules, shuffler, self.variants, own_variants=own_variants
+        )
 
     @property
     def rules(self) -> dict[str, Any]:

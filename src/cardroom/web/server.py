@@ -150,6 +150,8 @@ class Options:
     chemmy_time_limit: float = 30.0
     #: sign-ins that may wait for a password check beyond those running
     password_queue: int = MAX_WAITING
+    #: anyone signed in may play a lab variant at a table of their own
+    own_variant_tables: bool = False
 
 
 def check_writable(db: Database) -> None:
@@ -187,6 +189,7 @@ def build_app(
         rules,
         chemmy_time_limit=options.chemmy_time_limit,
         passwords=shared_pool(PARAMETERS, waiting=options.password_queue),
+        own_variant_tables=options.own_variant_tables,
     )
     services = app.state.services
     inner = app.router.lifespan_context
@@ -374,6 +377,7 @@ def run(
     forwarded_allow_ips: str | None = None,
     password_queue: int = MAX_WAITING,
     keep_alive: int = KEEP_ALIVE,
+    own_variant_tables: bool = False,
 ) -> None:
     """Serve the web table on ``host``:``port`` until stopped (Ctrl-C) in ``workers``
     processes; a chemin de fer seat has ``chemmy_time_limit`` seconds for each decision.
@@ -381,8 +385,11 @@ def run(
     address (uvicorn's setting; by default ``FORWARDED_ALLOW_IPS`` or the loopback).
     ``password_queue``: the sign-ins that may wait for a password check beyond those
     running (more are refused at once).  ``keep_alive``: the seconds an idle connection
-    is kept for its next request (see :data:`KEEP_ALIVE`)."""
-    options = Options(db_url, rules_dir, chemmy_time_limit, password_queue)
+    is kept for its next request (see :data:`KEEP_ALIVE`).  ``own_variant_tables``:
+    anyone signed in may play a lab variant at a table of their own, for the wallet's
+    money, at payouts and a shoe they chose (a designer's server; a room leaves it off
+    and puts the variants it offers on public tables)."""
+    options = Options(db_url, rules_dir, chemmy_time_limit, password_queue, own_variant_tables)
     rules = load_rules_dir(rules_dir) if rules_dir is not None else {}
     try:
         db = Database.open(db_url)

@@ -82,6 +82,7 @@ def new_tables(wallet: Wallet, rules: Mapping[str, GameRules], seed: int) -> Sto
         rules,
         shuffler=lambda: SeededShuffler(next(seeds)),
         variants=Variants(wallet.db),
+        own_variants=True,  # (its variants deal without an operator's public table)
     )
 
 

@@ -74,6 +74,7 @@ __all__ = [
     "StoredTables",
     "TableState",
     "UnknownVariant",
+    "not_public",
     "table_key_of",
     "table_ref",
 ]
@@ -152,6 +153,8 @@ class _Row:
     closed: bool = False
     min_stake: Fraction | None = None
     max_stake: Fraction | None = None
+    #: an operator put the table (a lab variant's) on a public table
+    public: bool = False
 
     def refusal(self, here: str, stakes: Mapping[str, Fraction]) -> str | None:
         """Why the house refuses a new round of these stakes here, or None."""
@@ -173,9 +176,18 @@ class _Row:
         return None
 
 
+def not_public(variant: str) -> str:
+    """Why a lab variant's table takes no bets at this server."""
+    return (
+        f"variant {variant} is not on a public table: an operator puts a lab variant on "
+        "one before its bets are taken"
+    )
+
+
 class HouseRefused(WagerError):
     """The house does not deal this round: the account is suspended, the table closed,
-    or a stake outside the limits the house set (nothing was taken)."""
+    a stake outside the limits the house set, or a lab variant's table that no operator
+    put on a public table (nothing was taken)."""
 
 
 class StoredTables:
@@ -188,6 +200,7 @@ class StoredTables:
         shuffler: Callable[[], Shuffler] = SecureShuffler,
         variants: Variants | None = None,
         fair: bool | None = None,
+        own_variants: bool = False,
     ) -> None:
         self.wallet = wallet
         self.db = wallet.db
@@ -198,6 +211,10 @@ class StoredTables:
         #: shuffler (a seeded run, a test) keeps its own shuffles
         self.fair = shuffler is SecureShuffler if fair is None else fair
         self.seeds = ShoeSeeds(self.db)
+        #: deal at any lab variant's table, not only at one an operator put on a public
+        #: table: anyone signed in then plays for the wallet's money at the payouts and
+        #: the shoe they chose (a designer's server, not a room's)
+        self.own_variants = own_variants
 
     def rules_for(self, key: str) -> GameRules:
         """The rules of the table ``key`` (a game's id, or ``GAME~VARIANT``):
@@ -209,6 +226,18 @@ class StoredTables:
         if self.variants is None or game_id not in self.rules:
             raise UnknownVariant(f"there is no variant {variant} of {game_id}")
         return self.variants.rules(get_game(game_id), variant)  # type: ignore[no-any-return]
+
+    def takes_bets(self, key: str) -> bool:
+        """Does the table ``key`` take bets: a game's own table does; a lab variant's
+        when an operator put the variant on a public table, or at a server that lets
+        anyone play their own (:attr:`own_variants`)."""
+        if split_key(key)[1] is None or self.own_variants:
+            return True
+        with self.db.read() as conn:
+            public = conn.execute(
+                select(table_settings.c.public).where(table_settings.c.key == key)
+            ).scalar()
+        return bool(public)
 
     # -- requests ----------------------------------------------------------------------
     def place(
@@ -248,6 +277,8 @@ class StoredTables:
                     f"your last {game.id} round (#{row.round_id}) is not finished yet"
                 )
             refused = row.refusal(here, stakes)
+            if refused is None and variant is not None and not (row.public or self.own_variants):
+                refused = not_public(variant)
             if refused is not None:
                 raise HouseRefused(refused)
             total = sum(stakes.values(), Fraction(0))
@@ -427,7 +458,7 @@ class StoredTables:
             balance = self.wallet.accounts.balance(account_id) if lock else Fraction(0)
             return _Row(None, balance=balance)
         [(shoe, dealt, shuffles, beads_text, rounds_played, round_id, balance, *house)] = rows
-        suspended, open_, min_stake, max_stake = house
+        suspended, open_, min_stake, max_stake, public = house
         beads = json.loads(beads_text)
         return _Row(
             cards=None if shoe is None else _cards(shoe),
@@ -443,6 +474,7 @@ class StoredTables:
             closed=open_ is not None and not open_,
             min_stake=None if min_stake is None else from_cents(min_stake),
             max_stake=None if max_stake is None else from_cents(max_stake),
+            public=bool(public),
         )
 
     def _fair(self, conn: Connection, account_id: int, here: str, row: _Row) -> FairShuffler | None:
@@ -550,6 +582,7 @@ _TABLE_COLUMNS = (
     table_settings.c.open,
     table_settings.c.min_stake,
     table_settings.c.max_stake,
+    table_settings.c.public,
 )
 _THIS_TABLE = (
     house_tables.c.account_id == bindparam("account"),

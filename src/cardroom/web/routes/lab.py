@@ -160,6 +160,7 @@ def lab_page(
         game=chosen,
         seats=chosen.kind == "seats",
         groups=field_groups(rules),
+        own_tables=services(request).tables.stored.own_variants,
     )
 
 
@@ -228,7 +229,9 @@ def open_table(
     person: Annotated[Person, Depends(changing)],
 ) -> dict[str, Any]:
     """Keep a variant (read from the form's values, 422 if it cannot be) and give the
-    address of its table."""
+    address of its table, and whether it takes bets there (``playable``: at a server
+    that lets anyone play their own variants, or once an operator put it on a public
+    table; until then an operator can put it on one by its id)."""
     game = house_game(request, game_id)
     svc = services(request)
     try:
@@ -236,7 +239,12 @@ def open_table(
     except LabError as err:
         raise ApiError(422, str(err)) from None
     found = svc.tables.variants.save(game, rules)
-    return {"game": game.id, "variant": found, "url": f"/play/{game.id}?variant={found}"}
+    return {
+        "game": game.id,
+        "variant": found,
+        "url": f"/play/{game.id}?variant={found}",
+        "playable": svc.tables.stored.takes_bets(table_key(game.id, found)),
+    }
 
 
 @router.post("/api/variants/{game_id}/{variant_id}/rounds", include_in_schema=False)

@@ -253,6 +253,7 @@ def play(
         variant=variant,
         variant_toml=rules_to_toml(rules) if variant else "",
         variant_text=rules_text(game.id, rules) if variant else None,
+        playable=services(request).tables.stored.takes_bets(table_key(game.id, variant)),
         spots=[{"id": w, "name": wager_label(w), "pays": pays[w]} for w in wagers],
         limits=limits_json(rules),
         # a table with bets on more than one outcome gets the big road beside its bead

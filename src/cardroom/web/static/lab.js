@@ -187,7 +187,14 @@ for (const b of form.querySelectorAll(".lab-play")) {
     b.disabled = true;
     try {
       const data = await api("POST", `/api/lab/${form.dataset.game}/table`, { values: values(b.dataset.side) });
-      window.location.assign(data.url);
+      if (data.playable) {
+        window.location.assign(data.url);
+        return;
+      }
+      // (this server deals only the variants an operator put on a public table)
+      const kept = form.querySelector(`.lab-kept[data-side="${b.dataset.side}"]`);
+      kept.textContent = `Variant ${b.dataset.side.toUpperCase()} is kept as ${data.variant}: an operator can put it on a public table, where it takes bets.`;
+      b.disabled = false;
     } catch (err) {
       errorLine.textContent = err.message;
       b.disabled = false;
