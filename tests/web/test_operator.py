@@ -285,6 +285,8 @@ def test_adjusting_the_balance_is_a_ledger_row_of_its_own(web: Web, olga: Operat
         )
         assert response.status_code == status, (bad, response.text)
         assert "\n" not in response.json()["error"]
+    cents = olga.post(f"/api/operator/accounts/{ann_id}/adjust", {"amount": "1.001", "reason": "x"})
+    assert cents.json()["error"] == "the adjustment: 1.001 is not a whole number of cents"
     assert ann.balance() == Fraction("1020.50")
     with web.db.read() as conn:
         kinds = conn.execute(
@@ -503,6 +505,33 @@ def test_an_alert_is_logged_once_a_day_and_shown_on_the_floor(web: Web, olga: Op
     assert "ALERT" in olga.get("/operator").text
 
 
+def test_ids_beyond_the_database_s_are_refused_not_looked_up(web: Web, olga: Operator) -> None:
+    """An account's or a round's id, or a page's cursor, outside 1 to 2**62 is a 422 (a
+    number SQLite's integers cannot hold once gave a 500), and changes nothing."""
+    ann = web.person("Ann")
+    ann_id = account_id(web, "Ann")
+    for big in ("9223372036854775808", "9" * 25, "0", "-1"):
+        for path in (
+            f"/api/operator/accounts/{big}",
+            f"/api/operator/accounts/{ann_id}?before={big}",
+            f"/api/operator/rounds/{big}",
+            f"/api/operator/log?before={big}",
+            f"/operator/accounts/{big}",
+            f"/operator/rounds/{big}",
+            f"/operator/log?before={big}",
+        ):
+            assert olga.get(path).status_code == 422, path
+        for path, body in (
+            (f"/api/operator/accounts/{big}/adjust", {"reason": "x", "amount": "10"}),
+            (f"/api/operator/accounts/{big}/note", {"reason": "x"}),
+        ):
+            answer = olga.post(path, body)
+            assert answer.status_code == 422, (path, answer.text)
+            assert "error" in answer.json()
+    assert olga.get(f"/api/operator/accounts/{2**62}").status_code == 404  # the largest id
+    assert ann.balance() == 1000
+
+
 # -- the staff -------------------------------------------------------------------------------
 def test_an_admin_adds_and_removes_operators(web: Web, olga: Operator) -> None:
     body = {"name": "Ola", "password": "long enough", "reason": "x"}
@@ -510,6 +539,10 @@ def test_an_admin_adds_and_removes_operators(web: Web, olga: Operator) -> None:
     assert olga.http.post("/api/operator/staff/Olga/remove", json=body).status_code == 403
     bad = olga.post("/api/operator/staff", {"name": "Ola", "password": "short", "reason": "x"})
     assert bad.status_code == 422 and "at least 8" in bad.json()["error"]
+    for loose in ("yes", 1, "true"):  # every right, given by JSON's true alone
+        admin = olga.post("/api/operator/staff", {**body, "admin": loose})
+        assert admin.status_code == 422, (loose, admin.text)
+    assert olga.get("/api/operator/staff").text.count('"Ola"') == 0
     no_reason = olga.post(
         "/api/operator/staff", {"name": "Ola", "password": "long enough", "reason": ""}
     )

@@ -92,6 +92,10 @@ def test_lengths_not_offered_are_refused_and_change_nothing(web: Web) -> None:
         ("/api/account/protection/break", {"length": "2 hours"}),
         ("/api/account/protection/break", {"length": 7}),
         ("/api/account/protection/self-exclusion", {"length": "forever", "confirm": True}),
+        # it cannot be undone: JSON's true alone confirms it, not 1 or 1.0 (equal to it)
+        ("/api/account/protection/self-exclusion", {"length": "6 months", "confirm": 1}),
+        ("/api/account/protection/self-exclusion", {"length": "5 years", "confirm": 1.0}),
+        ("/api/account/protection/self-exclusion", {"length": "5 years", "confirm": "true"}),
         ("/api/account/protection/break", {"length": "7 days", "extra": 1}),
     ):
         response = ann.post(path, body)

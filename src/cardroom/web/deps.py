@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Path, Query, Request
 from fastapi.templating import Jinja2Templates
 
 from cardroom.app.operators.room import Room
@@ -19,6 +19,14 @@ from cardroom.web.live import LiveTables
 from cardroom.web.passwords import PasswordPool
 from cardroom.web.round_threads import RoundThreads
 from cardroom.web.throttle import LoginThrottle
+
+#: The largest id of a row the database holds (an id on a path or in a query beyond it
+#: is refused with 422, not looked up).
+ROW_ID_MAX = 2**62
+#: A row's id on a request's path (an account's, a round's): 1 to :data:`ROW_ID_MAX`.
+RowId = Annotated[int, Path(ge=1, le=ROW_ID_MAX)]
+#: A page's cursor: the id the next page starts before (1 to :data:`ROW_ID_MAX`).
+Before = Annotated[int | None, Query(ge=1, le=ROW_ID_MAX)]
 
 #: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
 COOKIE = "cardroom_session"

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.operators.log import ReasonMissing, check_reason
@@ -35,7 +35,7 @@ from cardroom.app.sessions import check_password_text
 from cardroom.app.wallet import WalletError, name_key
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.core.money import parse_amount
-from cardroom.web.deps import ApiError, services
+from cardroom.web.deps import ApiError, Before, RowId, services
 from cardroom.web.operator_auth import (
     admin,
     changing_admin,
@@ -91,7 +91,8 @@ class Limits(Reason):
 class NewOperator(Reason):
     name: str = Field(max_length=100)
     password: str = Field(max_length=600)
-    admin: bool = False
+    #: JSON's true or false only (not "yes" or 1): it grants every right
+    admin: StrictBool = False
 
 
 class Publish(Reason):
@@ -128,9 +129,12 @@ def amount(text: str | None, what: str) -> Fraction | None:
     sign = -1 if written.startswith("-") else 1
     try:
         value = sign * parse_amount(written.removeprefix("-"))
-        to_cents(value, what)
-    except (ValueError, WalletError) as err:
+    except ValueError as err:
         raise ApiError(422, f"{what}: {err}") from None
+    try:
+        to_cents(value, what)
+    except WalletError as err:  # (it names what it checked)
+        raise ApiError(422, str(err)) from None
     return value
 
 
@@ -186,9 +190,9 @@ def accounts(
 @router.get("/accounts/{account_id}")
 async def account(
     request: Request,
-    account_id: int,
+    account_id: RowId,
     who: Annotated[OperatorSession, Depends(operator)],
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Before = None,
 ) -> dict[str, object]:
     return await _do(lambda: account_json(room(request), account_id, before))
 
@@ -200,7 +204,7 @@ def _action(request: Request, who: OperatorSession) -> Any:
 @router.post("/accounts/{account_id}/adjust")
 async def adjust(
     request: Request,
-    account_id: int,
+    account_id: RowId,
     body: Adjust,
     who: Annotated[OperatorSession, Depends(changing_operator)],
 ) -> dict[str, object]:
@@ -220,7 +224,7 @@ AccountAction = Literal["suspend", "lift", "sign-out", "note"]
 @router.post("/accounts/{account_id}/{action}")
 async def account_action(
     request: Request,
-    account_id: int,
+    account_id: RowId,
     action: AccountAction,
     body: Reason,
     who: Annotated[OperatorSession, Depends(changing_operator)],
@@ -240,7 +244,7 @@ async def account_action(
 
 @router.get("/rounds/{round_id}")
 async def round_(
-    request: Request, round_id: int, who: Annotated[OperatorSession, Depends(operator)]
+    request: Request, round_id: RowId, who: Annotated[OperatorSession, Depends(operator)]
 ) -> dict[str, object]:
     return await _do(lambda: round_json(room(request), round_id))
 
@@ -333,7 +337,7 @@ def log(
     request: Request,
     who: Annotated[OperatorSession, Depends(operator)],
     since: Annotated[datetime | None, Query()] = None,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Before = None,
     target: Annotated[str | None, Query(max_length=100)] = None,
 ) -> dict[str, object]:
     if since is not None and since.tzinfo is None:

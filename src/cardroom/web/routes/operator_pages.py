@@ -21,7 +21,7 @@ from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.staff import OperatorSession, provisioning_uri, qr_svg
 from cardroom.app.operators.watch import WINDOWS, Watch
 from cardroom.app.wallet import WalletError
-from cardroom.web.deps import ApiError, csrf_ok, services
+from cardroom.web.deps import ApiError, Before, RowId, csrf_ok, services
 from cardroom.web.operator_auth import (
     COOKIE,
     admin,
@@ -161,9 +161,7 @@ def accounts(request: Request, who: Who, q: Annotated[str, Query(max_length=40)]
 
 
 @router.get("/accounts/{account_id}")
-async def account(
-    request: Request, account_id: int, who: Who, before: Annotated[int | None, Query(ge=1)] = None
-) -> Response:
+async def account(request: Request, account_id: RowId, who: Who, before: Before = None) -> Response:
     try:
         data = await run_in_threadpool(lambda: account_json(room(request), account_id, before))
     except WalletError as err:
@@ -173,7 +171,7 @@ async def account(
 
 
 @router.post("/accounts/{account_id}/{action}")
-async def account_action(request: Request, account_id: int, action: str, who: Who) -> Response:
+async def account_action(request: Request, account_id: RowId, action: str, who: Who) -> Response:
     fields = await _form(request, who)
     players = room(request).players
     actor = who.actor(None if request.client is None else request.client.host)
@@ -203,7 +201,7 @@ async def account_action(request: Request, account_id: int, action: str, who: Wh
 
 
 @router.get("/rounds/{round_id}")
-async def round_page(request: Request, round_id: int, who: Who) -> Response:
+async def round_page(request: Request, round_id: RowId, who: Who) -> Response:
     try:
         data = await run_in_threadpool(lambda: round_json(room(request), round_id))
     except WalletError as err:
@@ -317,7 +315,7 @@ async def remove_staff(
 def log(
     request: Request,
     who: Who,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Before = None,
     target: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Response:
     entries = room(request).log.entries(target=target or None, before_id=before, limit=50)

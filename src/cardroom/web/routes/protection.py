@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.limits import Limits
@@ -52,6 +52,15 @@ class ExclusionAsk(BaseModel):
     model_config = ConfigDict(extra="forbid")
     length: ExclusionLength
     confirm: Literal[True] = Field(description="true: I know nobody can lift it early")
+
+    @field_validator("confirm", mode="before")
+    @classmethod
+    def _json_true(cls, value: object) -> object:
+        # (a literal True alone would take 1 and 1.0, which equal it: the exclusion
+        # cannot be undone, so only JSON's true says yes)
+        if value is not True:
+            raise ValueError("confirm must be true: the exclusion cannot be undone")
+        return value
 
 
 Kind = Literal["time_out", "self_exclusion"]
