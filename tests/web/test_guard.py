@@ -166,6 +166,24 @@ def test_a_body_that_is_not_utf8_is_refused_and_changes_nothing(
     assert ann.post(ROUNDS, {"bets": {"banker": "10"}}).status_code == 201
 
 
+def test_a_body_not_sent_as_json_or_with_a_huge_number_says_so(web: Web) -> None:
+    ann = web.person("Ann")
+    before = balance_and_rounds(web, ann)
+    bets = json.dumps({"bets": {"banker": "10"}}).encode()
+    for path, body, kind in (
+        (ROUNDS, bets, "text/plain"),
+        (ROUNDS, bets, "application/xml"),
+        ("/api/account/limits", b"session=30", "application/x-www-form-urlencoded"),
+    ):
+        refused = post_raw(ann, path, body, kind)
+        assert refused.status_code == 422, (path, kind, refused.text)
+        assert refused.json() == {"error": "send the body as JSON (Content-Type: application/json)"}
+    huge = post_raw(ann, ROUNDS, b'{"bets": {"banker": ' + b"9" * 5000 + b"}}", "application/json")
+    assert huge.status_code == 400
+    assert huge.json() == {"error": "the body holds a number with more than 4,300 digits"}
+    assert balance_and_rounds(web, ann) == before
+
+
 def test_json_in_utf8_is_still_read_and_bad_json_still_refused(web: Web) -> None:
     ann = web.person("Ann")
     ok = post_raw(ann, ROUNDS, json.dumps({"bets": {"banker": "10"}}, ensure_ascii=False).encode())

@@ -286,6 +286,12 @@ def validation_message(exc: RequestValidationError) -> str:
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    whole = [e for e in exc.errors() if tuple(e.get("loc", ())) == ("body",)]
+    if whole and kind != "application/json" and whole[0].get("type") == "model_attributes_type":
+        # (a form, text or nothing where the route reads a JSON object)
+        said = "send the body as JSON (Content-Type: application/json)"
+        return error_response(request, 422, said)
     return error_response(request, 422, validation_message(exc))
 
 

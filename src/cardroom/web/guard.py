@@ -158,7 +158,9 @@ def body_problem(body: bytes) -> tuple[int, str] | None:
         if len(shown) > 42:
             shown = shown[:40] + '…"'
         return 422, f"the body repeats the key {shown}: send each key once"
-    except ValueError:
+    except ValueError as err:
+        if "integer string conversion" in str(err):  # (Python's limit on digits)
+            return 400, "the body holds a number with more than 4,300 digits"
         return None  # not JSON: the app says so
     return None
 
