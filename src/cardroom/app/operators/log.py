@@ -11,6 +11,7 @@ updates or deletes a row, and triggers on both databases refuse to (migration 00
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -73,13 +74,29 @@ class LogEntry:
 
 
 def check_reason(reason: str | None) -> str:
-    """The reason as kept: not empty, one line, at most :data:`REASON_MAX` characters."""
+    """The reason as kept: not empty, one line, at most :data:`REASON_MAX` characters,
+    printable (no control character that would rewrite the log's lines on a terminal,
+    nor one that turns text around).
+
+    >>> check_reason("  goodwill\\n after a  fault ")
+    'goodwill after a fault'
+    >>> check_reason("ok\\x1b[31m")
+    Traceback (most recent call last):
+    ...
+    cardroom.app.operators.log.ReasonMissing: a reason is printable text: no control characters
+    """
     text = " ".join(str(reason or "").split())
     if not text:
         raise ReasonMissing("give a reason: every operator action is logged with one")
     if len(text) > REASON_MAX:
         raise ReasonMissing(f"a reason has at most {REASON_MAX} characters")
+    if any(unicodedata.category(c) == "Cc" or c in _TURNING for c in text):
+        raise ReasonMissing("a reason is printable text: no control characters")
     return text
+
+
+#: The characters that embed, override or isolate the direction of the text after them.
+_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _json(value: Mapping[str, Any] | None) -> str | None:

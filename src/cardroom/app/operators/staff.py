@@ -21,7 +21,7 @@ import pyotp
 import segno
 from sqlalchemy import delete, select, update
 
-from cardroom.app.operators.log import Actor, write
+from cardroom.app.operators.log import Actor, ReasonMissing, check_reason, write
 from cardroom.app.sessions import token_hash
 from cardroom.app.wallet import WalletError, account_name, name_key
 from cardroom.storage.db import Database
@@ -47,6 +47,14 @@ ROLES = ("operator", "admin")
 
 class StaffError(WalletError):
     """An operator that cannot be added, removed or found."""
+
+
+def _reason(reason: str) -> str:
+    """The reason as the log keeps it (:func:`check_reason`), refused as staff errors are."""
+    try:
+        return check_reason(reason)
+    except ReasonMissing as err:
+        raise StaffError(str(err)) from None
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,7 @@ class Staff:
         TOTP secret (shown once, to be put in an authenticator app).  Logged."""
         if role not in ROLES:
             raise StaffError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
+        reason = _reason(reason)
         clean = account_name(name)
         secret = pyotp.random_base32()
         when = _now()
@@ -164,6 +173,7 @@ class Staff:
 
     def remove(self, name: str, by: Actor | None = None, reason: str = "removed") -> Operator:
         """Take an operator off: they cannot sign in again, their sessions end.  Logged."""
+        reason = _reason(reason)
         key = name_key(name)
         with self.db.write() as conn:
             row = conn.execute(select(operators).where(operators.c.name_key == key)).first()
