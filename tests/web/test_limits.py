@@ -66,6 +66,9 @@ def test_a_bet_past_a_limit_is_a_409_that_says_which_what_is_left_and_when(web: 
         ({"stake_week": 5}, "stake_week"),
         ({"loss_year": "5"}, "loss_year"),
         ({"session": 3}, "session"),
+        ({"session": "30"}, "session: minutes are a whole number, such as 30"),
+        ({"session": 30.0}, "session: minutes are a whole number, such as 30"),
+        ({"session": True}, "session: minutes are a whole number, such as 30"),
         ({"loss_day": "1" * 40}, "is too large"),
     ],
 )
@@ -76,7 +79,10 @@ def test_bad_limits_are_one_line_422s_and_change_nothing(
     answer = ann.post("/api/account/limits", {"stake_day": "10", **body})
     assert answer.status_code == 422 and words in answer.json()["error"]
     assert "\n" not in answer.json()["error"]
-    assert ann.post("/api/account/reality-check/every", {"every": 20}).status_code == 422
+    every_before = ann.http.get("/api/account/limits").json()["reality_every"]
+    for every in (20, 15.0, "15", True):
+        assert ann.post("/api/account/reality-check/every", {"every": every}).status_code == 422
+    assert ann.http.get("/api/account/limits").json()["reality_every"] == every_before
     assert ann.http.get("/api/account/limits").json()["history"] == []
     # no CSRF token, no change
     assert ann.http.post("/api/account/limits", json={"stake_day": "10"}).status_code == 403

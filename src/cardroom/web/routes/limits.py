@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from cardroom.app.limits import LIMIT_KINDS, LimitError, Limits
@@ -33,8 +33,19 @@ from cardroom.web.routes.protection import form_person
 
 router = APIRouter()
 
-Minutes = Annotated[int, Field(ge=5, le=24 * 60, description="minutes, 5 to 1440")]
-Every = Literal[15, 30, 60]
+
+def _whole(value: object) -> object:
+    """JSON's whole numbers alone (not "30", 30.0 or true), as every other number of
+    the API is read."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("minutes are a whole number, such as 30")
+    return value
+
+
+Minutes = Annotated[
+    int, BeforeValidator(_whole), Field(ge=5, le=24 * 60, description="minutes, 5 to 1440")
+]
+Every = Annotated[Literal[15, 30, 60], BeforeValidator(_whole)]
 
 
 class LimitsAsk(BaseModel):
