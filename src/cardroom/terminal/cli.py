@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from cardroom.terminal.common import MAX_ROUNDS, MAX_SEED, MAX_WORKERS, end
+from cardroom.terminal.common import (
+    MAX_ROUNDS,
+    MAX_SEED,
+    MAX_WORKERS,
+    end,
+    end_output_failed,
+    output_failed,
+)
 
 __all__ = ["main", "quick_simulate"]
 
@@ -134,7 +141,8 @@ _ANALYSING = frozenset({"analyze", "report", "strategy"})
 def main() -> None:
     """The ``cardroom`` console script.  A command that counts exactly runs in a process
     set for it (:func:`cardroom.analysis.memory.for_analysis`: freed memory kept, cycles
-    collected rarely)."""
+    collected rarely).  Output that cannot be written (a full disk, a closed pipe) ends
+    the command with one line at most, exit status 1 (:func:`.common.end_output_failed`)."""
     try:
         if sys.argv[1:2] and sys.argv[1] in _ANALYSING:
             from cardroom.analysis.memory import for_analysis  # lazy: ctypes
@@ -151,6 +159,10 @@ def main() -> None:
     except SystemExit as done:
         end(done.code)
         raise
+    except OSError as err:
+        if not output_failed(err):
+            raise
+        end_output_failed(err)
 
 
 def __getattr__(name: str) -> Any:

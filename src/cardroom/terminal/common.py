@@ -9,12 +9,13 @@ error, ``error: ...``, and the command exits with status 2, without a traceback.
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -46,6 +47,9 @@ MAX_DECKS = 64
 MAX_ROUNDS = 10**15
 #: Worker processes of a simulation.
 MAX_WORKERS = 1024
+
+#: The option that gives the bankroll file (named by the errors of the path it gives).
+BANKROLL_OPTION = "--bankroll-file"
 
 #: The person of a terminal who gives no name: their account is called "You".
 DEFAULT_PERSON = "You"
@@ -166,7 +170,10 @@ def open_database(path: Path | None, *, create: bool = True) -> Database:
     """The bankroll file (a path, or the default one), opened and brought up to date."""
     from cardroom.storage import Database  # lazy: SQLAlchemy
 
-    return Database.open(path=path, create=create)
+    if path is None:
+        return Database.open(path=path, create=create)
+    with checking_path(path, BANKROLL_OPTION):
+        return Database.open(path=path, create=create)
 
 
 def person_account(wallet: Wallet, name: str | None) -> Account:
@@ -196,14 +203,92 @@ def read_stack(path: Path) -> list[Card]:
     return cards
 
 
+#: The longest path an error message quotes whole: a longer one keeps its two ends.
+SHOWN_PATH = 80
+
+#: What a path's OSError means, where the system's own words ("File name too long",
+#: "Too many levels of symbolic links") say it less plainly.
+PATH_REASONS = {
+    errno.ENAMETOOLONG: "the file name is too long",
+    errno.ELOOP: "its symbolic links go round in a loop",
+}
+
+
+def shown_path(path: Path | str) -> str:
+    """A path as an error message quotes it: its repr (one line, whatever it holds),
+    shortened in the middle when very long."""
+    text = str(path)
+    if len(text) > SHOWN_PATH:
+        keep = (SHOWN_PATH - 3) // 2
+        text = f"{text[:keep]}...{text[-keep:]}"
+    return repr(text)
+
+
+def path_reason(err: OSError) -> str:
+    """Why a path cannot be used, in a few words: "the file name is too long"."""
+    if err.errno in PATH_REASONS:
+        return PATH_REASONS[err.errno]
+    reason = err.strerror or type(err).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+@contextmanager
+def checking_path(path: Path, what: str) -> Iterator[None]:
+    """Any OSError while looking at ``path``, a path given on the command line (its name
+    too long, a loop of symbolic links, a folder that cannot be searched...), is the
+    person's: :class:`CliError`, ``WHAT: cannot use 'PATH': why``, naming the path
+    the error is about."""
+    try:
+        yield
+    except OSError as err:
+        about = path if err.filename is None else err.filename
+        raise CliError(f"{what}: cannot use {shown_path(about)}: {path_reason(err)}") from None
+
+
 def check_output_file(path: Path, option: str, suffixes: Sequence[str]) -> None:
     """Refuse, before any work, a file an option would write that cannot be written."""
     if path.suffix.lower() not in suffixes:
         raise CliError(f"{option}: the file must end in {' or '.join(suffixes)}, not {path.name}")
-    if path.is_dir():
-        raise CliError(f"{option}: {str(path)!r} is a folder")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise CliError(f"{option}: there is no folder {str(folder)!r} to write {path.name} in")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CliError(f"{option}: cannot write {str(path)!r} (permission denied)")
+    with checking_path(path, option):
+        if path.is_dir():
+            raise CliError(f"{option}: {str(path)!r} is a folder")
+        folder = path.parent if str(path.parent) else Path(".")
+        if not folder.is_dir():
+            raise CliError(f"{option}: there is no folder {str(folder)!r} to write {path.name} in")
+        try:  # (following the links: a loop of them raises here, not once the work is done)
+            path.stat()
+            exists = True
+        except FileNotFoundError:
+            exists = False
+        if not os.access(folder, os.W_OK) or (exists and not os.access(path, os.W_OK)):
+            raise CliError(f"{option}: cannot write {str(path)!r} (permission denied)")
+
+
+#: Exit status of a command whose output could not be written (as of a closed pipe).
+EXIT_OUTPUT = 1
+
+#: What writing standard output fails with, other than a closed pipe: a full disk, a
+#: quota, a file grown too big, a device's error.  (A file a command opens is named by
+#: its error; a failed write to standard output names nothing.)
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def output_failed(err: OSError) -> bool:
+    """Whether ``err`` is a write to standard output that failed, or a closed pipe."""
+    return err.filename is None and (err.errno == errno.EPIPE or err.errno in OUTPUT_ERRNOS)
+
+
+def end_output_failed(err: OSError) -> NoReturn:
+    """End a command whose output could not be written (:func:`output_failed`): one line
+    on standard error (none for a closed pipe: whoever reads has stopped), standard
+    output sent nowhere (what is left in its buffer must not fail again at exit), exit
+    status 1."""
+    if err.errno != errno.EPIPE:
+        with suppress(OSError):  # (standard error cannot be written either)
+            print(f"error: cannot write the output: {path_reason(err)}", file=sys.stderr)
+            sys.stderr.flush()
+    with suppress(OSError, ValueError, AttributeError):  # (no standard output: nothing to fail)
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, sys.stdout.fileno())
+        os.close(nowhere)
+    sys.exit(EXIT_OUTPUT)

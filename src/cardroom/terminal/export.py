@@ -27,7 +27,7 @@ from cardroom.app.audit_export import (
 )
 from cardroom.app.audit_export.writer import check_out_path
 from cardroom.storage import Database, default_path
-from cardroom.terminal.common import fail, person_errors
+from cardroom.terminal.common import checking_path, fail, person_errors
 
 __all__ = ["EXIT_FAILED", "keygen", "verify_file", "write_export"]
 
@@ -50,7 +50,8 @@ def write_export(
         fail("export needs --from DATE, --to DATE, --out FILE and --key PRIVATE.pem")
     with person_errors(ExportInputError, KeyFileError):
         period = Period.parse(since, until)
-        check_out_path(out)
+        with checking_path(out, "--out"):
+            check_out_path(out)
         private = load_private(key)
         with _open(db_url) as db:
             summary = export(db, period, private, out)
@@ -62,7 +63,12 @@ def write_export(
 
 def keygen(prefix: Path) -> None:
     """``cardroom export keygen --out PREFIX``."""
-    with person_errors(KeyFileError):
+    if not prefix.name:
+        fail(
+            "--out: give the start of the keys' file names, such as keys/room (for "
+            "keys/room.key.pem and keys/room.pub.pem)"
+        )
+    with person_errors(KeyFileError), checking_path(prefix, "--out"):
         private, public, name = write_new_key(prefix)
     console = Console(highlight=False, soft_wrap=True)
     console.print(f"The private key is in {private} (readable by you only): keep it secret.")
@@ -74,7 +80,9 @@ def verify_file(path: Path, key: Path) -> None:
     """``cardroom export verify FILE --key PUBLIC.pem``."""
     with person_errors(KeyFileError):
         public = load_public(key)
-    if not path.is_file():
+        with checking_path(path, "FILE"):
+            found = path.is_file()
+    if not found:
         fail(f"there is no export file {str(path)!r}")
     try:
         verified = verify(path, public)

@@ -27,7 +27,7 @@ from cardroom.app.par_page import check_report_deps, write_pdf
 from cardroom.app.sessions import check_password_text
 from cardroom.games import GAMES
 from cardroom.storage import Database
-from cardroom.terminal.common import fail, open_database
+from cardroom.terminal.common import check_output_file, fail, open_database, path_reason, shown_path
 from cardroom.terminal.report import prepare_folder
 
 __all__ = ["add", "list_operators", "log", "remove"]
@@ -62,20 +62,31 @@ def _password(from_stdin: bool) -> str:
 
 
 def add(name: str, admin: bool, db_url: str | None, password_stdin: bool, qr: Path | None) -> None:
-    if qr is not None and qr.suffix.lower() != ".svg":
-        fail("--qr writes an SVG file: give it a name ending in .svg")
+    """Add the operator and show their secret.  ``--qr``'s file is checked before
+    anything is asked or added; should it still fail to be written, the secret is shown
+    all the same (it is shown only this once), and then the error."""
+    if qr is not None:
+        if qr.suffix.lower() != ".svg":
+            fail("--qr writes an SVG file: give it a name ending in .svg")
+        check_output_file(qr, "--qr", (".svg",))
     password = _password(password_stdin)
     hashed = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY).hash(password)
     with _open(db_url) as db:
         operator, secret = Staff(db).add(name, hashed, "admin" if admin else "operator", _actor())
+    qr_failed = ""  # (why the QR code's file could not be written)
     if qr is not None:
-        qr.write_text(qr_svg(operator.name, secret), encoding="utf-8")
+        try:
+            qr.write_text(qr_svg(operator.name, secret), encoding="utf-8")
+        except OSError as err:
+            qr_failed = f"--qr: cannot write {shown_path(qr)}: {path_reason(err)}"
     console = Console(highlight=False)
     console.print(f"{operator.role.capitalize()} {operator.name} added.")
     console.print("Their TOTP secret, shown this once (put it in an authenticator app):")
     console.print(f"  {secret}")
     console.print(f"  {provisioning_uri(operator.name, secret)}", soft_wrap=True)
     console.print(qr_text(operator.name, secret), end="")
+    if qr_failed:
+        fail(f"{qr_failed} ({operator.name} was added: the secret above is theirs)")
     if qr is not None:
         console.print(f"The QR code is also in {qr}.")
 

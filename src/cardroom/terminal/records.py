@@ -28,8 +28,10 @@ from cardroom.games import get_game
 from cardroom.storage import Database, default_path
 from cardroom.terminal import render
 from cardroom.terminal.common import (
+    BANKROLL_OPTION,
     DEFAULT_PERSON,
     CliError,
+    checking_path,
     make_console,
     open_database,
     person_errors,
@@ -73,7 +75,9 @@ def history(
             get_game(game_id)
         name = _person(person)
         path = bankroll_file if bankroll_file is not None else default_path()
-        if not path.exists():
+        with checking_path(path, BANKROLL_OPTION):
+            found = path.exists()
+        if not found:
             if replay_id is not None:
                 raise CliError(
                     f"there is no round {replay_id}: there is no bankroll file at {path}"

@@ -16,7 +16,7 @@ from pathlib import Path
 from cardroom.app.par import compute_sheet
 from cardroom.app.par_page import csv_name, load_report_deps, render_html, sheet_csv, write_pdf
 from cardroom.games import GAMES, GameInfo, get_game
-from cardroom.terminal.common import CliError, make_console, person_errors
+from cardroom.terminal.common import CliError, checking_path, make_console, person_errors
 
 __all__ = ["ALL", "report", "sheet_paths"]
 
@@ -31,14 +31,15 @@ def sheet_paths(out: Path, game: GameInfo) -> tuple[Path, Path]:
 
 def prepare_folder(out: Path) -> None:
     """The folder the sheets go in: made when missing, refused when it cannot be written."""
-    if out.exists() and not out.is_dir():
-        raise CliError(f"--out: {str(out)!r} is a file, not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise CliError(f"--out: cannot make the folder {str(out)!r} ({err.strerror})") from None
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise CliError(f"--out: cannot write in {str(out)!r} (permission denied)")
+    with checking_path(out, "--out"):
+        if out.exists() and not out.is_dir():
+            raise CliError(f"--out: {str(out)!r} is a file, not a folder")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CliError(f"--out: cannot make the folder {str(out)!r} ({err.strerror})") from None
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise CliError(f"--out: cannot write in {str(out)!r} (permission denied)")
 
 
 def report(game_id: str, rules: Path | None, out: Path, eor: bool) -> None:
