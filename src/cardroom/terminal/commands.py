@@ -11,6 +11,7 @@ exit status 2 (:mod:`.common`).
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -216,6 +217,12 @@ def play(
                     f"gives the table {count}"
                 )
             amount = None if buy_in is None else in_units(parse_amount(buy_in), CENT, "--buy-in")
+            least = Fraction(game_rules.table.minimum)
+            if amount is not None and amount < least:
+                raise CliError(
+                    f"--buy-in: at least the table minimum of {format_amount(least)}, "
+                    f"not {format_amount(amount)}"
+                )
         source: CardSource
         if stack is not None:
             cards = read_stack(stack)
@@ -605,6 +612,8 @@ def report_command(
     Needs the report extra: pip install 'cardroom[report]'.
     """
     if game_id == "floor":
+        if rules is not None or eor:
+            fail("--rules and --eor are for a game's PAR sheet, not for `cardroom report floor`")
         from cardroom.terminal import operators  # lazy: SQLAlchemy
 
         with person_errors():

@@ -33,8 +33,13 @@ from cardroom.terminal.report import prepare_folder
 __all__ = ["add", "list_operators", "log", "remove"]
 
 
-def _open(db_url: str | None) -> Database:
-    return Database.open(db_url) if db_url is not None else open_database(None)
+def _open(db_url: str | None, *, create: bool = False) -> Database:
+    """The room's database; only ``add`` (``create``) makes a new SQLite file: a command
+    that reads or removes refuses one that is not there (it would make an empty room
+    and report on it)."""
+    if db_url is not None:
+        return Database.open(db_url, create=create)
+    return open_database(None, create=create)
 
 
 def _actor() -> Actor:
@@ -71,7 +76,7 @@ def add(name: str, admin: bool, db_url: str | None, password_stdin: bool, qr: Pa
         check_output_file(qr, "--qr", (".svg",))
     password = _password(password_stdin)
     hashed = PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY).hash(password)
-    with _open(db_url) as db:
+    with _open(db_url, create=True) as db:
         operator, secret = Staff(db).add(name, hashed, "admin" if admin else "operator", _actor())
     qr_failed = ""  # (why the QR code's file could not be written)
     if qr is not None:
@@ -127,6 +132,8 @@ def _when(text: str, option: str) -> datetime:
 def log(db_url: str | None, since: str, until: str | None, as_json: bool) -> None:
     start = _when(since, "--since")
     end = None if until is None else _when(until, "--until")
+    if end is not None and end <= start:
+        fail("--until comes before --since: give a period that ends after it starts")
     with _open(db_url) as db:
         entries = OperatorLog(db).since(start, end)
     if as_json:
@@ -158,8 +165,8 @@ def floor_report(
         check_report_deps()
     except ValueError as err:
         fail(str(err))
-    prepare_folder(out)
-    with _open(db_url) as db:
+    with _open(db_url) as db:  # (before the folder is made: a database that is not there)
+        prepare_folder(out)
         verdicts = integrity_rows(db, start, end)
         report = build_report(db, start, end, game, verdicts)
     stem = f"floor-{start:%Y%m%d}-{end:%Y%m%d}" + (f"-{game}" if game else "")

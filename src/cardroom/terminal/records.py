@@ -295,7 +295,10 @@ def audit(bankroll_file: Path | None, url: str | None) -> None:
     with person_errors():
         if bankroll_file is not None and url is not None:
             raise CliError("give --db or --bankroll-file, not both")
-        db = Database.open(url) if url is not None else open_database(bankroll_file, create=False)
+        if url is not None:
+            db = Database.open(url, create=False)
+        else:
+            db = open_database(bankroll_file, create=False)
         with db:
             report = audit_database(Wallet(db))
             where = db.where
