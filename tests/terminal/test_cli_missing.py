@@ -53,3 +53,17 @@ def test_options_that_cannot_apply_are_refused(tmp_path: Path) -> None:
             "--buy-in: at least the table minimum of 10",
         )
     assert not Path(bank).exists()
+
+
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [
+        ("127.0.0.1:1", "nothing answers at 127.0.0.1:1 (connection refused)"),
+        ("nowhere", "give the Ray cluster as HOST:PORT"),
+        ("ray://127.0.0.1:99999", "give the Ray cluster as HOST:PORT"),
+    ],
+)
+def test_a_ray_cluster_nothing_answers_on_is_one_line_at_once(address: str, words: str) -> None:
+    """(Ray itself went on trying for minutes, and past a first interrupt.)"""
+    args = ["simulate", "punto-banco", "--rounds", "1000", "--workers", "1", "--backend", "ray"]
+    one_line_error([*args, "--address", address], f"--address: {words}")

@@ -13,6 +13,7 @@ then a multiple of the session length, and a last incomplete session is left out
 from __future__ import annotations
 
 import math
+import socket
 import sys
 import time
 from collections import deque
@@ -331,6 +332,8 @@ def _run_ray(
     jobs: Iterator[tuple[Any, ...]], address: str | None, workers: int
 ) -> Iterator[BatchResult]:
     """The batches' results in order, from a Ray cluster."""
+    if address is not None:
+        _reachable(address)
     try:
         import ray  # lazy: Ray (an optional extra)
     except ImportError:
@@ -349,6 +352,40 @@ def _run_ray(
             yield ray.get(pending.popleft())
     while pending:
         yield ray.get(pending.popleft())
+
+
+#: The seconds a Ray cluster's address has to take a connection before the run gives up.
+REACH_SECONDS = 5.0
+
+
+def _reachable(address: str) -> None:
+    """Refuse, in one line and within seconds, a cluster address nothing answers on
+    (Ray itself keeps trying for minutes).  ``auto`` and ``local`` are Ray's own words
+    and are left to it; ``host:port`` and ``ray://host:port`` are tried.
+
+    >>> _reachable("auto")
+    >>> _reachable("nowhere")
+    Traceback (most recent call last):
+    ...
+    ValueError: --address: give the Ray cluster as HOST:PORT (or ray://HOST:PORT), not 'nowhere'
+    """
+    if address in ("auto", "local"):
+        return
+    where = address.removeprefix("ray://")
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(
+            "--address: give the Ray cluster as HOST:PORT (or ray://HOST:PORT), "
+            f"not {address[:80]!r}"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except OSError as err:
+        reason = "no answer" if isinstance(err, TimeoutError) else (err.strerror or "no answer")
+        raise ValueError(
+            f"--address: nothing answers at {address[:80]} ({reason.lower()}): is the Ray "
+            "cluster running there?"
+        ) from None
 
 
 class _Totals:
