@@ -4,6 +4,7 @@ or cannot be meant are refused in one line, exit 2, before anything is done."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,15 @@ def test_a_ray_cluster_nothing_answers_on_is_one_line_at_once(address: str, word
     """(Ray itself went on trying for minutes, and past a first interrupt.)"""
     args = ["simulate", "punto-banco", "--rounds", "1000", "--workers", "1", "--backend", "ray"]
     one_line_error([*args, "--address", address], f"--address: {words}")
+
+
+def test_a_balance_changed_by_hand_into_text_is_one_line(tmp_path: Path) -> None:
+    bank = tmp_path / "bank.sqlite3"
+    assert runner.invoke(app, ["bankroll", "--bankroll-file", str(bank)]).exit_code == 0
+    with sqlite3.connect(bank) as conn:
+        conn.execute("UPDATE accounts SET balance = 'abc'")
+    for command in ("bankroll", "audit"):
+        one_line_error(
+            [command, "--bankroll-file", str(bank)],
+            "the database holds 'abc' where a sum in cents belongs",
+        )

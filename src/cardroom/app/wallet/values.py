@@ -253,8 +253,23 @@ def to_cents(amount: object, what: str = "an amount") -> int:
 
 
 def from_cents(cents: int) -> Fraction:
-    """Cents from the database as an amount."""
-    return Fraction(int(cents), _CENTS_PER_UNIT)
+    """Cents from the database as an amount (a :class:`WalletError` for anything that is
+    not a whole number of them: a database changed by hand).
+
+    >>> from_cents(1050)
+    Fraction(21, 2)
+    >>> from_cents("abc")
+    Traceback (most recent call last):
+    ...
+    cardroom.app.wallet.values.WalletError: the database holds 'abc' where a sum in cents belongs
+    """
+    try:
+        whole = int(cents)
+    except (TypeError, ValueError):
+        whole = None
+    if whole is None or whole != cents:
+        raise WalletError(f"the database holds {str(cents)[:40]!r} where a sum in cents belongs")
+    return Fraction(whole, _CENTS_PER_UNIT)
 
 
 def positive(amount: object, what: str) -> int:
