@@ -80,3 +80,19 @@ def test_a_balance_changed_by_hand_into_text_is_one_line(tmp_path: Path) -> None
             [command, "--bankroll-file", str(bank)],
             "the database holds 'abc' where a sum in cents belongs",
         )
+
+
+def test_long_values_are_cut_in_the_error_line(tmp_path: Path) -> None:
+    """A value given as thousands of characters is not repeated whole: the error stays a
+    line a person can read (its two ends kept)."""
+    long_name = "g" * 5000
+    for args in (
+        ["rules", long_name],
+        ["audit", "--db", f"sqlite:///{long_name}"],
+        ["operator", "list", "--db", f"sqlite:///{long_name}"],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args[0], result.output[:300])
+        [line] = result.output.strip().splitlines()
+        assert line.startswith("error:") and len(line) < 300, line[:300]
+        assert "g" * 20 + "…" in line

@@ -439,7 +439,13 @@ def _where(url: URL) -> str:
 
 def _sqlite_file_exists(url: URL) -> bool:
     name = url.database
-    return not name or name == ":memory:" or Path(name).exists()
+    if not name or name == ":memory:":
+        return True
+    try:
+        return Path(name).exists()
+    except OSError as err:  # (a name too long, a loop of links: the person's to fix)
+        shown = name if len(name) <= 60 else f"{name[:28]}…{name[-28:]}"
+        raise StorageError(f"cannot use the database file {shown!r}: {err.strerror}") from None
 
 
 def _create_engine(url: URL, busy_timeout: float) -> Engine:

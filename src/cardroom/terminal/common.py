@@ -123,8 +123,24 @@ def fail(message: str) -> NoReturn:
     """Print ``error: message`` on standard error and exit with status 2."""
     import typer  # lazy: Typer (a run read without it, simulate's, imports it only here)
 
-    print(f"error: {message}", file=sys.stderr, flush=True)
+    print(f"error: {_shortened(message)}", file=sys.stderr, flush=True)
     raise typer.Exit(EXIT_ERROR)
+
+
+#: The longest word an error repeats whole: a longer one (a value as given, thousands of
+#: characters of it) keeps its two ends.
+LONGEST_WORD = 60
+_LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+
+
+def _shortened(message: str) -> str:
+    """``message`` with each very long word cut in the middle.
+
+    >>> _shortened("'" + "9" * 5000 + "' is not an amount")
+    "'999999999999999999999999999…999999999999999999999999999' is not an amount"
+    """
+    half = (LONGEST_WORD - 4) // 2
+    return _LONG_WORD.sub(lambda m: f"{m[0][:half]}…{m[0][-half:]}", message)
 
 
 @contextmanager
