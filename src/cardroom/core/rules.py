@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 import tomllib
 import types
 import typing
@@ -284,6 +285,32 @@ def _kind_of(hint: object, tp: object, about: About) -> str:
     return "choice" if about.choices else "text"
 
 
+def most_items(f: RuleField) -> int | None:
+    """The most values the listed field ``f`` can hold, when its range implies it: whole
+    numbers between fixed bounds, none given twice (``b27_totals``: 10); else None."""
+    bound = f.about.range
+    if not f.listed or f.kind != "number" or bound is None:
+        return None
+    low, high = bound.low, bound.high
+    if not (isinstance(low, int) and isinstance(high, int)):
+        return None
+    return max(0, high - low + 1 - bound.above - bound.below)
+
+
+def _check_length(f: RuleField | None, value: object, key: str) -> None:
+    """Refuse a list longer than the field ``f`` can hold before its values are read
+    one by one (a file of two million totals is refused at once)."""
+    most = None if f is None else most_items(f)
+    if most is None or not isinstance(value, list) or len(value) <= most:
+        return
+    assert f is not None and f.about.range is not None
+    each = f.about.range.text(None, f.kind)
+    raise RulesError(
+        f"'{key}' may list at most {most} values, not {len(value)}: each must be {each}, "
+        "and none given twice"
+    )
+
+
 def check_choices(rules: DataclassInstance) -> None:
     """Raise ValueError (``"field: must be ..."``) for a choice field of ``rules`` whose
     value is not one of its choices."""
@@ -324,9 +351,23 @@ def check_ranges(obj: DataclassInstance, names: Iterable[str] | None = None) -> 
                 raise ValueError(
                     f"{where}: must be {KIND_WORDS[kind]}, {how}, not {show_value(item, kind)}"
                 )
-        twice = [item for i, item in enumerate(items) if item in items[:i]]
-        if twice:
-            raise ValueError(f"{name}: {show_value(twice[0], kind)} is given twice")
+        twice = _first_repeat(items)
+        if twice is not None:
+            raise ValueError(f"{name}: {show_value(twice, kind)} is given twice")
+
+
+def _first_repeat(items: tuple[T, ...]) -> T | None:
+    """The first item of ``items`` equal to one before it, or None; in linear time (a
+    list of two million numbers is checked at once, not in hours)."""
+    seen: set[T] = set()
+    try:
+        for item in items:
+            if item in seen:
+                return item
+            seen.add(item)
+    except TypeError:  # (a value that cannot be a key: compared with each before it)
+        return next((item for i, item in enumerate(items) if item in items[:i]), None)
+    return None
 
 
 def _refs_first(ranges: Mapping[str, Between]) -> list[str]:
@@ -380,20 +421,62 @@ def load_rules_file(default: R, path: str | Path) -> R:
         text = read_text_file(file, "rules file")
     except TextInputError as err:
         raise RulesError(str(err)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise RulesError(f"rules file {str(file)!r} is not valid TOML: {err}") from None
+    data = parse_toml(text, f"rules file {str(file)!r}")
     return apply_rules(default, data, source=str(file))
 
 
 def load_rules_text(default: R, text: str, source: str = "rules") -> R:
     """Read TOML ``text`` (a file's content, or a record's rules) as changes to ``default``."""
+    return apply_rules(default, parse_toml(text, source), source=source)
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """The TOML ``text`` of rules (``name`` says whose, in errors) read, or a one-line
+    :class:`RulesError`: not TOML, nested too deeply for the parser, or a whole number
+    too long to read."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise RulesError(f"{source} is not valid TOML: {err}") from None
-    return apply_rules(default, data, source=source)
+        raise RulesError(f"{name} is not valid TOML: {err}") from None
+    except RecursionError:
+        raise RulesError(
+            f"{name} is nested too deeply (lists or tables inside one another)"
+        ) from None
+    except ValueError as err:  # a whole number over Python's limit of digits
+        long = _too_long(text) if "digits" in str(err) else None
+        reason = str(err).partition("\n")[0] or type(err).__name__
+        raise RulesError(
+            f"{name}: {long}" if long else f"{name} is not valid TOML: {reason}"
+        ) from None
+
+
+def _too_long(text: str) -> str | None:
+    """Which whole number of the TOML ``text`` is too long for Python to read: its key,
+    where a line says ``key = 999...`` (after ``[table]``, if any), else its line."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return None
+    for found in re.finditer(rf"[0-9_]{{{limit + 1},}}", text):
+        if len(found.group()) - found.group().count("_") <= limit:
+            continue
+        start = text.rfind("\n", 0, found.start()) + 1
+        before = text[start : found.start()]
+        if "#" in before or '"' in before or "'" in before:
+            continue  # in a comment or a string, which TOML reads as it is
+        key = _LINE_KEY.match(before)
+        if key:
+            tables = _TABLE_LINE.findall(text, 0, start)
+            where = f"'{tables[-1]}.{key.group(1)}'" if tables else f"'{key.group(1)}'"
+        else:
+            where = f"line {text.count(chr(10), 0, start) + 1}"
+        return f"{where}: the number is too long (more than {limit} digits)"
+    return f"a number is too long (more than {limit} digits)"
+
+
+#: the key a TOML line starts with: ``player_pays = `` or ``shoe.decks = [``
+_LINE_KEY = re.compile(r"[ \t]*([A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+)*)[ \t]*=")
+#: a TOML line that starts a table: ``[shoe]``, ``[[player_table]]``
+_TABLE_LINE = re.compile(r"^[ \t]*\[\[?[ \t]*([A-Za-z0-9_.-]+)[ \t]*\]\]?[ \t]*(?:#.*)?$", re.M)
 
 
 def apply_rules(default: R, data: Mapping[str, object], source: str = "rules") -> R:
@@ -418,10 +501,12 @@ def _override(default: R, data: object, path: str) -> R:
     hints = typing.get_type_hints(cls)
     kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]
+    fields = {f.name: f for f in rule_fields(cls)}
     changes: dict[str, object] = {}
     for key, value in given.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}{key}' (known here: {', '.join(known)})")
+        _check_length(fields.get(key), value, f"{path}{key}")
         changes[key] = _convert(
             hints[key], value, getattr(default, key), f"{path}{key}", kinds.get(key, "")
         )
@@ -522,10 +607,12 @@ def _build_row(cls: type[DataclassInstance], data: object, path: str) -> Datacla
     hints = typing.get_type_hints(cls)
     kinds = field_kinds(cls)
     known = [f.name for f in dataclasses.fields(cls) if f.init]
+    fields = {f.name: f for f in rule_fields(cls)}
     kwargs: dict[str, object] = {}
     for key, value in data.items():
         if key not in known:
             raise RulesError(f"unknown key '{path}.{key}' (known here: {', '.join(known)})")
+        _check_length(fields.get(key), value, f"{path}.{key}")
         kwargs[key] = _convert(hints[key], value, None, f"{path}.{key}", kinds.get(key, ""))
     missing = [
         f.name

@@ -169,6 +169,8 @@ def test_a_line_is_canonical_json_with_no_floats() -> None:
         (b"[1]", "object"),
         (b'{"a":"\xff"}', "UTF-8"),
         (b'{"a":1', "not JSON"),
+        (b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+        (b'{"a":' + b"9" * 100_000 + b"}", "a number too long"),
     ):
         with pytest.raises(FormatError, match=words):
             parse_line(line)

@@ -100,6 +100,12 @@ def parse_line(line: bytes) -> dict[str, Any]:
         data = json.loads(text, parse_float=_refuse_float, parse_constant=_refuse_constant)
     except json.JSONDecodeError as err:
         raise FormatError(f"not JSON ({err.msg} at column {err.colno})") from None
+    except FormatError:  # (a float or a constant: refused by name)
+        raise
+    except RecursionError:
+        raise FormatError("not JSON as an export writes it (nested too deeply)") from None
+    except ValueError:  # a whole number over Python's limit of digits
+        raise FormatError("not JSON as an export writes it (a number too long)") from None
     if not isinstance(data, dict):
         raise FormatError("not a JSON object")
     if canonical(data) != line:

@@ -231,7 +231,7 @@ class _Check:
             return
         try:
             data = json.loads(text) if isinstance(text, str) else None
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict) and data.get("version") == 0:
             self.result.not_replayed["legacy"] += 1
