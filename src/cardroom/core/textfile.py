@@ -14,6 +14,7 @@ cardroom.core.textfile.TextInputError: input is not UTF-8 text (byte 4 cannot be
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,28 @@ BOM = "\ufeff"
 
 class TextInputError(ValueError):
     """Text that cannot be read: the message says which file or line, and why."""
+
+
+#: What a path's OSError means, where the system's own words ("File name too long",
+#: "Too many levels of symbolic links") say it less plainly.
+PATH_REASONS = {
+    errno.ENAMETOOLONG: "the file name is too long",
+    errno.ELOOP: "its symbolic links go round in a loop",
+}
+
+
+def path_reason(err: OSError) -> str:
+    """Why a path cannot be used, in a few words.
+
+    >>> path_reason(OSError(errno.ENAMETOOLONG, "File name too long"))
+    'the file name is too long'
+    >>> path_reason(PermissionError(errno.EACCES, "Permission denied"))
+    'permission denied'
+    """
+    if err.errno in PATH_REASONS:
+        return PATH_REASONS[err.errno]
+    reason = err.strerror or type(err).__name__
+    return reason[:1].lower() + reason[1:]
 
 
 def decode_text(data: bytes, where: str, *, at_start: bool = True) -> str:

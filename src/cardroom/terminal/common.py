@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardroom.core.cards import Card, CardError, parse_cards
-from cardroom.core.textfile import read_text_file
+from cardroom.core.textfile import path_reason, read_text_file
 
 if TYPE_CHECKING:  # (the types only: every command imports just what it needs)
     from rich.console import Console
@@ -129,15 +129,16 @@ def fail(message: str) -> NoReturn:
 
 #: The longest word an error repeats whole: a longer one (a value as given, thousands of
 #: characters of it) keeps its two ends.
-LONGEST_WORD = 60
+LONGEST_WORD = 120
 _LONG_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
 
 
 def _shortened(message: str) -> str:
     """``message`` with each very long word cut in the middle.
 
-    >>> _shortened("'" + "9" * 5000 + "' is not an amount")
-    "'999999999999999999999999999…999999999999999999999999999' is not an amount"
+    >>> shown = _shortened("9" * 5000 + " is not an amount")
+    >>> len(shown), shown[56:61], shown[-17:]
+    (134, '99…99', ' is not an amount')
     """
     half = (LONGEST_WORD - 4) // 2
     return _LONG_WORD.sub(lambda m: f"{m[0][:half]}…{m[0][-half:]}", message)
@@ -222,13 +223,6 @@ def read_stack(path: Path) -> list[Card]:
 #: The longest path an error message quotes whole: a longer one keeps its two ends.
 SHOWN_PATH = 80
 
-#: What a path's OSError means, where the system's own words ("File name too long",
-#: "Too many levels of symbolic links") say it less plainly.
-PATH_REASONS = {
-    errno.ENAMETOOLONG: "the file name is too long",
-    errno.ELOOP: "its symbolic links go round in a loop",
-}
-
 
 def shown_path(path: Path | str) -> str:
     """A path as an error message quotes it: its repr (one line, whatever it holds),
@@ -238,14 +232,6 @@ def shown_path(path: Path | str) -> str:
         keep = (SHOWN_PATH - 3) // 2
         text = f"{text[:keep]}...{text[-keep:]}"
     return repr(text)
-
-
-def path_reason(err: OSError) -> str:
-    """Why a path cannot be used, in a few words: "the file name is too long"."""
-    if err.errno in PATH_REASONS:
-        return PATH_REASONS[err.errno]
-    reason = err.strerror or type(err).__name__
-    return reason[:1].lower() + reason[1:]
 
 
 @contextmanager
