@@ -25,8 +25,8 @@ from cardroom.web.throttle import LoginThrottle
 ROW_ID_MAX = 2**62
 #: A row's id on a request's path (an account's, a round's): 1 to :data:`ROW_ID_MAX`.
 RowId = Annotated[int, Path(ge=1, le=ROW_ID_MAX)]
-#: A page's cursor: the id the next page starts before (1 to :data:`ROW_ID_MAX`).
-Before = Annotated[int | None, Query(ge=1, le=ROW_ID_MAX)]
+#: A page's cursor in a query: the id a page starts before or after (1 to :data:`ROW_ID_MAX`).
+Cursor = Annotated[int | None, Query(ge=1, le=ROW_ID_MAX)]
 
 #: The session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS).
 COOKIE = "cardroom_session"

@@ -35,6 +35,7 @@ from cardroom.storage import StorageConflict
 from cardroom.web import books, models, signin, topup, views
 from cardroom.web.deps import (
     COOKIE,
+    ROW_ID_MAX,
     ApiError,
     Person,
     changing,
@@ -48,7 +49,7 @@ from cardroom.web.models import CHANGES, NOBODY, SIGNED_IN, answers, links, merg
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-ROUND_ID = Path(ge=1, le=2**62, description="the round's id")
+ROUND_ID = Path(ge=1, le=ROW_ID_MAX, description="the round's id")
 #: The house games' ids (a path parameter's values in the schema).
 HOUSE_GAME = Path(
     description="a house game's id",
@@ -572,7 +573,7 @@ def replay_round(
     return models.Replayed(id=round_id, same=result.same, differences=list(result.differences))
 
 
-CURSOR = Query(ge=1, le=2**62, description="a cursor: the `older` or `newer` of a page")
+CURSOR = Query(ge=1, le=ROW_ID_MAX, description="a cursor: the `older` or `newer` of a page")
 
 
 @router.get(

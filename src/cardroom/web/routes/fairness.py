@@ -20,6 +20,7 @@ from cardroom.app.tables.verify import shoe_of
 from cardroom.app.variants import split_key
 from cardroom.core.fair import MAX_CLIENT_SEED
 from cardroom.web.deps import (
+    ROW_ID_MAX,
     ApiError,
     Person,
     changing,
@@ -37,7 +38,7 @@ TABLE_KEY = Query(
     pattern=r"^[a-z0-9-]{1,40}(~[0-9a-f]{20})?$",
     description="the table: a house game's id, or GAME~VARIANT",
 )
-SHOE_ID = Path(ge=1, le=2**62, description="the shoe's id")
+SHOE_ID = Path(ge=1, le=ROW_ID_MAX, description="the shoe's id")
 
 
 class ShoeOut(BaseModel):
@@ -203,7 +204,7 @@ async def client_seed_form(
 
 @router.get("/verify", include_in_schema=False)
 def verify_page(
-    request: Request, shoe: Annotated[int | None, Query(ge=1, le=2**62)] = None
+    request: Request, shoe: Annotated[int | None, Query(ge=1, le=ROW_ID_MAX)] = None
 ) -> Response:
     """Rebuild a shoe from its seeds in the browser and check its rounds."""
     person = person_or_none(request)

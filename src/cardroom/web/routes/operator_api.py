@@ -35,7 +35,7 @@ from cardroom.app.sessions import check_password_text
 from cardroom.app.wallet import WalletError, name_key
 from cardroom.app.wallet.values import money_text, to_cents
 from cardroom.core.money import parse_amount
-from cardroom.web.deps import ApiError, Before, RowId, services
+from cardroom.web.deps import ApiError, Cursor, RowId, services
 from cardroom.web.operator_auth import (
     admin,
     changing_admin,
@@ -192,7 +192,7 @@ async def account(
     request: Request,
     account_id: RowId,
     who: Annotated[OperatorSession, Depends(operator)],
-    before: Before = None,
+    before: Cursor = None,
 ) -> dict[str, object]:
     return await _do(lambda: account_json(room(request), account_id, before))
 
@@ -337,7 +337,7 @@ def log(
     request: Request,
     who: Annotated[OperatorSession, Depends(operator)],
     since: Annotated[datetime | None, Query()] = None,
-    before: Before = None,
+    before: Cursor = None,
     target: Annotated[str | None, Query(max_length=100)] = None,
 ) -> dict[str, object]:
     if since is not None and since.tzinfo is None:

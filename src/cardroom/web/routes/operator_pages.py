@@ -21,7 +21,7 @@ from cardroom.app.operators.log import ReasonMissing
 from cardroom.app.operators.staff import OperatorSession, provisioning_uri, qr_svg
 from cardroom.app.operators.watch import WINDOWS, Watch
 from cardroom.app.wallet import WalletError
-from cardroom.web.deps import ApiError, Before, RowId, csrf_ok, services
+from cardroom.web.deps import ApiError, Cursor, RowId, csrf_ok, services
 from cardroom.web.operator_auth import (
     COOKIE,
     admin,
@@ -161,7 +161,7 @@ def accounts(request: Request, who: Who, q: Annotated[str, Query(max_length=40)]
 
 
 @router.get("/accounts/{account_id}")
-async def account(request: Request, account_id: RowId, who: Who, before: Before = None) -> Response:
+async def account(request: Request, account_id: RowId, who: Who, before: Cursor = None) -> Response:
     try:
         data = await run_in_threadpool(lambda: account_json(room(request), account_id, before))
     except WalletError as err:
@@ -315,7 +315,7 @@ async def remove_staff(
 def log(
     request: Request,
     who: Who,
-    before: Before = None,
+    before: Cursor = None,
     target: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Response:
     entries = room(request).log.entries(target=target or None, before_id=before, limit=50)

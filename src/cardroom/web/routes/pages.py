@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, Path, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -31,7 +31,9 @@ from cardroom.web.deps import (
     COOKIE,
     FORM_COOKIE,
     ApiError,
+    Cursor,
     Person,
+    RowId,
     csrf_ok,
     person_or_none,
     secure,
@@ -367,7 +369,6 @@ def _chemmy_rules_page(request: Request, game: GameInfo) -> Response:
 #: Rows of the ledger and rounds of the history on one page.
 LEDGER_PAGE = 50
 HISTORY_PAGE = 10
-Cursor = Annotated[int | None, Query(ge=1, le=2**62)]
 
 
 def _one_way(before: int | None, after: int | None) -> None:
@@ -485,7 +486,7 @@ def history_page(request: Request, before: Cursor = None, after: Cursor = None) 
 
 
 @router.get("/rounds/{round_id}")
-def round_page(request: Request, round_id: Annotated[int, Path(ge=1, le=2**62)]) -> Response:
+def round_page(request: Request, round_id: RowId) -> Response:
     """One of the person's rounds on a page of its own (what the wallet links to); any
     other round is not found, whoever's it is."""
     person = person_or_none(request)
