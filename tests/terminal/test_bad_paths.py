@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cardroom.app.operators.staff import Staff
+from cardroom.core.textfile import SHOWN_PATH, shown_path
 from cardroom.storage import Database
 from cardroom.terminal.cli import app
-from cardroom.terminal.common import SHOWN_PATH, shown_path
 from tests.processes import cardroom_command
 
 runner = CliRunner()

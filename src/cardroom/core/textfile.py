@@ -40,6 +40,20 @@ PATH_REASONS = {
 }
 
 
+#: The longest path an error message quotes whole: a longer one keeps its two ends.
+SHOWN_PATH = 80
+
+
+def shown_path(path: Path | str) -> str:
+    """A path as an error message quotes it: its repr (one line, whatever it holds),
+    shortened in the middle when very long."""
+    text = str(path)
+    if len(text) > SHOWN_PATH:
+        keep = (SHOWN_PATH - 3) // 2
+        text = f"{text[:keep]}...{text[-keep:]}"
+    return repr(text)
+
+
 def path_reason(err: OSError) -> str:
     """Why a path cannot be used, in a few words.
 

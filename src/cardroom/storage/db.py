@@ -54,7 +54,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.sql.expression import Executable
 
-from cardroom.core.textfile import path_reason
+from cardroom.core.textfile import path_reason, shown_path
 from cardroom.storage.errors import StorageBusy, StorageConflict, StorageError
 
 #: The execution option that makes a transaction a write transaction (``BEGIN IMMEDIATE``).
@@ -445,8 +445,9 @@ def _sqlite_file_exists(url: URL) -> bool:
     try:
         return Path(name).exists()
     except OSError as err:  # (a name too long, a loop of links: the person's to fix)
-        shown = name if len(name) <= 60 else f"{name[:28]}...{name[-28:]}"
-        raise StorageError(f"cannot use the database file {shown!r}: {path_reason(err)}") from None
+        raise StorageError(
+            f"cannot use the database file {shown_path(name)}: {path_reason(err)}"
+        ) from None
 
 
 def _create_engine(url: URL, busy_timeout: float) -> Engine:

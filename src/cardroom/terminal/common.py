@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from cardroom.core.cards import Card, CardError, parse_cards
-from cardroom.core.textfile import path_reason, read_text_file
+from cardroom.core.textfile import path_reason, read_text_file, shown_path
 
 if TYPE_CHECKING:  # (the types only: every command imports just what it needs)
     from rich.console import Console
@@ -218,20 +218,6 @@ def read_stack(path: Path) -> list[Card]:
     if not cards:
         raise CliError(f"the stack file {str(path)!r} holds no cards")
     return cards
-
-
-#: The longest path an error message quotes whole: a longer one keeps its two ends.
-SHOWN_PATH = 80
-
-
-def shown_path(path: Path | str) -> str:
-    """A path as an error message quotes it: its repr (one line, whatever it holds),
-    shortened in the middle when very long."""
-    text = str(path)
-    if len(text) > SHOWN_PATH:
-        keep = (SHOWN_PATH - 3) // 2
-        text = f"{text[:keep]}...{text[-keep:]}"
-    return repr(text)
 
 
 @contextmanager

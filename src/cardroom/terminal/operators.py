@@ -25,10 +25,10 @@ from cardroom.app.operators.report import build_report, integrity_rows, report_c
 from cardroom.app.operators.staff import Staff, provisioning_uri, qr_svg, qr_text
 from cardroom.app.par_page import check_report_deps, write_pdf
 from cardroom.app.sessions import check_password_text
-from cardroom.core.textfile import path_reason
+from cardroom.core.textfile import path_reason, shown_path
 from cardroom.games import GAMES
 from cardroom.storage import Database
-from cardroom.terminal.common import check_output_file, fail, open_database, shown_path
+from cardroom.terminal.common import check_output_file, fail, open_database
 from cardroom.terminal.report import prepare_folder
 
 __all__ = ["add", "list_operators", "log", "remove"]
