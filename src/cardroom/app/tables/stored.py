@@ -74,7 +74,6 @@ __all__ = [
     "StoredTables",
     "TableState",
     "UnknownVariant",
-    "not_public",
     "table_key_of",
     "table_ref",
 ]
@@ -176,14 +175,6 @@ class _Row:
         return None
 
 
-def not_public(variant: str) -> str:
-    """Why a lab variant's table takes no bets at this server."""
-    return (
-        f"variant {variant} is not on a public table: an operator puts a lab variant on "
-        "one before its bets are taken"
-    )
-
-
 class HouseRefused(WagerError):
     """The house does not deal this round: the account is suspended, the table closed,
     a stake outside the limits the house set, or a lab variant's table that no operator
@@ -231,13 +222,17 @@ class StoredTables:
         """Does the table ``key`` take bets: a game's own table does; a lab variant's
         when an operator put the variant on a public table, or at a server that lets
         anyone play their own (:attr:`own_variants`)."""
-        if split_key(key)[1] is None or self.own_variants:
+        if self._open_to_bets(split_key(key)[1], public=False):
             return True
         with self.db.read() as conn:
             public = conn.execute(
                 select(table_settings.c.public).where(table_settings.c.key == key)
             ).scalar()
         return bool(public)
+
+    def _open_to_bets(self, variant: str | None, public: bool) -> bool:
+        """The one rule of :meth:`takes_bets`, given whether the table is public."""
+        return variant is None or public or self.own_variants
 
     # -- requests ----------------------------------------------------------------------
     def place(
@@ -277,8 +272,11 @@ class StoredTables:
                     f"your last {game.id} round (#{row.round_id}) is not finished yet"
                 )
             refused = row.refusal(here, stakes)
-            if refused is None and variant is not None and not (row.public or self.own_variants):
-                refused = not_public(variant)
+            if refused is None and not self._open_to_bets(variant, row.public):
+                refused = (
+                    f"variant {variant} is not on a public table: an operator puts a lab "
+                    "variant on one before its bets are taken"
+                )
             if refused is not None:
                 raise HouseRefused(refused)
             total = sum(stakes.values(), Fraction(0))
